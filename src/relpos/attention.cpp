@@ -1,0 +1,250 @@
+#include "relpos/attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "relpos/bias.hpp"
+#include "relpos/errors.hpp"
+#include "relpos/rotary.hpp"
+
+namespace relpos {
+
+void softmaxRow(float* row, int64_t count) {
+  float top = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < count; ++j) top = std::max(top, row[j]);
+  if (top == -std::numeric_limits<float>::infinity()) {
+    std::fill(row, row + count, 0.0f);
+    return;
+  }
+  double sum = 0;
+  for (int64_t j = 0; j < count; ++j) {
+    const float e = std::exp(row[j] - top);  // exp(-inf) == 0: masked keys get exactly 0
+    row[j] = e;
+    sum += e;
+  }
+  const float inv = static_cast<float>(1.0 / sum);
+  for (int64_t j = 0; j < count; ++j) row[j] *= inv;
+}
+
+namespace {
+
+const ParamInfo& modeParam() {
+  static const ParamInfo p = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
+  return p;
+}
+const ParamInfo& alphaParam() {
+  static const ParamInfo p = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
+  return p;
+}
+const ParamInfo& betaParam() {
+  static const ParamInfo p = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
+  return p;
+}
+
+struct Shapes {
+  int64_t n = 0, m = 0, heads = 1, dh = 0, dv = 0;
+  int64_t queryOffset = 0;
+};
+
+const Value& matrix(const Params& params, const std::string& name, const std::string& rows) {
+  const Value* v = params.array(name);
+  if (!v || v->shape.size() != 2) {
+    throwType(params.where() + ": " + name + " must be a tensor of shape [" + rows + ", heads*d]");
+  }
+  return *v;
+}
+
+// The positional term of every head, resolved from the given B / P or the scheme.
+struct PositionalTerm {
+  std::vector<float> bias;    // [heads, n, m] or [n, m] (sharedBias), empty if none
+  bool sharedBias = false;
+  std::vector<float> keyVectors;  // P [m, dh], empty if none
+  std::vector<float> pairVectors; // P [n, m, dh], empty if none
+  PairTable table;                // Shaw-style table + index, empty if none
+  bool hasTable = false;
+  RotaryPlan rotary;
+  bool hasRotary = false;
+};
+
+PositionalTerm resolveTerm(const Params& params, const Scheme* scheme, const Shapes& s) {
+  PositionalTerm term;
+  const std::string shapeB = "[n, m] or [heads, n, m]";
+  if (const Value* b = params.array("B")) {
+    const int64_t nm = s.n * s.m;
+    if (static_cast<int64_t>(b->array.size()) == nm) {
+      term.sharedBias = true;
+    } else if (static_cast<int64_t>(b->array.size()) != s.heads * nm) {
+      throwRange(params.where() + ": B must have shape " + shapeB + " = [" + std::to_string(s.n) + ", " +
+                 std::to_string(s.m) + "], got " + std::to_string(b->array.size()) + " values");
+    }
+    term.bias = b->array;
+  }
+  if (const Value* p = params.array("P")) {
+    const int64_t perKey = s.m * s.dh;
+    if (static_cast<int64_t>(p->array.size()) == perKey) {
+      term.keyVectors = p->array;
+    } else if (static_cast<int64_t>(p->array.size()) == s.n * perKey) {
+      term.pairVectors = p->array;
+    } else {
+      throwRange(params.where() + ": P must have shape [m, d] or [n, m, d] with d the head dim (" +
+                 std::to_string(s.dh) + "), got " + std::to_string(p->array.size()) + " values");
+    }
+  }
+  if (!scheme) return term;
+  switch (scheme->term) {
+    case AttentionTerm::Bias:
+      if (term.bias.empty()) {
+        checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
+        term.bias.assign(static_cast<size_t>(s.heads * s.n * s.m), 0.0f);
+        scheme->fillBias(params, s.heads, s.n, s.m, s.queryOffset, term.bias.data());
+      }
+      break;
+    case AttentionTerm::Rotary: {
+      const int64_t seqLen = std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
+      term.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);
+      term.hasRotary = true;
+      break;
+    }
+    case AttentionTerm::KeyVector:
+      if (term.keyVectors.empty() && term.pairVectors.empty()) {
+        Params encodingParams = params;
+        for (const char* name : {"q", "k", "v", "B", "P", "heads", "mode", "alpha", "beta", "causal", "queryOffset"}) {
+          encodingParams.erase(name);
+        }
+        encodingParams.setNumber("n", static_cast<double>(s.m));
+        encodingParams.setNumber("d", static_cast<double>(s.dh));
+        term.keyVectors = scheme->encoding(encodingParams).at("data").f32;
+      }
+      break;
+    case AttentionTerm::PairTable:
+      term.table = scheme->pairTable(params, s.n, s.m, s.queryOffset, s.dh);
+      term.hasTable = true;
+      break;
+    case AttentionTerm::Logits:
+    case AttentionTerm::None:
+      break;
+  }
+  return term;
+}
+
+double dot(const float* a, const float* b, int64_t d) {
+  double sum = 0;
+  for (int64_t c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
+  return sum;
+}
+
+}  // namespace
+
+Result attention(const Params& params, const Scheme* scheme) {
+  const Value& q = matrix(params, "q", "n");
+  const Value& k = matrix(params, "k", "m");
+  const Value* v = params.array("v");
+  Shapes s;
+  s.heads = params.integer(integerParam("heads", 1, 1, 1024, ""));
+  s.n = q.shape[0];
+  s.m = k.shape[0];
+  const int64_t width = q.shape[1];
+  if (k.shape[1] != width) {
+    throwRange(params.where() + ": k must have the width of q (" + std::to_string(width) + "), got " + std::to_string(k.shape[1]));
+  }
+  if (width % s.heads != 0) {
+    throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of q, got " + std::to_string(width));
+  }
+  s.dh = width / s.heads;
+  if (v) {
+    if (v->shape.size() != 2 || v->shape[0] != s.m) {
+      throwType(params.where() + ": v must be a tensor of shape [m, heads*dv] with m = " + std::to_string(s.m));
+    }
+    if (v->shape[1] % s.heads != 0) {
+      throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of v, got " + std::to_string(v->shape[1]));
+    }
+    s.dv = v->shape[1] / s.heads;
+  }
+  s.queryOffset = params.has("queryOffset")
+                      ? params.integer(integerParam("queryOffset", 0, -1e9, 1e9, ""))
+                      : s.m - s.n;
+  std::string mode = params.choice(modeParam());
+  if (!params.has("mode") && scheme &&
+      (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
+    mode = "implicit";  // a vector scheme's natural mode
+  }
+  const double alpha = params.number(alphaParam());
+  const double beta = params.number(betaParam());
+  const bool causal = params.boolean(booleanParam("causal", false, ""));
+  checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
+
+  const PositionalTerm term = resolveTerm(params, scheme, s);
+  const bool hasVectors = !term.keyVectors.empty() || !term.pairVectors.empty() || term.hasTable;
+  if (mode == "explicit" && hasVectors && term.bias.empty()) {
+    throwRange(params.where() + ": mode 'explicit' needs a bias B or a bias scheme; position vectors P need mode 'implicit' or 'mixed'");
+  }
+  if (mode == "implicit" && !term.bias.empty() && !hasVectors) {
+    throwRange(params.where() + ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
+  }
+  const double invSqrt = 1.0 / std::sqrt(static_cast<double>(s.dh));
+  // Logit = scale * (q.k + vectorWeight * q.p) + biasWeight * B   (schemes.md §7)
+  const double vectorWeight = mode == "mixed" ? beta : 1.0;
+  const double biasWeight = mode == "mixed" ? alpha * invSqrt : 1.0;
+
+  Tensor weights = Tensor::floats({s.heads, s.n, s.m});
+  Tensor output;
+  if (v) output = Tensor::floats({s.n, s.heads * s.dv});
+  std::vector<float> qh(static_cast<size_t>(s.n * s.dh));
+  std::vector<float> kh(static_cast<size_t>(s.m * s.dh));
+
+  for (int64_t h = 0; h < s.heads; ++h) {
+    for (int64_t i = 0; i < s.n; ++i) std::copy_n(q.array.data() + i * width + h * s.dh, s.dh, qh.data() + i * s.dh);
+    for (int64_t j = 0; j < s.m; ++j) std::copy_n(k.array.data() + j * width + h * s.dh, s.dh, kh.data() + j * s.dh);
+    if (term.hasRotary) {
+      for (int64_t i = 0; i < s.n; ++i) rotateRow(term.rotary, static_cast<double>(i + s.queryOffset), true, qh.data() + i * s.dh);
+      for (int64_t j = 0; j < s.m; ++j) rotateRow(term.rotary, static_cast<double>(j), false, kh.data() + j * s.dh);
+    }
+    float* w = weights.f32.data() + h * s.n * s.m;
+    if (scheme && scheme->term == AttentionTerm::Logits) {
+      scheme->logits(params, qh.data(), kh.data(), s.n, s.m, s.dh, s.queryOffset, w);
+    } else {
+      for (int64_t i = 0; i < s.n; ++i) {
+        const float* qi = qh.data() + i * s.dh;
+        for (int64_t j = 0; j < s.m; ++j) {
+          double logit = dot(qi, kh.data() + j * s.dh, s.dh);
+          if (!term.keyVectors.empty()) logit += vectorWeight * dot(qi, term.keyVectors.data() + j * s.dh, s.dh);
+          if (!term.pairVectors.empty()) {
+            logit += vectorWeight * dot(qi, term.pairVectors.data() + (i * s.m + j) * s.dh, s.dh);
+          }
+          if (term.hasTable) {
+            const int32_t idx = term.table.index[i * s.m + j];
+            logit += vectorWeight * dot(qi, term.table.keyTable.data() + idx * s.dh, s.dh);
+          }
+          logit *= invSqrt;
+          if (!term.bias.empty()) {
+            const size_t at = static_cast<size_t>((term.sharedBias ? 0 : h * s.n * s.m) + i * s.m + j);
+            logit += biasWeight * term.bias[at];
+          }
+          w[i * s.m + j] = static_cast<float>(logit);
+        }
+      }
+    }
+    if (causal) applyCausalMask(w, 1, s.n, s.m, s.queryOffset);
+    for (int64_t i = 0; i < s.n; ++i) softmaxRow(w + i * s.m, s.m);
+    if (!v) continue;
+    for (int64_t i = 0; i < s.n; ++i) {
+      float* o = output.f32.data() + i * s.heads * s.dv + h * s.dv;
+      for (int64_t j = 0; j < s.m; ++j) {
+        const float a = w[i * s.m + j];
+        if (a == 0.0f) continue;
+        const float* vj = v->array.data() + j * s.heads * s.dv + h * s.dv;
+        for (int64_t c = 0; c < s.dv; ++c) o[c] += a * vj[c];
+        if (term.hasTable && !term.table.valueTable.empty()) {
+          const float* av = term.table.valueTable.data() + term.table.index[i * s.m + j] * s.dv;
+          for (int64_t c = 0; c < s.dv; ++c) o[c] += a * av[c];
+        }
+      }
+    }
+  }
+  Result result{{"weights", std::move(weights)}};
+  if (v) result["output"] = std::move(output);
+  return result;
+}
+
+}  // namespace relpos
