@@ -71,7 +71,7 @@ void fillAlibi(const Params& params, int64_t heads, int64_t nq, int64_t nk, int6
       float* row = out + (h * nq + i) * nk;
       for (int64_t j = 0; j < nk; ++j) {
         const double r = static_cast<double>(j - (i + queryOffset));
-        row[j] = static_cast<float>(keyPosition ? slopes[h] * j : -slopes[h] * std::fabs(r));
+        row[j] = static_cast<float>((keyPosition ? slopes[h] * j : -slopes[h] * std::fabs(r)) + 0.0);  // +0.0: no -0 on the diagonal
       }
     }
   }

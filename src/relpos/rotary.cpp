@@ -331,6 +331,7 @@ struct RotaryCalls {
     const int64_t n = x->shape[0];
     const int64_t width = x->shape[1];
     const int64_t d = params.has("d") ? params.integer(dimParam()) : width;
+    if (d % 2 != 0 && !params.has("rotaryDim")) throwRange(params.where() + ": d must be even, got " + std::to_string(d));
     if (d > width) throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " + std::to_string(d));
     const std::vector<double> positions = positionsOrRange(params, n);
     Params withRotary = params;

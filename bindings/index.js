@@ -1,0 +1,131 @@
+// relpos: positional encodings for transformers, computed by a C++ core in WebAssembly.
+// This module loads the core once and exposes the public API of spec/api.md. It validates and
+// converts arguments; every number is computed in the core.
+import { simdSupported } from './simd.js';
+import { isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
+
+export const version = '0.1.0';
+
+const instances = new Map();
+
+/**
+ * Instantiates the wasm core (once; later calls return the same instance).
+ * @param {{ simd?: boolean }} [options] force the SIMD (true) or baseline (false) build
+ */
+export function load(options = {}) {
+  if (!isPlainObject(options)) throw new TypeError('relpos.load: options must be a plain object');
+  const simd = options.simd ?? simdSupported();
+  if (typeof simd !== 'boolean') throw new TypeError('relpos.load: simd must be a boolean');
+  if (simd && !simdSupported()) throw new RangeError('relpos.load: this engine has no WebAssembly SIMD; use simd: false');
+  if (!instances.has(simd)) {
+    const created = instantiate(simd);
+    created.catch(() => instances.delete(simd));  // a failed load may be retried
+    instances.set(simd, created);
+  }
+  return instances.get(simd);
+}
+
+async function instantiate(simd) {
+  // Static specifiers and new URL(…, import.meta.url) let bundlers find and copy both builds.
+  const factory = simd
+    ? (await import('../dist/relpos.simd.mjs')).default
+    : (await import('../dist/relpos.baseline.mjs')).default;
+  const wasmUrl = simd
+    ? new URL('../dist/relpos.simd.wasm', import.meta.url)
+    : new URL('../dist/relpos.baseline.wasm', import.meta.url);
+  const moduleOptions = {};
+  if (wasmUrl.protocol === 'file:') {
+    // Node: the web-targeted glue would fetch() a file:// URL, so hand it the bytes instead.
+    const fsModule = 'node:fs/promises';
+    const { readFile } = await import(/* @vite-ignore */ fsModule);
+    moduleOptions.wasmBinary = await readFile(wasmUrl);
+  } else {
+    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasmUrl.href : path);
+  }
+  return new Relpos(await factory(moduleOptions), simd);
+}
+
+class Relpos {
+  #core;
+  #schemes;
+
+  constructor(core, simd) {
+    this.#core = core;
+    this.simd = simd;
+    this.version = version;
+  }
+
+  /** @returns {import('./index').SchemeInfo[]} */
+  get schemes() {
+    this.#schemes ??= deepFreeze(JSON.parse(this.#core.catalogueJson()));
+    return this.#schemes;
+  }
+
+  #call(op, id, options) {
+    const where = `relpos.${op}`;
+    return this.#core.compute(op, id, normaliseOptions(where, options));
+  }
+
+  encoding(id, options) {
+    requireSchemeId('relpos.encoding', id);
+    return this.#call('encoding', id, options).data;
+  }
+
+  bias(id, options) {
+    requireSchemeId('relpos.bias', id);
+    return this.#call('bias', id, options).data;
+  }
+
+  buckets(id, options) {
+    requireSchemeId('relpos.buckets', id);
+    return this.#call('buckets', id, options).data;
+  }
+
+  frequencies(id, options) {
+    requireSchemeId('relpos.frequencies', id);
+    const result = this.#call('frequencies', id, options);
+    return { invFreq: result.invFreq.data, attentionFactor: result.attentionFactor.data[0] };
+  }
+
+  rotate(x, options = {}) {
+    const where = 'relpos.rotate';
+    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    const { scheme = 'rope', ...rest } = options;
+    requireSchemeId(where, scheme);
+    if (x === null || typeof x !== 'object') throw new TypeError(`${where}: x must be a tensor of shape [n, d]`);
+    const tensor = toTensor(where, 'x', x);
+    requireMatrix(where, 'x', tensor);
+    return this.#call('rotate', scheme, { ...rest, x: tensor }).data;
+  }
+
+  scores(id, options) {
+    requireSchemeId('relpos.scores', id);
+    return this.#call('scores', id, options).data;
+  }
+
+  attention(options) {
+    const where = 'relpos.attention';
+    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    const { scheme, params = {}, ...rest } = options;
+    if (scheme !== undefined) requireSchemeId(where, scheme);
+    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    const merged = normaliseOptions(where, { ...rest, ...params });  // params wins
+    for (const name of ['q', 'k']) requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+    if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
+    const result = this.#core.compute('attention', scheme ?? '', merged);
+    return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
+  }
+
+  /** Bytes the core's allocator holds (for leak checks). */
+  heapInUse() {
+    return this.#core.heapInUse();
+  }
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}

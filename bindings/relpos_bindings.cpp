@@ -1,0 +1,115 @@
+// The Embind layer: converts JS options to relpos::Params, calls the core, copies results into
+// fresh JS typed arrays, and turns C++ exceptions into JS TypeError / RangeError. No math here.
+#include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "relpos/catalogue.hpp"
+#include "relpos/errors.hpp"
+
+using emscripten::val;
+
+namespace {
+
+// Thrown after the C++ catch block has ended, so no C++ object is alive while JS unwinds.
+EM_JS(void, relpos_throw_js_error, (int kind, const char* message), {
+  const text = UTF8ToString(message);
+  throw kind === 1 ? new TypeError(text) : kind === 2 ? new RangeError(text) : new Error(text);
+});
+
+enum ErrorKind { kPlain = 0, kType = 1, kRange = 2 };
+
+// The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
+// { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
+relpos::Params toParams(const std::string& where, const val& options) {
+  relpos::Params params(where);
+  const val keys = val::global("Object").call<val>("keys", options);
+  const size_t count = keys["length"].as<size_t>();
+  for (size_t index = 0; index < count; ++index) {
+    const std::string name = keys[index].as<std::string>();
+    const val value = options[name];
+    const std::string type = value.typeOf().as<std::string>();
+    if (type == "number") {
+      params.setNumber(name, value.as<double>());
+    } else if (type == "boolean") {
+      params.setBoolean(name, value.as<bool>());
+    } else if (type == "string") {
+      params.setString(name, value.as<std::string>());
+    } else if (value.isArray()) {
+      relpos::Value list;
+      list.type = relpos::Value::Type::Strings;
+      const size_t length = value["length"].as<size_t>();
+      for (size_t i = 0; i < length; ++i) list.strings.push_back(value[i].as<std::string>());
+      params.set(name, std::move(list));
+    } else {
+      relpos::Shape shape;
+      for (double extent : emscripten::vecFromJSArray<double>(value["shape"])) shape.push_back(static_cast<int64_t>(extent));
+      params.setArray(name, emscripten::convertJSArrayToNumberVector<float>(value["data"]), std::move(shape));
+    }
+  }
+  return params;
+}
+
+val toJs(const relpos::Tensor& tensor) {
+  val shape = val::array();
+  for (int64_t extent : tensor.shape) shape.call<void>("push", static_cast<double>(extent));
+  val out = val::object();
+  out.set("shape", shape);
+  // slice() copies out of the heap: the result is JS-owned and survives memory growth.
+  if (tensor.isInt) {
+    out.set("data", val(emscripten::typed_memory_view(tensor.i32.size(), tensor.i32.data())).call<val>("slice"));
+  } else {
+    out.set("data", val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data())).call<val>("slice"));
+  }
+  return out;
+}
+
+template <class Body>
+val guarded(Body&& body) {
+  static char message[2048];
+  int kind = kPlain;
+  {
+    try {
+      return body();
+    } catch (const relpos::ArgumentError& e) {
+      kind = e.kind() == relpos::ArgumentError::Kind::Type ? kType : kRange;
+      std::strncpy(message, e.what(), sizeof message - 1);
+    } catch (const std::bad_alloc&) {
+      kind = kRange;
+      std::strncpy(message, "relpos: out of memory; use rp.attentionMap for pooled long-context maps", sizeof message - 1);
+    } catch (const std::exception& e) {
+      std::strncpy(message, e.what(), sizeof message - 1);
+    }
+  }
+  relpos_throw_js_error(kind, message);
+  return val::undefined();
+}
+
+val compute(const std::string& op, const std::string& id, const val& options) {
+  return guarded([&] {
+    const relpos::Result result = relpos::compute(op, id, toParams("relpos." + op, options));
+    val out = val::object();
+    for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    return out;
+  });
+}
+
+val catalogueJson() {
+  return guarded([] { return val(relpos::catalogueJson()); });
+}
+
+// Bytes in use by malloc: the leak tests check it returns to its level.
+double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(relpos) {
+  emscripten::function("compute", &compute);
+  emscripten::function("catalogueJson", &catalogueJson);
+  emscripten::function("heapInUse", &heapInUse);
+}
