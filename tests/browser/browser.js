@@ -1,0 +1,42 @@
+// Shared set-up for browser tests: a Vite dev server on 127.0.0.1 (what `npm start` serves) and
+// Debian's Chromium driven by playwright-core. Never a downloaded browser; no network beyond loopback.
+import { chromium } from 'playwright-core';
+import { createServer } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+export const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic',
+];
+
+export async function startSite() {
+  const server = await createServer({
+    configFile: fileURLToPath(new URL('../../vite.config.js', import.meta.url)),
+    server: { port: 0, strictPort: false, host: '127.0.0.1', hmr: false },
+    logLevel: 'error',
+  });
+  await server.listen();
+  const { port } = server.httpServer.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => server.close() };
+}
+
+export async function startBrowser() {
+  return chromium.launch({ executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+// A page that records console errors and uncaught exceptions.
+export async function openPage(browser, url) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  // Only loopback is reachable: fail loudly if a page asks for anything else.
+  await page.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => {
+    errors.push(`blocked request to ${route.request().url()}`);
+    route.abort();
+  });
+  await page.goto(url);
+  return { page, errors };
+}
