@@ -57,13 +57,12 @@ class Relpos {
 
   /** @returns {import('./index').SchemeInfo[]} */
   get schemes() {
-    this.#schemes ??= deepFreeze(JSON.parse(this.#core.catalogueJson()));
+    this.#schemes ??= deepFreeze(JSON.parse(unwrap(this.#core.catalogueJson())));
     return this.#schemes;
   }
 
   #call(op, id, options) {
-    const where = `relpos.${op}`;
-    return this.#core.compute(op, id, normaliseOptions(where, options));
+    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
   }
 
   encoding(id, options) {
@@ -112,7 +111,7 @@ class Relpos {
     const merged = normaliseOptions(where, { ...rest, ...params });  // params wins
     for (const name of ['q', 'k']) requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
     if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
-    const result = this.#core.compute('attention', scheme ?? '', merged);
+    const result = unwrap(this.#core.compute('attention', scheme ?? '', merged));
     return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
   }
 
@@ -120,6 +119,16 @@ class Relpos {
   heapInUse() {
     return this.#core.heapInUse();
   }
+}
+
+const ERROR_TYPES = { TypeError, RangeError, Error };
+
+// The core reports failures as { error, kind } (see relpos_bindings.cpp); throw them here.
+function unwrap(result) {
+  if (result && typeof result === 'object' && typeof result.error === 'string') {
+    throw new (ERROR_TYPES[result.kind] ?? Error)(result.error);
+  }
+  return result;
 }
 
 function deepFreeze(value) {

@@ -1,11 +1,11 @@
 // The Embind layer: converts JS options to relpos::Params, calls the core, copies results into
-// fresh JS typed arrays, and turns C++ exceptions into JS TypeError / RangeError. No math here.
+// fresh JS typed arrays, and reports C++ exceptions as { error, kind } for the JS wrapper to throw
+// as TypeError / RangeError. No math here.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
-#include <cstring>
 #include <new>
 #include <string>
 
@@ -15,14 +15,6 @@
 using emscripten::val;
 
 namespace {
-
-// Thrown after the C++ catch block has ended, so no C++ object is alive while JS unwinds.
-EM_JS(void, relpos_throw_js_error, (int kind, const char* message), {
-  const text = UTF8ToString(message);
-  throw kind === 1 ? new TypeError(text) : kind === 2 ? new RangeError(text) : new Error(text);
-});
-
-enum ErrorKind { kPlain = 0, kType = 1, kRange = 2 };
 
 // The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
 // { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
@@ -69,25 +61,28 @@ val toJs(const relpos::Tensor& tensor) {
   return out;
 }
 
+// Errors come back as { error, kind } and the JS wrapper throws them. Throwing a JS exception from
+// here would unwind through the Embind invoker without running C++ destructors (its std::string
+// arguments would leak), so nothing JS-side is ever thrown across the wasm boundary.
 template <class Body>
 val guarded(Body&& body) {
-  static char message[2048];
-  int kind = kPlain;
-  {
-    try {
-      return body();
-    } catch (const relpos::ArgumentError& e) {
-      kind = e.kind() == relpos::ArgumentError::Kind::Type ? kType : kRange;
-      std::strncpy(message, e.what(), sizeof message - 1);
-    } catch (const std::bad_alloc&) {
-      kind = kRange;
-      std::strncpy(message, "relpos: out of memory; use rp.attentionMap for pooled long-context maps", sizeof message - 1);
-    } catch (const std::exception& e) {
-      std::strncpy(message, e.what(), sizeof message - 1);
-    }
+  const char* kind = "Error";
+  std::string message;
+  try {
+    return body();
+  } catch (const relpos::ArgumentError& e) {
+    kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    kind = "RangeError";
+    message = "relpos: out of memory; use rp.attentionMap for pooled long-context maps";
+  } catch (const std::exception& e) {
+    message = e.what();
   }
-  relpos_throw_js_error(kind, message);
-  return val::undefined();
+  val failure = val::object();
+  failure.set("error", message);
+  failure.set("kind", std::string(kind));
+  return failure;
 }
 
 val compute(const std::string& op, const std::string& id, const val& options) {

@@ -1,0 +1,17 @@
+// A strict TypeScript consumer of the public API: `tsc --strict --noEmit` must accept it.
+import { load, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
+
+async function main(): Promise<void> {
+  const rp: Relpos = await load();
+  const simd: boolean = rp.simd;
+  const schemes: readonly SchemeInfo[] = rp.schemes;
+  const alibi: Tensor = rp.bias('alibi', { n: 16, heads: 4, causal: true });
+  const slopes: Float32Array = rp.bias('alibi', { heads: 8, output: 'slopes' }).data;
+  const { invFreq, attentionFactor } = rp.frequencies('rope-yarn', { d: 64, factor: 4 });
+  const rotated = rp.rotate({ shape: [2, 4], data: new Float32Array(8) }, { layout: 'interleaved', positions: [0, 1] });
+  const buckets: Int32Array = rp.buckets('t5', { n: 8 }).data;
+  const { weights, output } = rp.attention({ q: [[1, 0], [0, 1]], k: [[1, 0], [0, 1]], v: [[1], [2]], scheme: 'alibi' });
+  console.log(simd, schemes.length, alibi.shape, slopes[0], invFreq[0] + attentionFactor, rotated.data[0], buckets[0], weights.shape, output?.shape);
+}
+
+main();
