@@ -75,6 +75,29 @@ export interface Frequencies {
   attentionFactor: number;
 }
 
+/** A real-model preset (schemes.md §9). */
+export interface Preset {
+  id: string;
+  name: string;
+  scheme: string;
+  params: SchemeParams;
+  heads: number;
+  source: string;
+  /** Informative facts about the model (hidden size, head dim, context length, …). */
+  model: Record<string, unknown>;
+}
+
+/** What rp.fromConfig read from a Hugging Face config.json. */
+export interface ConfigReading {
+  scheme: string;
+  /** camelCase names of schemes.md; `d` is the rotary dimension, `base` the rope theta. */
+  params: SchemeParams;
+  heads: number;
+  /** What was present but not understood, or read with a fallback. */
+  warnings: string[];
+  model: { type?: string; headDim?: number; maxPositionEmbeddings?: number };
+}
+
 export interface Relpos {
   /** Package version. */
   readonly version: string;
@@ -127,6 +150,16 @@ export interface Relpos {
    * @example rp.attention({ q, k, v, heads: 2, scheme: 'alibi', causal: true })
    */
   attention(options: AttentionOptions): AttentionResult;
+
+  /** Real-model presets: Llama-2/3.1, Qwen2, Mistral, GPT-NeoX, GPT-J, Phi-3, BLOOM, MPT, T5, DeBERTa. */
+  readonly presets: readonly Preset[];
+
+  /**
+   * Reads a Hugging Face config.json (object or JSON text). Throws a RangeError naming what it
+   * cannot read.
+   * @example const { scheme, params } = rp.fromConfig(await (await fetch('config.json')).json());
+   */
+  fromConfig(configJson: object | string): ConfigReading;
 
   /** Bytes held by the core's allocator (for leak checks). */
   heapInUse(): number;

@@ -48,6 +48,7 @@ async function instantiate(simd) {
 class Relpos {
   #core;
   #schemes;
+  #presets;
 
   constructor(core, simd) {
     this.#core = core;
@@ -59,6 +60,32 @@ class Relpos {
   get schemes() {
     this.#schemes ??= deepFreeze(JSON.parse(unwrap(this.#core.catalogueJson())));
     return this.#schemes;
+  }
+
+  /** Real-model presets (schemes.md §9): { id, name, scheme, params, heads, source, model }. */
+  get presets() {
+    this.#presets ??= deepFreeze(JSON.parse(unwrap(this.#core.presetsJson())));
+    return this.#presets;
+  }
+
+  /**
+   * Reads a Hugging Face config.json (object or JSON text) into { scheme, params, heads, warnings }.
+   * The core parses it as hostile input: depth, size, types and prototype keys are checked there.
+   */
+  fromConfig(configJson) {
+    const where = 'relpos.fromConfig';
+    let text = configJson;
+    if (typeof configJson !== 'string') {
+      if (configJson === null || typeof configJson !== 'object' || Array.isArray(configJson)) {
+        throw new TypeError(`${where}: configJson must be a config.json object or its JSON text`);
+      }
+      try {
+        text = JSON.stringify(configJson);
+      } catch (error) {
+        throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`);
+      }
+    }
+    return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
   }
 
   #call(op, id, options) {

@@ -11,6 +11,7 @@
 
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
+#include "relpos/models.hpp"
 
 using emscripten::val;
 
@@ -98,6 +99,14 @@ val catalogueJson() {
   return guarded([] { return val(relpos::catalogueJson()); });
 }
 
+val presetsJson() {
+  return guarded([] { return val(relpos::presetsJson()); });
+}
+
+val fromConfigJson(const std::string& configText) {
+  return guarded([&] { return val(relpos::fromConfigJson(configText)); });
+}
+
 // Bytes in use by malloc: the leak tests check it returns to its level.
 double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -106,5 +115,7 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("compute", &compute);
   emscripten::function("catalogueJson", &catalogueJson);
+  emscripten::function("presetsJson", &presetsJson);
+  emscripten::function("fromConfigJson", &fromConfigJson);
   emscripten::function("heapInUse", &heapInUse);
 }

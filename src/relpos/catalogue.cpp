@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
-#include <sstream>
 
 #include "relpos/attention.hpp"
 #include "relpos/errors.hpp"
+#include "relpos/json.hpp"
 
 namespace relpos {
 
@@ -69,25 +69,18 @@ void checkKnownNames(const std::string& where, const Params& params, const std::
   }
 }
 
-void jsonString(std::ostringstream& out, const std::string& text) {
-  out << '"';
-  for (char c : text) {
-    switch (c) {
-      case '"': out << "\\\""; break;
-      case '\\': out << "\\\\"; break;
-      case '\n': out << "\\n"; break;
-      default: out << c;
-    }
-  }
-  out << '"';
-}
+JsonValue finiteOrNull(double v) { return std::isfinite(v) ? JsonValue::makeNumber(v) : JsonValue(); }
 
-void jsonNumber(std::ostringstream& out, double v) {
-  if (std::isnan(v) || std::isinf(v)) {
-    out << "null";
-  } else {
-    out << formatNumber(v);
+std::vector<std::string> splitChoices(const std::string& choices) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= choices.size()) {
+    size_t bar = choices.find('|', start);
+    if (bar == std::string::npos) bar = choices.size();
+    out.push_back(choices.substr(start, bar - start));
+    start = bar + 1;
   }
+  return out;
 }
 
 const char* typeName(ParamType t) {
@@ -139,76 +132,55 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   return fn(params);
 }
 
-std::string catalogueJson() {
-  std::ostringstream out;
-  out << '[';
-  bool firstScheme = true;
-  for (const auto& s : catalogue()) {
-    if (!firstScheme) out << ',';
-    firstScheme = false;
-    out << "{\"id\":";
-    jsonString(out, s.id);
-    out << ",\"family\":";
-    jsonString(out, s.family);
-    out << ",\"name\":";
-    jsonString(out, s.name);
-    out << ",\"cite\":";
-    jsonString(out, s.cite);
-    out << ",\"description\":";
-    jsonString(out, s.description);
-    out << ",\"calls\":[";
-    bool firstCall = true;
-    for (const char* op : {"encoding", "bias", "buckets", "frequencies", "rotate", "scores"}) {
-      if (!opFunction(s, op)) continue;
-      out << (firstCall ? "" : ",") << '"' << op << '"';
-      firstCall = false;
-    }
-    if (s.term != AttentionTerm::None) {
-      out << (firstCall ? "" : ",") << "\"attention\"";
-    }
-    out << "],\"params\":{";
-    bool firstParam = true;
-    for (const auto& p : s.params) {
-      if (!firstParam) out << ',';
-      firstParam = false;
-      jsonString(out, p.name);
-      out << ":{\"type\":\"" << typeName(p.type) << "\",\"default\":";
-      if (p.type == ParamType::Boolean) {
-        out << (p.def != 0 ? "true" : "false");
-      } else if (p.type == ParamType::Choice) {
-        jsonString(out, p.choices.substr(0, p.choices.find('|')));
-      } else {
-        jsonNumber(out, p.def);
-      }
-      out << ",\"min\":";
-      jsonNumber(out, p.min);
-      out << ",\"max\":";
-      jsonNumber(out, p.max);
-      out << ",\"exclusiveMin\":" << (p.minOpen ? "true" : "false");
-      out << ",\"integer\":" << (p.type == ParamType::Integer ? "true" : "false");
-      if (p.type == ParamType::Choice) {
-        out << ",\"choices\":[";
-        std::string rest = p.choices;
-        bool firstChoice = true;
-        size_t start = 0;
-        while (start <= rest.size()) {
-          size_t bar = rest.find('|', start);
-          if (bar == std::string::npos) bar = rest.size();
-          out << (firstChoice ? "" : ",");
-          jsonString(out, rest.substr(start, bar - start));
-          firstChoice = false;
-          start = bar + 1;
-        }
-        out << ']';
-      }
-      out << ",\"doc\":";
-      jsonString(out, p.doc);
-      out << '}';
-    }
-    out << "}}";
+namespace {
+
+JsonValue paramJson(const ParamInfo& p) {
+  JsonValue out = JsonValue::makeObject();
+  out.set("type", JsonValue::makeString(typeName(p.type)));
+  const std::vector<std::string> choices = splitChoices(p.choices);
+  if (p.type == ParamType::Boolean) {
+    out.set("default", JsonValue::makeBoolean(p.def != 0));
+  } else if (p.type == ParamType::Choice) {
+    out.set("default", JsonValue::makeString(choices.front()));
+  } else {
+    out.set("default", finiteOrNull(p.def));
   }
-  out << ']';
-  return out.str();
+  out.set("min", finiteOrNull(p.min));
+  out.set("max", finiteOrNull(p.max));
+  out.set("exclusiveMin", JsonValue::makeBoolean(p.minOpen));
+  out.set("integer", JsonValue::makeBoolean(p.type == ParamType::Integer));
+  if (p.type == ParamType::Choice) {
+    JsonValue list = JsonValue::makeArray();
+    for (const auto& c : choices) list.push(JsonValue::makeString(c));
+    out.set("choices", std::move(list));
+  }
+  out.set("doc", JsonValue::makeString(p.doc));
+  return out;
+}
+
+}  // namespace
+
+std::string catalogueJson() {
+  JsonValue all = JsonValue::makeArray();
+  for (const auto& s : catalogue()) {
+    JsonValue entry = JsonValue::makeObject();
+    entry.set("id", JsonValue::makeString(s.id));
+    entry.set("family", JsonValue::makeString(s.family));
+    entry.set("name", JsonValue::makeString(s.name));
+    entry.set("cite", JsonValue::makeString(s.cite));
+    entry.set("description", JsonValue::makeString(s.description));
+    JsonValue calls = JsonValue::makeArray();
+    for (const char* op : {"encoding", "bias", "buckets", "frequencies", "rotate", "scores"}) {
+      if (opFunction(s, op)) calls.push(JsonValue::makeString(op));
+    }
+    if (s.term != AttentionTerm::None) calls.push(JsonValue::makeString("attention"));
+    entry.set("calls", std::move(calls));
+    JsonValue params = JsonValue::makeObject();
+    for (const auto& p : s.params) params.set(p.name, paramJson(p));
+    entry.set("params", std::move(params));
+    all.push(std::move(entry));
+  }
+  return toJson(all);
 }
 
 }  // namespace relpos
