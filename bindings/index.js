@@ -3,6 +3,7 @@
 // converts arguments; every number is computed in the core.
 import { simdSupported } from './simd.js';
 import { isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
+import { createAnalysis } from './analysis.js';
 
 export const version = '0.1.0';
 
@@ -49,6 +50,7 @@ class Relpos {
   #core;
   #schemes;
   #presets;
+  #analysis;
 
   constructor(core, simd) {
     this.#core = core;
@@ -86,6 +88,13 @@ class Relpos {
       }
     }
     return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
+  }
+
+  /** The analyses of chapter 2.1 (see analysis.js). */
+  get analysis() {
+    this.#analysis ??= createAnalysis((name, options) =>
+      unwrap(this.#core.analyze(name, normaliseOptions(`relpos.analysis.${name}`, options))));
+    return this.#analysis;
   }
 
   #call(op, id, options) {

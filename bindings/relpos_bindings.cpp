@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "relpos/analysis.hpp"
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
 #include "relpos/models.hpp"
@@ -95,6 +96,15 @@ val compute(const std::string& op, const std::string& id, const val& options) {
   });
 }
 
+val analyze(const std::string& name, const val& options) {
+  return guarded([&] {
+    const relpos::Result result = relpos::analyze(name, toParams("relpos.analysis." + name, options));
+    val out = val::object();
+    for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    return out;
+  });
+}
+
 val catalogueJson() {
   return guarded([] { return val(relpos::catalogueJson()); });
 }
@@ -114,6 +124,7 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("compute", &compute);
+  emscripten::function("analyze", &analyze);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("presetsJson", &presetsJson);
   emscripten::function("fromConfigJson", &fromConfigJson);

@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 jobs="${RELPOS_JOBS:-2}"
+# One build at a time in this checkout (parallel sessions would race on build/ and dist/).
+mkdir -p build
+exec 9>build/.build.lock
+flock 9
 # Debian's emcc needs its node modules (acorn) on NODE_PATH.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 

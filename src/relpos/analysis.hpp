@@ -1,0 +1,16 @@
+// The analyses of chapter 2.1 (rp.analysis): invariance, geometry, spectra, probability, decay and
+// precision, with Eigen for the linear algebra.
+#pragma once
+#include <string>
+
+#include "relpos/params.hpp"
+#include "relpos/tensor.hpp"
+
+namespace relpos {
+
+// The single entry point of rp.analysis: `name` is the analysis (translationDefect, svd, eig,
+// distances, entropy, kernelCheck, gpSample, decayBound, precision, …). Unknown names are a
+// RangeError listing the known ones.
+Result analyze(const std::string& name, const Params& params);
+
+}  // namespace relpos
