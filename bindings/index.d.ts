@@ -161,6 +161,9 @@ export interface Relpos {
    */
   fromConfig(configJson: object | string): ConfigReading;
 
+  /** The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision). */
+  readonly analysis: import('./analysis.js').Analysis;
+
   /** Bytes held by the core's allocator (for leak checks). */
   heapInUse(): number;
 }

@@ -1,6 +1,6 @@
 // Types of relpos/web: custom elements and renderers for pages.
-import type { Tensor } from '../bindings/index';
-export { load } from '../bindings/index';
+import type { Tensor } from '../bindings/index.js';
+export { load } from '../bindings/index.js';
 
 export interface HeatmapOptions {
   /** 'viridis' | 'cividis' | 'magma' | 'rdbu'; default: viridis, or rdbu centred at 0 for signed data. */

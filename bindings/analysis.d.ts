@@ -1,0 +1,2 @@
+// Types of rp.analysis (filled in as the analyses land).
+export interface Analysis {}
