@@ -97,7 +97,7 @@ PositionalTerm resolveTerm(const Params& params, const Scheme* scheme, const Sha
       if (term.bias.empty()) {
         checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
         term.bias.assign(static_cast<size_t>(s.heads * s.n * s.m), 0.0f);
-        scheme->fillBias(params, s.heads, s.n, s.m, s.queryOffset, term.bias.data());
+        scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, term.bias.data());
       }
       break;
     case AttentionTerm::Rotary: {

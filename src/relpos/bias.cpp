@@ -41,7 +41,7 @@ Result squareBias(const Params& params, BiasFillFn fill) {
   const bool causal = params.boolean(common::causal());
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
   Tensor b = Tensor::floats({heads, n, n});
-  fill(params, heads, n, n, 0, b.f32.data());
+  fill(params, BiasWindow{heads, n, n, 0, 0}, b.f32.data());
   if (causal) applyCausalMask(b.f32.data(), heads, n, n, 0);
   return {{"data", std::move(b)}};
 }
@@ -65,7 +65,8 @@ const ParamInfo& alibiOutput() {
   return p;
 }
 
-void fillAlibi(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads, nq = w.rows, nk = w.cols, queryOffset = w.queryStart - w.keyStart;
   const std::vector<double> slopes = alibiSlopes(heads, params.number(alibiBiasMax()));
   const bool keyPosition = params.choice(alibiForm()) == "keyPosition";
   for (int64_t h = 0; h < heads; ++h) {
@@ -73,7 +74,7 @@ void fillAlibi(const Params& params, int64_t heads, int64_t nq, int64_t nk, int6
       float* row = out + (h * nq + i) * nk;
       for (int64_t j = 0; j < nk; ++j) {
         const double r = static_cast<double>(j - (i + queryOffset));
-        row[j] = static_cast<float>((keyPosition ? slopes[h] * j : -slopes[h] * std::fabs(r)) + 0.0);  // +0.0: no -0 on the diagonal
+        row[j] = static_cast<float>((keyPosition ? slopes[h] * (j + w.keyStart) : -slopes[h] * std::fabs(r)) + 0.0);  // +0.0: no -0 on the diagonal
       }
     }
   }
@@ -92,11 +93,12 @@ Result alibiBias(const Params& params) {
 
 Result alibiScores(const Params& params) { return squareBias(params, fillAlibi); }
 
-// Tabulates valueAt(h, r) once per head and relative distance r = j - (i + queryOffset), then
+// Tabulates valueAt(h, r) once per head and relative distance r = key position - query position, then
 // copies it along the diagonals: every scheme below that depends on r alone uses it.
 template <typename ValueAt>
-void fillByDistance(int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out, ValueAt valueAt) {
-  const int64_t rMin = -(nq - 1 + queryOffset);
+void fillByDistance(const BiasWindow& w, float* out, ValueAt valueAt) {
+  const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
+  const int64_t rMin = w.keyStart - (nq - 1 + w.queryStart);
   std::vector<float> profile(static_cast<size_t>(nq + nk - 1));
   for (int64_t h = 0; h < heads; ++h) {
     for (size_t t = 0; t < profile.size(); ++t) {
@@ -104,7 +106,7 @@ void fillByDistance(int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, 
     }
     for (int64_t i = 0; i < nq; ++i) {
       float* row = out + (h * nq + i) * nk;
-      // j - (i + queryOffset) - rMin = j - i + nq - 1
+      // r - rMin = j - i + nq - 1 for row i, column j
       for (int64_t j = 0; j < nk; ++j) row[j] = profile[static_cast<size_t>(j - i + nq - 1)];
     }
   }
@@ -206,10 +208,11 @@ std::vector<float> t5TableValues(const Params& params, const T5Buckets& c, int64
   return table;
 }
 
-void fillT5(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillT5(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads;
   const T5Buckets c = t5Buckets(params);
   const std::vector<float> table = t5TableValues(params, c, heads);
-  fillByDistance(heads, nq, nk, queryOffset, out,
+  fillByDistance(w, out,
                  [&](int64_t h, int64_t r) { return table[h * c.numBuckets + t5Bucket(r, c)]; });
 }
 
@@ -264,18 +267,20 @@ const ParamInfo& kerplePowerR2() {
   return p;
 }
 
-void fillKerpleLog(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillKerpleLog(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads;
   const std::vector<double> r1 = params.perHead(kerpleLogR1(), heads, {});
   const std::vector<double> r2 = params.perHead(kerpleLogR2(), heads, alibiSlopes(heads, 8));
-  fillByDistance(heads, nq, nk, queryOffset, out, [&](int64_t h, int64_t r) {
+  fillByDistance(w, out, [&](int64_t h, int64_t r) {
     return -r1[h] * std::log1p(r2[h] * std::fabs(static_cast<double>(r)));
   });
 }
 
-void fillKerplePower(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillKerplePower(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads;
   const std::vector<double> r1 = params.perHead(kerplePowerR1(), heads, alibiSlopes(heads, 8));
   const std::vector<double> r2 = params.perHead(kerplePowerR2(), heads, {});
-  fillByDistance(heads, nq, nk, queryOffset, out, [&](int64_t h, int64_t r) {
+  fillByDistance(w, out, [&](int64_t h, int64_t r) {
     return r == 0 ? 0.0 : -r1[h] * std::pow(std::fabs(static_cast<double>(r)), r2[h]);  // 0^p = 0
   });
 }
@@ -314,13 +319,14 @@ const ParamInfo& sandwichDBar() {
   return p;
 }
 
-void fillSandwich(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillSandwich(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads;
   const int64_t dBar = params.integer(sandwichDBar());
   if (dBar % 2 != 0) throwRange(params.where() + ": dBar must be even, got " + std::to_string(dBar));
   const double base = params.number(common::base());
   std::vector<double> freq;  // 1 / base^(2m/dBar), m = 1..dBar/2: the index starts at 1
   for (int64_t m = 1; m <= dBar / 2; ++m) freq.push_back(std::pow(base, -2.0 * static_cast<double>(m) / dBar));
-  fillByDistance(heads, nq, nk, queryOffset, out, [&](int64_t h, int64_t r) {
+  fillByDistance(w, out, [&](int64_t h, int64_t r) {
     double sum = 0;
     for (double w : freq) sum += std::cos(static_cast<double>(r) * w);
     return (sum - static_cast<double>(dBar) / 2) / (8.0 * (h + 1) / heads);
@@ -398,26 +404,30 @@ FireMlp fireMlp(const Params& params, int64_t heads) {
 
 // u[i, j] = psi(max(i - j, 0)) / psi(max(L, i)) with i the query position; calls sink(i, j, u).
 template <typename Sink>
-void forEachFireDistance(const Params& params, int64_t nq, int64_t nk, int64_t queryOffset, Sink sink) {
+void forEachFireDistance(const Params& params, const BiasWindow& w, Sink sink) {
   const double c = params.number(fireC());
   const double L = params.number(fireL());
   auto psi = [c](double x) { return std::log1p(c * x); };
-  for (int64_t i = 0; i < nq; ++i) {
-    const double position = static_cast<double>(i + queryOffset);
+  for (int64_t i = 0; i < w.rows; ++i) {
+    const double position = static_cast<double>(i + w.queryStart);
     const double denominator = psi(std::max(L, position));  // > 0 since L >= 1, c > 0
-    for (int64_t j = 0; j < nk; ++j) sink(i, j, psi(std::max(position - j, 0.0)) / denominator);
+    for (int64_t j = 0; j < w.cols; ++j) {
+      sink(i, j, psi(std::max(position - static_cast<double>(j + w.keyStart), 0.0)) / denominator);
+    }
   }
 }
 
-void fillFire(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillFire(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
   const FireMlp mlp = fireMlp(params, heads);
-  forEachFireDistance(params, nq, nk, queryOffset, [&](int64_t i, int64_t j, double u) {
+  forEachFireDistance(params, w, [&](int64_t i, int64_t j, double u) {
     for (int64_t h = 0; h < heads; ++h) out[(h * nq + i) * nk + j] = static_cast<float>(mlp(h, u));
   });
 }
 
-void fillFireNormalized(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
-  forEachFireDistance(params, nq, nk, queryOffset, [&](int64_t i, int64_t j, double u) {
+void fillFireNormalized(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
+  forEachFireDistance(params, w, [&](int64_t i, int64_t j, double u) {
     for (int64_t h = 0; h < heads; ++h) out[(h * nq + i) * nk + j] = static_cast<float>(u);
   });
 }
@@ -459,9 +469,10 @@ const ParamInfo& expDecayForm() {
 // The log form. In attention exp-decay always enters through this form: adding -lambda|r| to the
 // logits is exactly multiplying the unnormalised weights by the kernel exp(-lambda|r|), so the
 // kernel form is only a view of the same term (rp.bias / rp.scores with form 'kernel').
-void fillExpDecayLog(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillExpDecayLog(const Params& params, const BiasWindow& w, float* out) {
+  const int64_t heads = w.heads;
   const std::vector<double> lambda = params.perHead(expDecayLambda(), heads, {});
-  fillByDistance(heads, nq, nk, queryOffset, out,
+  fillByDistance(w, out,
                  [&](int64_t h, int64_t r) { return -lambda[h] * std::fabs(static_cast<double>(r)); });
 }
 
@@ -473,7 +484,7 @@ Result expDecayBias(const Params& params) {
   const std::vector<double> lambda = params.perHead(expDecayLambda(), heads, {});
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
   Tensor t = Tensor::floats({heads, n, n});
-  fillByDistance(heads, n, n, 0, t.f32.data(), [&](int64_t h, int64_t r) {
+  fillByDistance(BiasWindow{heads, n, n, 0, 0}, t.f32.data(), [&](int64_t h, int64_t r) {
     // The multiplicative form of the causal mask is a weight of 0, not -Infinity.
     return causal && r > 0 ? 0.0 : std::exp(-lambda[h] * std::fabs(static_cast<double>(r)));
   });
@@ -507,10 +518,10 @@ const ParamInfo& sinFreqAmplitude() {
   return p;
 }
 
-void fillSinFreq(const Params& params, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset, float* out) {
+void fillSinFreq(const Params& params, const BiasWindow& w, float* out) {
   const double alpha = params.number(sinFreqAlpha());
   const double amplitude = params.number(sinFreqAmplitude());
-  fillByDistance(heads, nq, nk, queryOffset, out,
+  fillByDistance(w, out,
                  [&](int64_t, int64_t r) { return amplitude * std::sin(static_cast<double>(r) / alpha); });
 }
 

@@ -13,10 +13,21 @@ namespace relpos {
 // A public call on a scheme: reads validated Params, returns named tensors.
 using OpFn = Result (*)(const Params&);
 
-// Fills B[h, i, j] (heads x nq x nk, row-major) for queries at positions i + queryOffset and keys
-// at j, without any causal mask (the caller applies it). Used by rp.bias and by attention.
-using BiasFillFn = void (*)(const Params&, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset,
-                            float* out);
+// A rectangular window of the bias: `rows` queries at positions queryStart .. queryStart+rows-1 and
+// `cols` keys at keyStart .. keyStart+cols-1, for `heads` heads. rp.bias uses the square window
+// at 0; attention with a KV cache starts its queries at queryOffset; pooled long-context maps
+// walk the n x n matrix window by window.
+struct BiasWindow {
+  int64_t heads = 1;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t queryStart = 0;
+  int64_t keyStart = 0;
+};
+
+// Fills B[h, i, j] (heads x rows x cols, row-major) for the window, without any causal mask (the
+// caller applies it). Used by rp.bias, attention and attentionMap.
+using BiasFillFn = void (*)(const Params&, const BiasWindow&, float* out);
 
 // What a rotary scheme applies at a given position: pair k of the first rotaryDim dims is rotated
 // by position * invFreq[k]; both rotated coordinates are multiplied by attentionFactor and, for
