@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "relpos/bias.hpp"
 #include "relpos/errors.hpp"
+#include "relpos/kernels.hpp"
 #include "relpos/rotary.hpp"
 
 namespace relpos {
@@ -190,6 +192,20 @@ Result attention(const Params& params, const Scheme* scheme) {
   Tensor weights = Tensor::floats({s.heads, s.n, s.m});
   Tensor output;
   if (v) output = Tensor::floats({s.n, s.heads * s.dv});
+  const kernels::Mask mask{causal, s.queryOffset};
+  const bool logitsScheme = scheme && scheme->term == AttentionTerm::Logits;
+  // Terms that are not a plain bias are gathered per pair into the weights buffer first and then
+  // enter the fused store as its bias (the buffer aliases itself).
+  const bool pairTerm = !term.pairVectors.empty() || term.hasTable;
+  std::unique_ptr<kernels::RotaryTable> queryTable, keyTable;
+  if (term.hasRotary) {
+    const int64_t firstQuery = std::min<int64_t>(0, s.queryOffset);
+    const int64_t last = std::max(s.n - 1 + s.queryOffset, s.m - 1);
+    queryTable = std::make_unique<kernels::RotaryTable>(term.rotary, firstQuery, last - firstQuery + 1, true);
+    keyTable = term.rotary.xposZeta.empty()
+                   ? nullptr
+                   : std::make_unique<kernels::RotaryTable>(term.rotary, firstQuery, last - firstQuery + 1, false);
+  }
   std::vector<float> qh(static_cast<size_t>(s.n * s.dh));
   std::vector<float> kh(static_cast<size_t>(s.m * s.dh));
 
@@ -197,45 +213,48 @@ Result attention(const Params& params, const Scheme* scheme) {
     for (int64_t i = 0; i < s.n; ++i) std::copy_n(q.array.data() + i * width + h * s.dh, s.dh, qh.data() + i * s.dh);
     for (int64_t j = 0; j < s.m; ++j) std::copy_n(k.array.data() + j * width + h * s.dh, s.dh, kh.data() + j * s.dh);
     if (term.hasRotary) {
-      for (int64_t i = 0; i < s.n; ++i) rotateRow(term.rotary, static_cast<double>(i + s.queryOffset), true, qh.data() + i * s.dh);
-      for (int64_t j = 0; j < s.m; ++j) rotateRow(term.rotary, static_cast<double>(j), false, kh.data() + j * s.dh);
+      for (int64_t i = 0; i < s.n; ++i) queryTable->apply(i + s.queryOffset, qh.data() + i * s.dh);
+      const kernels::RotaryTable& keys = keyTable ? *keyTable : *queryTable;
+      for (int64_t j = 0; j < s.m; ++j) keys.apply(j, kh.data() + j * s.dh);
+    }
+    // q.(k + w p_j) = q.k + w q.p_j: key vectors fold into the keys before packing.
+    if (!term.keyVectors.empty()) {
+      for (size_t t = 0; t < kh.size(); ++t) kh[t] += static_cast<float>(vectorWeight) * term.keyVectors[t];
     }
     float* w = weights.f32.data() + h * s.n * s.m;
-    if (scheme && scheme->term == AttentionTerm::Logits) {
+    if (logitsScheme) {
       scheme->logits(params, qh.data(), kh.data(), s.n, s.m, s.dh, s.queryOffset, w);
+      if (causal) applyCausalMask(w, 1, s.n, s.m, s.queryOffset);
     } else {
-      for (int64_t i = 0; i < s.n; ++i) {
-        const float* qi = qh.data() + i * s.dh;
-        for (int64_t j = 0; j < s.m; ++j) {
-          double logit = dot(qi, kh.data() + j * s.dh, s.dh);
-          if (!term.keyVectors.empty()) logit += vectorWeight * dot(qi, term.keyVectors.data() + j * s.dh, s.dh);
-          if (!term.pairVectors.empty()) {
-            logit += vectorWeight * dot(qi, term.pairVectors.data() + (i * s.m + j) * s.dh, s.dh);
+      const float* bias = nullptr;
+      float weight = static_cast<float>(biasWeight);
+      if (!term.bias.empty()) bias = term.bias.data() + (term.sharedBias ? 0 : h * s.n * s.m);
+      if (pairTerm) {
+        for (int64_t i = 0; i < s.n; ++i) {
+          const float* qi = qh.data() + i * s.dh;
+          for (int64_t j = 0; j < s.m; ++j) {
+            const float* p = term.hasTable ? term.table.keyTable.data() + term.table.index[i * s.m + j] * s.dh
+                                           : term.pairVectors.data() + (i * s.m + j) * s.dh;
+            const double gathered = vectorWeight * invSqrt * dot(qi, p, s.dh);
+            w[i * s.m + j] = static_cast<float>(gathered + (bias ? biasWeight * bias[i * s.m + j] : 0.0));
           }
-          if (term.hasTable) {
-            const int32_t idx = term.table.index[i * s.m + j];
-            logit += vectorWeight * dot(qi, term.table.keyTable.data() + idx * s.dh, s.dh);
-          }
-          logit *= invSqrt;
-          if (!term.bias.empty()) {
-            const size_t at = static_cast<size_t>((term.sharedBias ? 0 : h * s.n * s.m) + i * s.m + j);
-            logit += biasWeight * term.bias[at];
-          }
-          w[i * s.m + j] = static_cast<float>(logit);
         }
+        bias = w;
+        weight = 1.0f;
       }
+      const std::vector<float> panels = kernels::packKeys(kh.data(), s.m, s.dh, s.dh);
+      kernels::logits(qh.data(), s.n, s.dh, panels, s.m, s.dh, static_cast<float>(invSqrt), bias, s.m, weight, mask, w,
+                      s.m);
     }
-    if (causal) applyCausalMask(w, 1, s.n, s.m, s.queryOffset);
-    for (int64_t i = 0; i < s.n; ++i) softmaxRow(w + i * s.m, s.m);
+    kernels::softmaxRows(w, s.n, s.m, s.m, logitsScheme ? kernels::Mask{causal, s.queryOffset} : mask);
     if (!v) continue;
-    for (int64_t i = 0; i < s.n; ++i) {
-      float* o = output.f32.data() + i * s.heads * s.dv + h * s.dv;
-      for (int64_t j = 0; j < s.m; ++j) {
-        const float a = w[i * s.m + j];
-        if (a == 0.0f) continue;
-        const float* vj = v->array.data() + j * s.heads * s.dv + h * s.dv;
-        for (int64_t c = 0; c < s.dv; ++c) o[c] += a * vj[c];
-        if (term.hasTable && !term.table.valueTable.empty()) {
+    float* out = output.f32.data() + h * s.dv;
+    kernels::weightedSum(w, s.n, s.m, s.m, v->array.data() + h * s.dv, s.dv, s.heads * s.dv, mask, out, s.heads * s.dv);
+    if (term.hasTable && !term.table.valueTable.empty()) {
+      for (int64_t i = 0; i < s.n; ++i) {
+        float* o = out + i * s.heads * s.dv;
+        for (int64_t j = 0; j < mask.visible(i, s.m); ++j) {
+          const float a = w[i * s.m + j];
           const float* av = term.table.valueTable.data() + term.table.index[i * s.m + j] * s.dv;
           for (int64_t c = 0; c < s.dv; ++c) o[c] += a * av[c];
         }

@@ -23,6 +23,26 @@ describe('load', () => {
     const x = { shape: [3, 8], data: Float32Array.from({ length: 24 }, (_, i) => Math.sin(i)) };
     expect(baseline.rotate(x, { positions: [5, 900, 70000] })).toEqual(rp.rotate(x, { positions: [5, 900, 70000] }));
   });
+
+  it('the SIMD and scalar attention kernels agree bit for bit', async () => {
+    const baseline = await load({ simd: false });
+    const random = (rows, cols, seed) => ({
+      shape: [rows, cols],
+      data: Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(seed * 1e3 + i * 12.9898) * 2),
+    });
+    for (const [n, m, heads, dh] of [[37, 37, 2, 16], [5, 29, 3, 8], [64, 64, 1, 64]]) {
+      const q = random(n, heads * dh, 1);
+      const k = random(m, heads * dh, 2);
+      const v = random(m, heads * 5, 3);
+      for (const scheme of ['alibi', 'rope', 't5', 'sinusoidal']) {
+        const options = { q, k, v, heads, scheme, causal: true };
+        const simd = rp.attention(options);
+        const scalar = baseline.attention(options);
+        expect(simd.weights.data, `${scheme} ${n}x${m}`).toEqual(scalar.weights.data);
+        expect(simd.output.data, `${scheme} ${n}x${m}`).toEqual(scalar.output.data);
+      }
+    }
+  });
 });
 
 describe('rp.schemes', () => {
