@@ -22,6 +22,17 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // The packed tarball installed into a fresh project: Node, Vite 8, plain HTML, tsc.
+        test: {
+          name: 'consumer',
+          include: ['tests/consumer/**/*.test.js'],
+          environment: 'node',
+          testTimeout: 120000,
+          hookTimeout: 240000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

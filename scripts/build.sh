@@ -17,6 +17,8 @@ if [ "$what" = "wasm" ] || [ "$what" = "all" ]; then
     emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
   cmake --build build/wasm -j "$jobs"
+  # relpos/web as one self-contained ES module for pages without a bundler (dist/web/relpos-web.js).
+  node node_modules/vite/bin/vite.js build -c vite.web-bundle.config.js
 fi
 if [ "$what" = "native" ] || [ "$what" = "all" ]; then
   if [ ! -f build/native/build.ninja ]; then

@@ -63,7 +63,7 @@ Result sinusoidalScores(const Params& params) {
       for (int64_t h = 0; h < heads; ++h) s.f32[(h * n + i) * n + j] = static_cast<float>(dot);
     }
   }
-  return {{"data", std::move(s)}};
+  return single(std::move(s));
 }
 
 }  // namespace

@@ -59,8 +59,10 @@ const Value& matrix(const Params& params, const std::string& name, const std::st
 
 // The positional term of every head, resolved from the given B / P or the scheme.
 struct PositionalTerm {
-  std::vector<float> bias;    // [heads, n, m] or [n, m] (sharedBias), empty if none
+  const float* bias = nullptr;  // a given B: [heads, n, m] or [n, m] (sharedBias)
   bool sharedBias = false;
+  bool biasFromScheme = false;  // the scheme's bias is filled straight into the weights buffer
+  bool hasBias() const { return bias || biasFromScheme; }
   std::vector<float> keyVectors;  // P [m, dh], empty if none
   std::vector<float> pairVectors; // P [n, m, dh], empty if none
   PairTable table;                // Shaw-style table + index, empty if none
@@ -80,7 +82,7 @@ PositionalTerm resolveTerm(const Params& params, const Scheme* scheme, const Sha
       throwRange(params.where() + ": B must have shape " + shapeB + " = [" + std::to_string(s.n) + ", " +
                  std::to_string(s.m) + "], got " + std::to_string(b->array.size()) + " values");
     }
-    term.bias = b->array;
+    term.bias = b->array.data();
   }
   if (const Value* p = params.array("P")) {
     const int64_t perKey = s.m * s.dh;
@@ -96,11 +98,7 @@ PositionalTerm resolveTerm(const Params& params, const Scheme* scheme, const Sha
   if (!scheme) return term;
   switch (scheme->term) {
     case AttentionTerm::Bias:
-      if (term.bias.empty()) {
-        checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
-        term.bias.assign(static_cast<size_t>(s.heads * s.n * s.m), 0.0f);
-        scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, term.bias.data());
-      }
+      if (!term.bias) term.biasFromScheme = true;
       break;
     case AttentionTerm::Rotary: {
       const int64_t seqLen = std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
@@ -178,10 +176,10 @@ Result attention(const Params& params, const Scheme* scheme) {
 
   const PositionalTerm term = resolveTerm(params, scheme, s);
   const bool hasVectors = !term.keyVectors.empty() || !term.pairVectors.empty() || term.hasTable;
-  if (mode == "explicit" && hasVectors && term.bias.empty()) {
+  if (mode == "explicit" && hasVectors && !term.hasBias()) {
     throwRange(params.where() + ": mode 'explicit' needs a bias B or a bias scheme; position vectors P need mode 'implicit' or 'mixed'");
   }
-  if (mode == "implicit" && !term.bias.empty() && !hasVectors) {
+  if (mode == "implicit" && term.hasBias() && !hasVectors) {
     throwRange(params.where() + ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
   }
   const double invSqrt = 1.0 / std::sqrt(static_cast<double>(s.dh));
@@ -208,6 +206,8 @@ Result attention(const Params& params, const Scheme* scheme) {
   }
   std::vector<float> qh(static_cast<size_t>(s.n * s.dh));
   std::vector<float> kh(static_cast<size_t>(s.m * s.dh));
+  // One pass for every head: [heads, n, m] is the layout of both the bias window and the weights.
+  if (term.biasFromScheme) scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, weights.f32.data());
 
   for (int64_t h = 0; h < s.heads; ++h) {
     for (int64_t i = 0; i < s.n; ++i) std::copy_n(q.array.data() + i * width + h * s.dh, s.dh, qh.data() + i * s.dh);
@@ -228,7 +228,8 @@ Result attention(const Params& params, const Scheme* scheme) {
     } else {
       const float* bias = nullptr;
       float weight = static_cast<float>(biasWeight);
-      if (!term.bias.empty()) bias = term.bias.data() + (term.sharedBias ? 0 : h * s.n * s.m);
+      if (term.bias) bias = term.bias + (term.sharedBias ? 0 : h * s.n * s.m);
+      if (term.biasFromScheme) bias = w;  // filled before the loop; the fused store reads it in place
       if (pairTerm) {
         for (int64_t i = 0; i < s.n; ++i) {
           const float* qi = qh.data() + i * s.dh;
@@ -261,7 +262,8 @@ Result attention(const Params& params, const Scheme* scheme) {
       }
     }
   }
-  Result result{{"weights", std::move(weights)}};
+  Result result;
+  result.emplace("weights", std::move(weights));
   if (v) result["output"] = std::move(output);
   return result;
 }

@@ -43,7 +43,7 @@ Result squareBias(const Params& params, BiasFillFn fill) {
   Tensor b = Tensor::floats({heads, n, n});
   fill(params, BiasWindow{heads, n, n, 0, 0}, b.f32.data());
   if (causal) applyCausalMask(b.f32.data(), heads, n, n, 0);
-  return {{"data", std::move(b)}};
+  return single(std::move(b));
 }
 
 namespace {
@@ -86,7 +86,7 @@ Result alibiBias(const Params& params) {
     const std::vector<double> slopes = alibiSlopes(heads, params.number(alibiBiasMax()));
     Tensor t = Tensor::floats({heads});
     for (int64_t h = 0; h < heads; ++h) t.f32[h] = static_cast<float>(slopes[h]);
-    return {{"data", std::move(t)}};
+    return single(std::move(t));
   }
   return squareBias(params, fillAlibi);
 }
@@ -228,7 +228,7 @@ Result t5BucketMap(const Params& params) {
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = byDistance[j - i + n - 1];
   }
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 Scheme t5Scheme() {
@@ -488,7 +488,7 @@ Result expDecayBias(const Params& params) {
     // The multiplicative form of the causal mask is a weight of 0, not -Infinity.
     return causal && r > 0 ? 0.0 : std::exp(-lambda[h] * std::fabs(static_cast<double>(r)));
   });
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 Scheme expDecayScheme() {

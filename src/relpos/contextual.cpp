@@ -117,7 +117,7 @@ Result copeScores(const Params& params) {
   for (int64_t i = 0; i < n; ++i) {
     copeRow(c, q->array.data() + i * d, k->array.data(), n, d, i, positions, t.f32.data() + i * n);
   }
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 // Attention hook: one head's q [nq, dh], k [nk, dh]; E (if given) is [nposMax, dh].

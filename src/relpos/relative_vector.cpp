@@ -112,7 +112,7 @@ Result shawBuckets(const Params& params) {
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = shawIndex(j - i, clip);
   }
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 // Full logits e_ij = q_i . (k_j + aK[idx(i, j)]) / sqrt(d), [n, n].
@@ -133,7 +133,7 @@ Result shawLogits(const Params& params, int64_t clip) {
     }
   }
   if (params.boolean(common::causal())) applyCausalMask(t.f32.data(), 1, n, n, 0);
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 // Position-only S_ij = q . aK[idx(i, j)] / sqrt(d) with a probe q (default ones), [heads, n, n].
@@ -154,7 +154,7 @@ Result shawScores(const Params& params) {
   }
   repeatOverHeads(s, heads, n);
   if (params.boolean(common::causal())) applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return {{"data", std::move(s)}};
+  return single(std::move(s));
 }
 
 // Attention (implicit): aK / aV tables shared by all heads, index for queries at i + queryOffset.
@@ -293,7 +293,7 @@ Result txlScores(const Params& params) {
     Tensor t = Tensor::floats({n, n});
     txlLogitRows(params, q, k, u, v, n, n, d, 0, t.f32.data());
     if (causal) applyCausalMask(t.f32.data(), 1, n, n, 0);
-    return {{"data", std::move(t)}};
+    return single(std::move(t));
   }
   // Position-only: term (d) v.(R W_R)/sqrt(d), plus term (b) q.(R W_R)/sqrt(d) for a probe q.
   const int64_t heads = params.integer(common::heads());
@@ -310,7 +310,7 @@ Result txlScores(const Params& params) {
   }
   repeatOverHeads(s, heads, n);
   if (causal) applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return {{"data", std::move(s)}};
+  return single(std::move(s));
 }
 
 // In attention the name 'v' holds the value matrix, so the global position bias v is 0 here.
@@ -410,7 +410,7 @@ Result debertaBucketMap(const Params& params) {
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = byDelta[i - j + n - 1];
   }
-  return {{"data", std::move(t)}};
+  return single(std::move(t));
 }
 
 struct DebertaTerms {
@@ -498,7 +498,7 @@ Result debertaScores(const Params& params) {
     Tensor t = Tensor::floats({n, n});
     debertaLogitRows(tables, qc, kc, true, n, n, d, 0, t.f32.data());
     if (causal) applyCausalMask(t.f32.data(), 1, n, n, 0);
-    return {{"data", std::move(t)}};
+    return single(std::move(t));
   }
   // Position-only: (c2p + p2c) / sqrt(d (1 + #terms)) for the probe Qc = Kc = ones.
   const int64_t heads = params.integer(common::heads());
@@ -508,7 +508,7 @@ Result debertaScores(const Params& params) {
   debertaLogitRows(tables, ones.data(), ones.data(), false, n, n, d, 0, s.f32.data());
   repeatOverHeads(s, heads, n);
   if (causal) applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return {{"data", std::move(s)}};
+  return single(std::move(s));
 }
 
 void debertaLogits(const Params& params, const float* q, const float* k, int64_t nq, int64_t nk, int64_t dh,

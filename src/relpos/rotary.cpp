@@ -341,7 +341,7 @@ struct RotaryCalls {
     Tensor out = Tensor::floats({n, width});
     std::copy(x->array.begin(), x->array.end(), out.f32.begin());
     for (int64_t i = 0; i < n; ++i) rotateRow(plan, positions[i], query, out.f32.data() + i * width);
-    return {{"data", std::move(out)}};
+    return single(std::move(out));
   }
 
   static Result encoding(const Params& params) {
@@ -361,7 +361,7 @@ struct RotaryCalls {
         out.f32[i * d + (plan.interleaved ? 2 * k + 1 : k + pairs)] = v;
       }
     }
-    return {{"data", std::move(out)}};
+    return single(std::move(out));
   }
 
   static Result scores(const Params& params) {
@@ -395,7 +395,7 @@ struct RotaryCalls {
         rotateRow(plan, list->array[t], false, rk.data());
         out.f32[t] = static_cast<float>(dot(rq.data(), rk.data()));
       }
-      return {{"data", std::move(out)}};
+      return single(std::move(out));
     }
     const int64_t n = params.integer(common::n());
     const int64_t heads = params.integer(common::heads());
@@ -416,7 +416,7 @@ struct RotaryCalls {
         for (int64_t h = 0; h < heads; ++h) out.f32[(h * n + i) * n + j] = v;
       }
     }
-    return {{"data", std::move(out)}};
+    return single(std::move(out));
   }
 
   static RotaryPlan plan(const Params& params, int64_t d, int64_t seqLenDefault) {

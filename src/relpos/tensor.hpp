@@ -32,4 +32,12 @@ struct Tensor {
 // attentionFactor). Single-tensor results use the key "data".
 using Result = std::map<std::string, Tensor>;
 
+// A one-tensor result under "data". Moves: an initializer list would copy the tensor, which for
+// large maps costs a full extra pass over fresh pages.
+inline Result single(Tensor t) {
+  Result r;
+  r.emplace("data", std::move(t));
+  return r;
+}
+
 }  // namespace relpos

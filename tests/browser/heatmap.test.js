@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { colormapTable } from '../../web/components/colormap.js';
 import { autoScale } from '../../web/components/render-heatmap.js';
 import { openPage, startBrowser, startSite } from './browser.js';
+import { cellColor, readHeatmap } from './map-pixels.js';
 
 let site;
 let browser;
@@ -17,25 +18,15 @@ afterAll(async () => {
   await site?.close();
 });
 
-// Reads the element's data and the canvas pixels once it has rendered `expectedN` rows.
+// Reads the element's data and the displayed pixels (cell centres, WebGL2 or 2D) once it has
+// rendered `expectedN` rows.
 async function snapshot(page, expectedN) {
-  await page.waitForFunction((n) => {
-    const el = document.querySelector('relpos-heatmap');
-    return el?.dataset.state === 'ready' && el.tensor && el.tensor.shape.at(-1) === n;
-  }, expectedN);
-  return page.evaluate(() => {
-    const el = document.querySelector('relpos-heatmap');
-    const canvas = el.shadowRoot.querySelector('canvas.map');
-    const { width, height } = canvas;
-    const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
-    const n = el.tensor.shape.at(-1);
-    return { shape: el.tensor.shape, values: Array.from(el.tensor.data.subarray(0, n * n)), pixels: Array.from(pixels), width, height };
-  });
+  const shot = await readHeatmap(page, { expectedN });
+  return { ...shot, grid: [shot.cols, shot.rows] };
 }
 
 function pixelAt(shot, i, j) {
-  const at = (i * shot.width + j) * 4;
-  return shot.pixels.slice(at, at + 3);
+  return cellColor(shot, i, j);
 }
 
 function lutColor(name, value, [lo, hi]) {
@@ -49,7 +40,7 @@ describe('playground page in Chromium', () => {
     const { page, errors } = await openPage(browser, site.url);
     const shot = await snapshot(page, 64);
     expect(shot.shape).toEqual([8, 64, 64]);
-    expect([shot.width, shot.height]).toEqual([64, 64]);
+    expect(shot.grid).toEqual([64, 64]);
     const finite = shot.values.filter(Number.isFinite);
     const range = [Math.min(...finite), Math.max(...finite)];
     // ALiBi head 0: 0 on the diagonal, most negative in the far corner: opposite ends of viridis.
@@ -69,7 +60,7 @@ describe('playground page in Chromium', () => {
       n.dispatchEvent(new Event('input', { bubbles: true }));
     });
     const bigger = await snapshot(page, 128);
-    expect([bigger.width, bigger.height]).toEqual([128, 128]);
+    expect(bigger.grid).toEqual([128, 128]);
     expect(errors).toEqual([]);
     await page.close();
   });

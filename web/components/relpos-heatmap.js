@@ -1,80 +1,258 @@
-// <relpos-heatmap scheme="alibi" n="128" heads="8"></relpos-heatmap>: a live heatmap of a
-// scheme's bias / scores / buckets, computed by the wasm core. Every attribute is live; scheme
-// parameters are attributes too (case-insensitive, e.g. alibibiasmax="4"), or JSON in `params`.
+// <relpos-heatmap scheme="alibi" n="128" heads="8"></relpos-heatmap>: a live heatmap of one view of a
+// scheme (bias | scores | weights | buckets | distances, see compute.js), computed by the wasm core
+// and drawn by heatmap-view.js (WebGL2 texture + colormap shader, canvas-2D fallback).
+// Attributes are live: scheme, view, n, heads, head, d, causal, mode, colormap, range ("lo,hi" or
+// "auto"), renderer ("auto" | "webgl2" | "2d"), params (JSON object) and every scheme parameter by
+// its lower-cased name (alibibiasmax="4"). Interaction: hover readout; click locks it (click again
+// or Escape unlocks); wheel zooms at the pointer, drag pans, double-click resets; the map is
+// focusable — arrow keys move a cell cursor (Shift: ×10), + / − zoom, 0 resets, Enter locks — and
+// the readout is an aria-live region. Maps up to 32×32 also carry a visually hidden <table>.
+// Every word comes from messages.js (el.messages / setMessages override).
 import { load } from '../../bindings/index.js';
-import { colormapCss } from './colormap.js';
-import { renderHeatmap, sliceMatrix } from './render-heatmap.js';
+import { colormapTable } from './colormap.js';
+import { VIEWS, computeView, viewsFor, defaultView } from './compute.js';
+import { EXPORT_FORMATS, download, exportFigure } from './export.js';
+import { createHeatmapView } from './heatmap-view.js';
+import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
+import { autoScale } from './render-heatmap.js';
+import { formatNumber, integerTicks, niceTicks } from './ticks.js';
+
+const TABLE_LIMIT = 32;
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const COMPUTE_ATTRIBUTES = ['scheme', 'view', 'n', 'heads', 'd', 'causal', 'mode', 'params'];
+const DRAW_ATTRIBUTES = ['head', 'colormap', 'range', 'renderer', 'class', 'style', 'id', 'title', 'tabindex', 'hidden', 'lang', 'dir'];
 
 const STYLE = `
-  :host { display: inline-block; font: 12px/1.4 system-ui, sans-serif; color: CanvasText; }
-  .frame { display: grid; grid-template-columns: auto auto; gap: 6px; align-items: start; }
-  canvas.map { width: var(--relpos-size, 320px); height: var(--relpos-size, 320px); image-rendering: pixelated;
-               outline: 1px solid #8884; cursor: crosshair; }
-  canvas.map:focus-visible { outline: 2px solid Highlight; }
-  .bar { display: grid; grid-template-rows: auto 1fr auto; height: var(--relpos-size, 320px); }
-  .bar canvas { width: 12px; height: 100%; }
-  .axis { opacity: 0.8; }
-  .readout { min-height: 1.4em; font-variant-numeric: tabular-nums; }
+  :host { display: inline-block; color-scheme: light dark; font: 12px/1.4 system-ui, sans-serif; color: CanvasText;
+          --relpos-cursor: #ff2d95; }
+  .frame { display: grid; grid-template-columns: auto auto; gap: 4px 10px; align-items: start; }
+  .plot { position: relative; padding: 34px 0 0 58px; }
+  .surface { position: relative; width: var(--relpos-size, 320px); height: var(--relpos-size, 320px);
+             outline: 1px solid #8884; cursor: crosshair; touch-action: none; overflow: hidden; }
+  .surface:focus-visible { outline: 2px solid Highlight; outline-offset: 2px; }
+  .surface.dragging { cursor: grabbing; }
+  canvas.map { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
+  .cell { position: absolute; pointer-events: none; box-sizing: border-box; border: 2px solid var(--relpos-cursor);
+          box-shadow: 0 0 0 1px Canvas; display: none; }
+  .cell.on { display: block; }
+  .cell.locked { border-style: solid; border-width: 3px; }
+  svg.axes { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; overflow: visible; }
+  svg text { fill: currentColor; font-size: 11px; }
+  svg line { stroke: currentColor; }
+  svg .label { font-size: 12px; }
+  .bar { position: relative; margin-top: 34px; height: var(--relpos-size, 320px); width: 64px; }
+  .bar canvas { position: absolute; left: 0; top: 0; width: 12px; height: 100%; outline: 1px solid #8884; }
+  .bar svg { position: absolute; left: 12px; top: 0; width: 52px; height: 100%; overflow: visible; }
+  .tools { display: flex; gap: 4px; align-items: center; flex-wrap: wrap; margin-top: 6px; margin-left: 58px; }
+  button, summary { font: inherit; color: inherit; background: color-mix(in srgb, CanvasText 8%, Canvas);
+                    border: 1px solid #8886; border-radius: 4px; padding: 1px 8px; cursor: pointer; }
+  details { position: relative; }
+  details > div { position: absolute; z-index: 2; display: grid; gap: 2px; padding: 4px; margin-top: 2px;
+                  background: Canvas; border: 1px solid #8886; border-radius: 4px; min-width: 10rem; }
+  .readout { min-height: 1.4em; margin-left: 58px; font-variant-numeric: tabular-nums; }
   .error { color: #b00020; white-space: pre-wrap; max-width: var(--relpos-size, 320px); }
+  .error:empty { display: none; }
+  .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
+             clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+  @media (prefers-color-scheme: dark) { .error { color: #ff8a80; } :host { --relpos-cursor: #ffd60a; } }
+  @media (prefers-reduced-motion: no-preference) { .cell { transition: left 60ms linear, top 60ms linear; } }
 `;
 
-function formatValue(v) {
-  if (v === -Infinity) return '−∞ (masked)';
-  if (!Number.isFinite(v)) return String(v);
-  return Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : Number(v.toFixed(4)).toString();
+const TEMPLATE = `<style>${STYLE}</style>
+  <div class="frame">
+    <div class="plot">
+      <div class="surface" part="map" tabindex="0" role="img">
+        <canvas class="map"></canvas>
+        <div class="cell" aria-hidden="true"></div>
+      </div>
+      <svg class="axes" aria-hidden="true"></svg>
+    </div>
+    <div class="bar" part="colorbar" aria-hidden="true"><canvas width="1" height="256"></canvas><svg></svg></div>
+  </div>
+  <div class="tools" part="tools" role="group">
+    <button type="button" data-action="zoom-out">−</button>
+    <button type="button" data-action="zoom-in">+</button>
+    <button type="button" data-action="reset"></button>
+    <details class="export"><summary></summary><div></div></details>
+  </div>
+  <div class="readout" part="readout" aria-live="polite" aria-atomic="true"></div>
+  <p class="sr-only hint"></p>
+  <div class="error" role="alert"></div>
+  <div class="sr-only"><table hidden></table></div>`;
+
+function parseRange(text) {
+  if (!text || text === 'auto') return undefined;
+  const parts = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  return parts.length === 2 && parts.every(Number.isFinite) && parts[0] < parts[1] ? parts : undefined;
+}
+
+function svg(name, attributes = {}, text) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function reducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
 export class RelposHeatmap extends HTMLElement {
   #root;
+  #surface;
   #canvas;
-  #bar;
-  #readout;
-  #error;
+  #view = null;
+  #rendererKind = null;
   #tensor = null;
-  #scheduled = false;
+  #matrix = null; // { rows, cols, data } of the shown head
+  #scale = null; // { colormap, range }
+  #info = null;
+  #viewName = '';
+  #computeKey = '';
+  #window = [0, 0, 1, 1];
   #cursor = null;
+  #locked = false;
+  #overrides = {};
+  #token = 0;
+  #scheduled = false;
+  #frame = 0;
   #observer;
+  #resize;
+  #unsubscribe = null;
+  #drag = null;
+  #animation = 0;
+  #uploaded = null; // { data, scaleKey, scale }: what the view holds, so draw-only changes skip work
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
-    this.#root.innerHTML = `<style>${STYLE}</style>
-      <div class="frame">
-        <div>
-          <div class="axis" part="axis-x">key j →</div>
-          <canvas class="map" part="map" tabindex="0" role="img"></canvas>
-          <div class="axis" part="axis-y">↓ query i</div>
-        </div>
-        <div class="bar" part="colorbar"><span class="hi"></span><canvas width="1" height="128"></canvas><span class="lo"></span></div>
-      </div>
-      <div class="readout" aria-live="polite"></div>
-      <div class="error" role="alert"></div>`;
+    this.#root.innerHTML = TEMPLATE;
+    this.#surface = this.#root.querySelector('.surface');
     this.#canvas = this.#root.querySelector('canvas.map');
-    this.#bar = this.#root.querySelector('.bar');
-    this.#readout = this.#root.querySelector('.readout');
-    this.#error = this.#root.querySelector('.error');
-    this.#canvas.addEventListener('pointermove', (e) => this.#hover(e));
-    this.#canvas.addEventListener('keydown', (e) => this.#key(e));
+    const menu = this.#root.querySelector('.export > div');
+    for (const format of Object.keys(EXPORT_FORMATS)) {
+      const button = Object.assign(document.createElement('button'), { type: 'button' });
+      button.dataset.format = format;
+      menu.append(button);
+    }
+    this.#root.querySelector('.tools').addEventListener('click', (e) => this.#toolClick(e));
+    const s = this.#surface;
+    s.addEventListener('pointermove', (e) => this.#pointerMove(e));
+    s.addEventListener('pointerdown', (e) => this.#pointerDown(e));
+    s.addEventListener('pointerup', (e) => this.#pointerUp(e));
+    s.addEventListener('pointercancel', () => { this.#drag = null; s.classList.remove('dragging'); });
+    s.addEventListener('pointerleave', () => { if (!this.#locked && !this.#drag) this.#hideCursorBox(); });
+    s.addEventListener('wheel', (e) => this.#wheel(e), { passive: false });
+    s.addEventListener('dblclick', () => this.resetView());
+    s.addEventListener('keydown', (e) => this.#key(e));
     // Scheme parameters are arbitrary attributes, so watch them all rather than a fixed list.
     // Our own data-state / aria-* writes must not trigger a redraw (that would loop).
     this.#observer = new MutationObserver((records) => {
       if (records.some((r) => !/^(data-|aria-)/.test(r.attributeName))) this.#schedule();
     });
+    this.#resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.#requestDraw()) : null;
+    this.#applyWords();
   }
 
   connectedCallback() {
     this.#observer.observe(this, { attributes: true });
+    this.#resize?.observe(this.#surface);
+    this.#unsubscribe = onMessages(() => this.#wordsChanged());
     this.#schedule();
   }
 
   disconnectedCallback() {
     this.#observer.disconnect();
+    this.#resize?.disconnect();
+    this.#unsubscribe?.();
+    cancelAnimationFrame(this.#frame);
+    cancelAnimationFrame(this.#animation);
   }
+
+  /* ---------- public API ---------- */
 
   /** The tensor currently shown ({ shape, data }), or null before the first render. */
   get tensor() {
     return this.#tensor;
   }
+
+  /** 'webgl2' or '2d': what draws the map. */
+  get renderer() {
+    return this.#rendererKind;
+  }
+
+  /** The visible window [x0, y0, x1, y1] in cells (key j from x0 to x1, query i from y0 to y1). */
+  get window() {
+    return [...this.#window];
+  }
+
+  set window(value) {
+    if (!Array.isArray(value) || value.length !== 4 || !value.every(Number.isFinite)) return;
+    this.#setWindow(value);
+  }
+
+  /** The cell cursor [i, j] (keyboard / hover / locked), or null. */
+  get cursor() {
+    return this.#cursor ? [...this.#cursor] : null;
+  }
+
+  /** True while the readout is locked to a clicked cell. */
+  get locked() {
+    return this.#locked;
+  }
+
+  /** The messages in use; assigning merges overrides onto the page-wide messages. */
+  get messages() {
+    return mergeMessages(pageMessages(), this.#overrides);
+  }
+
+  set messages(overrides) {
+    this.setMessages(overrides);
+  }
+
+  /** Replaces this element's message overrides (partial objects are fine). */
+  setMessages(overrides) {
+    this.#overrides = overrides && typeof overrides === 'object' ? overrides : {};
+    this.#wordsChanged();
+  }
+
+  /** Shows the whole matrix. */
+  resetView() {
+    if (!this.#matrix) return;
+    this.#animateTo([0, 0, this.#matrix.cols, this.#matrix.rows]);
+  }
+
+  /** Zooms by `factor` (< 1 zooms in) about the fraction (fx, fy) of the visible window. */
+  zoom(factor, fx = 0.5, fy = 0.5) {
+    const [x0, y0, x1, y1] = this.#window;
+    const cx = x0 + fx * (x1 - x0);
+    const cy = y0 + fy * (y1 - y0);
+    const w = (x1 - x0) * factor;
+    const h = (y1 - y0) * factor;
+    this.#setWindow([cx - fx * w, cy - fy * h, cx - fx * w + w, cy - fy * h + h]);
+  }
+
+  /** The figure (plain data) the exporters write: the shown head, colormap, range and labels. */
+  figure() {
+    if (!this.#matrix) return null;
+    const m = this.messages;
+    const { rows, cols, data } = this.#matrix;
+    return {
+      kind: 'heatmap', rows, cols, data: data instanceof Float32Array ? data : Float32Array.from(data),
+      colormap: this.#scale.colormap, range: [...this.#scale.range],
+      xLabel: m.axisKey, yLabel: m.axisQuery, title: `${this.#info?.name ?? ''} ${m.views[this.#viewName] ?? this.#viewName}`.trim(),
+      meta: { scheme: this.#info?.id, view: this.#viewName, head: this.#head(), attributes: Object.fromEntries(Array.from(this.attributes, (a) => [a.name, a.value])) },
+    };
+  }
+
+  /** { blob, filename } in png | svg | csv | json | tex. */
+  export(format) {
+    const figure = this.figure();
+    if (!figure) return Promise.reject(new Error('relpos-heatmap: nothing to export yet'));
+    return exportFigure(figure, format, { basename: `relpos-${figure.meta.scheme}-${figure.meta.view}` });
+  }
+
+  /* ---------- computing and drawing ---------- */
 
   #schedule() {
     if (this.#scheduled) return;
@@ -85,13 +263,20 @@ export class RelposHeatmap extends HTMLElement {
     });
   }
 
+  #head() {
+    const count = this.#tensor ? this.#tensor.data.length / (this.#matrix?.rows * this.#matrix?.cols || 1) : 1;
+    const head = Math.trunc(Number(this.getAttribute('head') ?? 0));
+    return Number.isFinite(head) ? Math.max(0, Math.min(count - 1, head)) : 0;
+  }
+
   #options(rp, scheme) {
+    const m = this.messages;
     const info = rp.schemes.find((s) => s.id === scheme);
-    if (!info) throw new RangeError(`<relpos-heatmap>: unknown scheme '${scheme}'; known: ${rp.schemes.map((s) => s.id).join(', ')}`);
+    if (!info) throw new RangeError(`${formatMessage(m.errorScheme, { scheme })}; ${rp.schemes.map((s) => s.id).join(', ')}`);
     const options = {};
     const byLowerName = new Map(Object.keys(info.params).map((name) => [name.toLowerCase(), name]));
     for (const { name, value } of Array.from(this.attributes)) {
-      if (['scheme', 'head', 'view', 'colormap', 'params', 'class', 'style', 'id'].includes(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
+      if (['scheme', 'view', 'mode', 'params', 'renderer', ...DRAW_ATTRIBUTES].includes(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
       const param = byLowerName.get(name) ?? name;
       const spec = info.params[param];
       if (!spec && !['n', 'heads', 'causal', 'd'].includes(name)) continue;
@@ -100,71 +285,451 @@ export class RelposHeatmap extends HTMLElement {
       else options[param] = Number(value);
     }
     const extra = this.getAttribute('params');
-    if (extra) Object.assign(options, JSON.parse(extra));
+    if (extra) {
+      let parsed;
+      try {
+        parsed = JSON.parse(extra);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(m.errorParams);
+      Object.assign(options, parsed);
+    }
+    options.n ??= 64;
     return { info, options };
   }
 
   async #render() {
+    const token = ++this.#token;
+    const started = performance.now();
+    const m = this.messages;
     try {
       const rp = await load();
+      if (token !== this.#token) return;
       const scheme = this.getAttribute('scheme') ?? 'alibi';
       const { info, options } = this.#options(rp, scheme);
-      const view = this.getAttribute('view') ?? (info.calls.includes('bias') ? 'bias' : 'scores');
-      const started = performance.now();
-      let tensor;
-      if (view === 'bias') tensor = rp.bias(scheme, options);
-      else if (view === 'scores') tensor = rp.scores(scheme, { d: 64, ...options });
-      else if (view === 'buckets') tensor = rp.buckets(scheme, options);
-      else throw new RangeError(`<relpos-heatmap>: view must be bias, scores or buckets, got '${view}'`);
-      const head = Number(this.getAttribute('head') ?? 0);
-      const drawn = renderHeatmap(this.#canvas, tensor, { colormap: this.getAttribute('colormap') ?? undefined, head });
-      this.#tensor = tensor;
-      this.#drawColorbar(drawn);
-      this.#canvas.setAttribute('aria-label', `${info.name} ${view}, ${drawn.rows} by ${drawn.cols}, values from ${formatValue(drawn.range[0])} to ${formatValue(drawn.range[1])}`);
-      this.#error.textContent = '';
+      const view = this.getAttribute('view') || defaultView(info);
+      if (!VIEWS.includes(view)) throw new RangeError(formatMessage(m.errorView, { views: VIEWS.join(', '), view }));
+      if (!viewsFor(info).includes(view)) throw new RangeError(formatMessage(m.errorUnsupported, { scheme: info.id, call: view }));
+      const mode = this.getAttribute('mode') || undefined;
+      const key = JSON.stringify([scheme, view, mode, options]);
+      let computeMs = 0;
+      if (key !== this.#computeKey || !this.#tensor) {
+        const t = performance.now();
+        this.#tensor = computeView(rp, info, view, options, mode);
+        computeMs = performance.now() - t;
+        this.#computeKey = key;
+      }
+      const tensor = this.#tensor;
+      const rows = tensor.shape.at(-2);
+      const cols = tensor.shape.at(-1);
+      const sizeChanged = !this.#matrix || this.#matrix.rows !== rows || this.#matrix.cols !== cols;
+      this.#info = info;
+      this.#viewName = view;
+      this.#matrix = { rows, cols, data: tensor.data };
+      const head = this.#head();
+      const data = tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
+      this.#matrix = { rows, cols, data };
+      const range = parseRange(this.getAttribute('range'));
+      const colormapAttr = this.getAttribute('colormap') || undefined;
+      // The finite range scan and the texture upload happen once per shown matrix; a colormap or
+      // range change only swaps the LUT / uniforms.
+      const fresh = this.#uploaded?.tensor !== tensor || this.#uploaded.head !== head;
+      const scaleKey = `${range}|${colormapAttr}`;
+      const scale = !fresh && this.#uploaded.scaleKey === scaleKey ? this.#uploaded.scale
+        : range ? { colormap: colormapAttr ?? 'viridis', range } : autoScale(data, colormapAttr);
+      colormapTable(scale.colormap); // throws a RangeError naming the colormaps
+      this.#scale = scale;
+      const t = performance.now();
+      this.#ensureView();
+      if (fresh || this.#uploaded.view !== this.#view) this.#view.setMatrix(this.#matrix);
+      this.#view.setScale(scale.colormap, scale.range);
+      this.#uploaded = { tensor, head, scaleKey, scale, view: this.#view };
+      if (sizeChanged) {
+        this.#window = [0, 0, cols, rows];
+        this.#cursor = null;
+        this.#locked = false;
+      }
+      this.#draw();
+      const drawMs = performance.now() - t;
+      this.#drawColorbar();
+      this.#describe();
+      this.#buildTable();
+      this.#refreshReadout();
+      this.#error().textContent = '';
       this.dataset.state = 'ready';
-      this.dispatchEvent(new CustomEvent('relpos-render', { detail: { tensor, ...drawn, head, ms: performance.now() - started } }));
+      this.dispatchEvent(new CustomEvent('relpos-render', {
+        detail: { tensor, rows, cols, range: [...scale.range], colormap: scale.colormap, head, renderer: this.#rendererKind, ms: performance.now() - started, computeMs, drawMs },
+      }));
     } catch (error) {
+      if (token !== this.#token) return;
       this.#tensor = null;
+      this.#uploaded = null;
+      this.#computeKey = '';
       this.dataset.state = 'error';
-      this.#error.textContent = error.message;
+      this.#error().textContent = error.message;
       this.dispatchEvent(new CustomEvent('relpos-error', { detail: error }));
     }
   }
 
-  #drawColorbar({ colormap, range }) {
-    const bar = this.#bar.querySelector('canvas');
-    const context = bar.getContext('2d');
-    for (let y = 0; y < bar.height; y++) {
-      context.fillStyle = colormapCss(colormap, 1 - y / (bar.height - 1));
-      context.fillRect(0, y, 1, 1);
+  #error() {
+    return this.#root.querySelector('.error');
+  }
+
+  #ensureView() {
+    const wanted = this.getAttribute('renderer') ?? 'auto';
+    if (this.#view && (wanted === 'auto' || wanted === this.#rendererKind)) return;
+    if (this.#view) {
+      // A canvas keeps its first context kind: switching renderers needs a fresh canvas.
+      const fresh = document.createElement('canvas');
+      fresh.className = 'map';
+      this.#canvas.replaceWith(fresh);
+      this.#canvas = fresh;
     }
-    this.#bar.querySelector('.hi').textContent = formatValue(range[1]);
-    this.#bar.querySelector('.lo').textContent = formatValue(range[0]);
+    this.#view = createHeatmapView(this.#canvas, wanted);
+    this.#rendererKind = this.#view.kind;
+    this.#canvas.addEventListener('webglcontextlost', (e) => e.preventDefault());
+    this.#canvas.addEventListener('webglcontextrestored', () => {
+      this.#view = null;
+      this.#computeKey = '';
+      this.#schedule();
+    });
+  }
+
+  #pixelSize() {
+    const dpr = globalThis.devicePixelRatio || 1;
+    const w = this.#surface.clientWidth || 320;
+    const h = this.#surface.clientHeight || 320;
+    return [Math.max(1, Math.round(w * dpr)), Math.max(1, Math.round(h * dpr))];
+  }
+
+  #draw() {
+    if (!this.#view || !this.#matrix) return;
+    const [w, h] = this.#pixelSize();
+    this.#view.draw(this.#window, w, h);
+    this.#drawAxes();
+    this.#placeCursorBox();
+  }
+
+  #requestDraw() {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#draw();
+    });
+  }
+
+  #setWindow([x0, y0, x1, y1]) {
+    if (!this.#matrix) return;
+    const { rows, cols } = this.#matrix;
+    const minK = Math.min(1, 4 / Math.max(rows, cols));
+    const k = Math.max(minK, Math.min(1, (x1 - x0) / cols));
+    const w = k * cols;
+    const h = k * rows;
+    const nx0 = Math.max(0, Math.min(cols - w, (x0 + x1) / 2 - w / 2));
+    const ny0 = Math.max(0, Math.min(rows - h, (y0 + y1) / 2 - h / 2));
+    this.#window = [nx0, ny0, nx0 + w, ny0 + h];
+    this.#requestDraw();
+    this.dispatchEvent(new CustomEvent('relpos-view', { detail: { window: this.window } }));
+  }
+
+  #animateTo(target) {
+    cancelAnimationFrame(this.#animation);
+    if (reducedMotion()) {
+      this.#setWindow(target);
+      return;
+    }
+    const from = this.#window;
+    const t0 = performance.now();
+    const step = (now) => {
+      const t = Math.min(1, (now - t0) / 160);
+      const e = 1 - (1 - t) ** 3;
+      this.#setWindow(from.map((v, k) => v + (target[k] - v) * e));
+      if (t < 1) this.#animation = requestAnimationFrame(step);
+    };
+    this.#animation = requestAnimationFrame(step);
+  }
+
+  #drawAxes() {
+    const m = this.messages;
+    const axes = this.#root.querySelector('svg.axes');
+    const [x0, y0, x1, y1] = this.#window;
+    const W = this.#surface.clientWidth || 320;
+    const H = this.#surface.clientHeight || 320;
+    const left = 58;
+    const top = 34;
+    const nodes = [];
+    const count = Math.max(2, Math.round(W / 70));
+    for (const j of integerTicks(Math.ceil(x0 - 0.5), Math.floor(x1 - 0.5), count)) {
+      const x = left + ((j + 0.5 - x0) / (x1 - x0)) * W;
+      nodes.push(svg('line', { x1: x, x2: x, y1: top - 4, y2: top }), svg('text', { x, y: top - 7, 'text-anchor': 'middle' }, String(j)));
+    }
+    for (const i of integerTicks(Math.ceil(y0 - 0.5), Math.floor(y1 - 0.5), count)) {
+      const y = top + ((i + 0.5 - y0) / (y1 - y0)) * H;
+      nodes.push(svg('line', { x1: left - 4, x2: left, y1: y, y2: y }), svg('text', { x: left - 7, y: y + 4, 'text-anchor': 'end' }, String(i)));
+    }
+    nodes.push(svg('text', { class: 'label', x: left + W / 2, y: 10, 'text-anchor': 'middle' }, `${m.axisKey} →`));
+    // Rotated a quarter turn counter-clockwise, '←' points down the rows (i grows downwards).
+    nodes.push(svg('text', { class: 'label', transform: `translate(12 ${top + H / 2}) rotate(-90)`, 'text-anchor': 'middle' }, `← ${m.axisQuery}`));
+    axes.replaceChildren(...nodes);
+  }
+
+  #drawColorbar() {
+    const { colormap, range } = this.#scale;
+    const bar = this.#root.querySelector('.bar canvas');
+    const context = bar.getContext('2d');
+    const lut = colormapTable(colormap);
+    const image = context.createImageData(1, 256);
+    for (let y = 0; y < 256; y++) image.data.set(lut.subarray((255 - y) * 4, (255 - y) * 4 + 4), y * 4);
+    context.putImageData(image, 0, 0);
+    const H = this.#surface.clientHeight || 320;
+    const [lo, hi] = range;
+    const nodes = [];
+    for (const t of niceTicks(lo, hi, Math.max(2, Math.round(H / 50)))) {
+      const y = H - ((t - lo) / (hi - lo)) * H;
+      nodes.push(svg('line', { x1: 0, x2: 4, y1: y, y2: y }), svg('text', { x: 6, y: y + 4 }, formatNumber(t)));
+    }
+    this.#root.querySelector('.bar svg').replaceChildren(...nodes);
+  }
+
+  #describe() {
+    const m = this.messages;
+    const { rows, cols } = this.#matrix;
+    const [lo, hi] = this.#scale.range;
+    this.#surface.setAttribute('aria-label', formatMessage(m.mapLabel, {
+      name: this.#info.name, view: m.views[this.#viewName] ?? this.#viewName, rows, cols, lo: formatNumber(lo), hi: formatNumber(hi),
+    }));
+  }
+
+  #buildTable() {
+    const table = this.#root.querySelector('table');
+    const { rows, cols, data } = this.#matrix;
+    if (rows > TABLE_LIMIT || cols > TABLE_LIMIT) {
+      table.hidden = true;
+      table.replaceChildren();
+      return;
+    }
+    const m = this.messages;
+    const caption = document.createElement('caption');
+    caption.textContent = formatMessage(m.tableCaption, { name: this.#info.name, view: m.views[this.#viewName] ?? this.#viewName });
+    const head = document.createElement('tr');
+    head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: `${m.axisQuery} \\ ${m.axisKey}` }));
+    for (let j = 0; j < cols; j++) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: String(j) }));
+    const body = [head];
+    for (let i = 0; i < rows; i++) {
+      const tr = document.createElement('tr');
+      tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: String(i) }));
+      for (let j = 0; j < cols; j++) tr.append(Object.assign(document.createElement('td'), { textContent: formatNumber(data[i * cols + j], m.masked) }));
+      body.push(tr);
+    }
+    table.replaceChildren(caption, ...body);
+    table.hidden = false;
+  }
+
+  /* ---------- words ---------- */
+
+  #applyWords() {
+    const m = this.messages;
+    const set = (selector, text, attribute) => {
+      const node = this.#root.querySelector(selector);
+      if (attribute) node.setAttribute(attribute, text);
+      else node.textContent = text;
+    };
+    set('[data-action="zoom-in"]', m.zoomIn, 'aria-label');
+    set('[data-action="zoom-out"]', m.zoomOut, 'aria-label');
+    set('[data-action="zoom-in"]', m.zoomIn, 'title');
+    set('[data-action="zoom-out"]', m.zoomOut, 'title');
+    set('[data-action="reset"]', m.resetView);
+    set('.export summary', m.exportMenu);
+    set('.tools', m.toolbar, 'aria-label');
+    set('.hint', m.readoutHint);
+    for (const button of this.#root.querySelectorAll('[data-format]')) button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
+    const hint = this.#root.querySelector('.hint');
+    hint.id = 'hint';
+    this.#surface.setAttribute('aria-describedby', 'hint');
+  }
+
+  #wordsChanged() {
+    this.#applyWords();
+    if (this.#matrix && this.#info) {
+      this.#drawAxes();
+      this.#describe();
+      this.#buildTable();
+      this.#refreshReadout();
+    }
+  }
+
+  /* ---------- cursor and readout ---------- */
+
+  #cellAt(event) {
+    const box = this.#surface.getBoundingClientRect();
+    const [x0, y0, x1, y1] = this.#window;
+    const fx = (event.clientX - box.left) / box.width;
+    const fy = (event.clientY - box.top) / box.height;
+    return { i: Math.floor(y0 + fy * (y1 - y0)), j: Math.floor(x0 + fx * (x1 - x0)), fx, fy };
   }
 
   #show(i, j) {
-    if (!this.#tensor) return;
-    const { rows, cols, data } = sliceMatrix(this.#tensor, Number(this.getAttribute('head') ?? 0));
-    if (i < 0 || j < 0 || i >= rows || j >= cols) return;
+    if (!this.#matrix) return;
+    const { rows, cols } = this.#matrix;
+    if (!(i >= 0 && j >= 0 && i < rows && j < cols)) return;
     this.#cursor = [i, j];
-    this.#readout.textContent = `i = ${i}, j = ${j}, r = j − i = ${j - i}, value = ${formatValue(data[i * cols + j])}`;
+    this.#refreshReadout();
+    this.#placeCursorBox();
   }
 
-  #hover(event) {
-    const box = this.#canvas.getBoundingClientRect();
-    const j = Math.floor(((event.clientX - box.left) / box.width) * this.#canvas.width);
-    const i = Math.floor(((event.clientY - box.top) / box.height) * this.#canvas.height);
+  #refreshReadout() {
+    const readout = this.#root.querySelector('.readout');
+    if (!this.#cursor || !this.#matrix) {
+      readout.textContent = '';
+      return;
+    }
+    const m = this.messages;
+    const [i, j] = this.#cursor;
+    const { cols, rows, data } = this.#matrix;
+    if (i >= rows || j >= cols) {
+      this.#cursor = null;
+      readout.textContent = '';
+      return;
+    }
+    const text = formatMessage(m.readout, { i, j, r: String(j - i).replace('-', '−'), value: formatNumber(data[i * cols + j], m.masked) });
+    readout.textContent = this.#locked ? formatMessage(m.readoutLocked, { readout: text }) : text;
+  }
+
+  #placeCursorBox() {
+    const box = this.#root.querySelector('.cell');
+    if (!this.#cursor) {
+      box.classList.remove('on');
+      return;
+    }
+    const [i, j] = this.#cursor;
+    const [x0, y0, x1, y1] = this.#window;
+    const W = this.#surface.clientWidth || 320;
+    const H = this.#surface.clientHeight || 320;
+    const cw = W / (x1 - x0);
+    const ch = H / (y1 - y0);
+    Object.assign(box.style, { left: `${(j - x0) * cw}px`, top: `${(i - y0) * ch}px`, width: `${Math.max(4, cw)}px`, height: `${Math.max(4, ch)}px` });
+    box.classList.add('on');
+    box.classList.toggle('locked', this.#locked);
+  }
+
+  #hideCursorBox() {
+    this.#root.querySelector('.cell').classList.remove('on');
+  }
+
+  #pointerMove(event) {
+    if (this.#drag) {
+      const dx = event.clientX - this.#drag.x;
+      const dy = event.clientY - this.#drag.y;
+      if (Math.hypot(dx, dy) > 3) this.#drag.moved = true;
+      if (this.#drag.moved) {
+        const [x0, y0, x1, y1] = this.#drag.window;
+        const kx = (x1 - x0) / (this.#surface.clientWidth || 320);
+        const ky = (y1 - y0) / (this.#surface.clientHeight || 320);
+        this.#setWindow([x0 - dx * kx, y0 - dy * ky, x1 - dx * kx, y1 - dy * ky]);
+        return;
+      }
+    }
+    if (this.#locked) return;
+    const { i, j } = this.#cellAt(event);
     this.#show(i, j);
   }
 
-  #key(event) {
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    const move = moves[event.key];
-    if (!move) return;
+  #pointerDown(event) {
+    if (event.button !== 0) return;
+    this.#drag = { x: event.clientX, y: event.clientY, window: this.#window, moved: false };
+    this.#surface.setPointerCapture?.(event.pointerId);
+    this.#surface.classList.add('dragging');
+  }
+
+  #pointerUp(event) {
+    const drag = this.#drag;
+    this.#drag = null;
+    this.#surface.classList.remove('dragging');
+    if (!drag || drag.moved) return;
+    // A click (no drag): lock the readout at this cell, or unlock when it is the locked cell.
+    const { i, j } = this.#cellAt(event);
+    const same = this.#locked && this.#cursor && this.#cursor[0] === i && this.#cursor[1] === j;
+    this.#locked = !same;
+    this.#show(i, j);
+    this.#refreshReadout();
+    this.#placeCursorBox();
+  }
+
+  #wheel(event) {
+    if (!this.#matrix) return;
     event.preventDefault();
-    const [i, j] = this.#cursor ?? [0, 0];
-    this.#show(Math.max(0, Math.min(this.#canvas.height - 1, i + move[0])), Math.max(0, Math.min(this.#canvas.width - 1, j + move[1])));
+    const { fx, fy } = this.#cellAt(event);
+    const delta = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+    this.zoom(Math.exp(Math.max(-2, Math.min(2, delta * 0.002))), fx, fy);
+  }
+
+  #key(event) {
+    if (!this.#matrix) return;
+    const { rows, cols } = this.#matrix;
+    const step = event.shiftKey ? 10 : 1;
+    const moves = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step], Home: [0, -cols], End: [0, cols], PageUp: [-rows, 0], PageDown: [rows, 0] };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      const [i, j] = this.#cursor ?? [Math.floor(this.#window[1]), Math.floor(this.#window[0])];
+      const start = this.#cursor ? 1 : 0;
+      const ni = Math.max(0, Math.min(rows - 1, i + move[0] * start));
+      const nj = Math.max(0, Math.min(cols - 1, j + move[1] * start));
+      this.#show(ni, nj);
+      this.#keepVisible(ni, nj);
+      return;
+    }
+    const [ci, cj] = this.#cursor ?? [];
+    const [x0, y0, x1, y1] = this.#window;
+    const fx = this.#cursor ? Math.max(0, Math.min(1, (cj + 0.5 - x0) / (x1 - x0))) : 0.5;
+    const fy = this.#cursor ? Math.max(0, Math.min(1, (ci + 0.5 - y0) / (y1 - y0))) : 0.5;
+    if (event.key === '+' || event.key === '=') this.zoom(0.5, fx, fy);
+    else if (event.key === '-' || event.key === '_') this.zoom(2, fx, fy);
+    else if (event.key === '0') this.resetView();
+    else if ((event.key === 'Enter' || event.key === ' ') && this.#cursor) {
+      this.#locked = !this.#locked;
+      this.#refreshReadout();
+      this.#placeCursorBox();
+    } else if (event.key === 'Escape' && this.#locked) {
+      this.#locked = false;
+      this.#refreshReadout();
+      this.#placeCursorBox();
+    } else return;
+    event.preventDefault();
+  }
+
+  #keepVisible(i, j) {
+    const [x0, y0, x1, y1] = this.#window;
+    const w = x1 - x0;
+    const h = y1 - y0;
+    let nx = x0;
+    let ny = y0;
+    if (j < x0) nx = j;
+    else if (j + 1 > x1) nx = j + 1 - w;
+    if (i < y0) ny = i;
+    else if (i + 1 > y1) ny = i + 1 - h;
+    if (nx !== x0 || ny !== y0) this.#setWindow([nx, ny, nx + w, ny + h]);
+  }
+
+  async #toolClick(event) {
+    const button = event.target.closest('button');
+    if (!button) return;
+    const action = button.dataset.action;
+    if (action === 'zoom-in') this.zoom(0.5);
+    else if (action === 'zoom-out') this.zoom(2);
+    else if (action === 'reset') this.resetView();
+    else if (button.dataset.format) {
+      button.closest('details').open = false;
+      try {
+        const { blob, filename } = await this.export(button.dataset.format);
+        const detail = { format: button.dataset.format, blob, filename };
+        // A page may take over (e.g. upload, copy); otherwise the file is saved.
+        if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) download(blob, filename);
+      } catch (error) {
+        this.#error().textContent = error.message;
+      }
+    }
   }
 }
 

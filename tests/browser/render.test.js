@@ -1,0 +1,148 @@
+// <relpos-heatmap> views and renderers in Chromium: WebGL2 (R32F texture + LUT shader) and the
+// canvas-2D fallback both show the colour of every cell's value; each view computes what it says.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage, startBrowser, startSite } from './browser.js';
+import { addHeatmap, isValueColor, withRp } from './fixtures.js';
+import { cellColor, readHeatmap } from './map-pixels.js';
+
+let site;
+let browser;
+let page;
+let errors;
+
+beforeAll(async () => {
+  site = await startSite();
+  browser = await startBrowser();
+  ({ page, errors } = await openPage(browser, site.url));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+function expectPixelsFollowData(shot, colormap, range) {
+  let checked = 0;
+  for (const key of Object.keys(shot.cells)) {
+    const [i, j] = key.split(',').map(Number);
+    const value = shot.cellValues[key];
+    if (!isValueColor(shot.cells[key], colormap, value, range)) throw new Error(`cell ${key}: value ${value} drawn as ${shot.cells[key]}`);
+    checked++;
+  }
+  expect(checked).toBe(Object.keys(shot.cells).length);
+  return checked;
+}
+
+describe('renderers', () => {
+  for (const renderer of ['webgl2', '2d']) {
+    it(`${renderer}: every cell of ALiBi head 2 has its value's colour; causal cells are grey`, async () => {
+      const sel = await addHeatmap(page, { scheme: 'alibi', n: 48, heads: 4, head: 2, causal: 'true', renderer });
+      const shot = await readHeatmap(page, { selector: sel, renderer });
+      expect(shot.renderer).toBe(renderer);
+      expect(shot.rows).toBe(48);
+      const detail = await page.evaluate((s) => {
+        const el = document.querySelector(s);
+        return { aria: el.shadowRoot.querySelector('.surface').getAttribute('aria-label') };
+      }, sel);
+      expect(detail.aria).toMatch(/48 by 48/);
+      const finite = shot.values.filter(Number.isFinite);
+      const range = [Math.min(...finite), Math.max(...finite)];
+      expect(expectPixelsFollowData(shot, 'viridis', range)).toBe(48 * 48);
+      expect(cellColor(shot, 0, 47)).toEqual([128, 128, 128]);
+      expect(cellColor(shot, 47, 0)).not.toEqual([128, 128, 128]);
+    });
+  }
+
+  it('WebGL2 is the default renderer, and the pixels read back with gl.readPixels agree', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 8, heads: 1 }, { size: 64 });
+    const gl = await page.evaluate((s) => {
+      const canvas = document.querySelector(s).shadowRoot.querySelector('canvas.map');
+      const context = canvas.getContext('webgl2');
+      const px = new Uint8Array(4);
+      // Cell (0, 7) is the top-right corner: far from the diagonal, the lowest value.
+      context.readPixels(canvas.width - 2, canvas.height - 2, 1, 1, context.RGBA, context.UNSIGNED_BYTE, px);
+      return { px: Array.from(px.slice(0, 3)), renderer: document.querySelector(s).renderer };
+    }, sel);
+    expect(gl.renderer).toBe('webgl2');
+    const shot = await readHeatmap(page, { selector: sel });
+    expect(gl.px).toEqual(cellColor(shot, 0, 7));
+  });
+
+  it('colormap and range attributes are live and do not recompute', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 32, heads: 2 });
+    const detail = await page.evaluate((s) => new Promise((resolve) => {
+      const el = document.querySelector(s);
+      el.addEventListener('relpos-render', (e) => resolve({ colormap: e.detail.colormap, range: e.detail.range, computeMs: e.detail.computeMs }), { once: true });
+      el.setAttribute('colormap', 'magma');
+      el.setAttribute('range', '-4, 0');
+    }), sel);
+    expect(detail).toEqual({ colormap: 'magma', range: [-4, 0], computeMs: 0 });
+    const shot = await readHeatmap(page, { selector: sel });
+    expectPixelsFollowData(shot, 'magma', [-4, 0]);
+  });
+
+  it('a 1024² map renders on WebGL2 and zooms to crisp cells', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 1024, heads: 1 });
+    await page.evaluate((s) => { document.querySelector(s).window = [500, 500, 516, 516]; }, sel);
+    const shot = await readHeatmap(page, { selector: sel });
+    expect(shot.window).toEqual([500, 500, 516, 516]);
+    expect(Object.keys(shot.cells)).toHaveLength(256);
+    expectPixelsFollowData(shot, 'viridis', shot.finiteRange);
+  });
+});
+
+describe('views', () => {
+  async function tensorOf(sel) {
+    return page.evaluate((s) => {
+      const t = document.querySelector(s).tensor;
+      return { shape: t.shape, data: Array.from(t.data, (v) => (Number.isFinite(v) ? v : String(v))), kind: t.data.constructor.name };
+    }, sel);
+  }
+
+  it('weights: rows are distributions, and for ALiBi they are softmax of the bias', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 16, heads: 2, view: 'weights' });
+    const w = await tensorOf(sel);
+    expect(w.shape).toEqual([2, 16, 16]);
+    const b = await withRp(page, (rp) => Array.from(rp.bias('alibi', { n: 16, heads: 2 }).data));
+    for (const row of [0, 7, 15, 16 + 3]) {
+      const bias = b.slice(row * 16, row * 16 + 16);
+      const m = Math.max(...bias);
+      const e = bias.map((v) => Math.exp(v - m));
+      const z = e.reduce((a, c) => a + c, 0);
+      const weights = w.data.slice(row * 16, row * 16 + 16);
+      expect(weights.reduce((a, c) => a + c, 0)).toBeCloseTo(1, 5);
+      weights.forEach((v, j) => expect(v).toBeCloseTo(e[j] / z, 5));
+    }
+    const shot = await readHeatmap(page, { selector: sel });
+    expect(shot.rows).toBe(16);
+  });
+
+  it('weights for RoPE use the ones probe (not uniform), causal rows put no weight on the future', async () => {
+    const sel = await addHeatmap(page, { scheme: 'rope', n: 12, d: 16, view: 'weights', causal: 'true' });
+    const w = await tensorOf(sel);
+    expect(w.data[1]).toBe(0);
+    expect(w.data[11 * 12 + 11]).toBeGreaterThan(w.data[11 * 12 + 0]);
+  });
+
+  it('distances: symmetric, zero diagonal, equal to the euclidean distances of rp.encoding rows', async () => {
+    const sel = await addHeatmap(page, { scheme: 'sinusoidal', n: 20, d: 16, view: 'distances' });
+    const t = await tensorOf(sel);
+    expect(t.shape).toEqual([20, 20]);
+    const enc = await withRp(page, (rp) => Array.from(rp.encoding('sinusoidal', { n: 20, d: 16 }).data));
+    for (const [i, j] of [[0, 0], [0, 5], [5, 0], [3, 19], [10, 11]]) {
+      let s = 0;
+      for (let k = 0; k < 16; k++) s += (enc[i * 16 + k] - enc[j * 16 + k]) ** 2;
+      expect(t.data[i * 20 + j]).toBeCloseTo(Math.sqrt(s), 4);
+    }
+  });
+
+  it('buckets: an Int32 map; unsupported views and bad attributes show an error, not an exception', async () => {
+    const sel = await addHeatmap(page, { scheme: 't5', n: 24, view: 'buckets' });
+    expect((await tensorOf(sel)).kind).toBe('Int32Array');
+    const bad = await addHeatmap(page, { scheme: 'alibi', n: 8, view: 'distances' }, { id: 'bad' });
+    const state = await page.evaluate((s) => ({ state: document.querySelector(s).dataset.state, text: document.querySelector(s).shadowRoot.querySelector('.error').textContent }), bad);
+    expect(state.state).toBe('error');
+    expect(state.text).toMatch(/alibi has no distances output/);
+    expect(errors).toEqual([]);
+  });
+});
