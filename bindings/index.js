@@ -4,6 +4,8 @@
 import { simdSupported } from './simd.js';
 import { isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
 import { createAnalysis } from './analysis.js';
+import { runJob } from './jobs.js';
+import { createLab } from './lab.js';
 
 export const version = '0.1.0';
 
@@ -51,6 +53,7 @@ class Relpos {
   #schemes;
   #presets;
   #analysis;
+  #lab;
 
   constructor(core, simd) {
     this.#core = core;
@@ -88,6 +91,12 @@ class Relpos {
       }
     }
     return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
+  }
+
+  /** The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences (lab.js). */
+  get lab() {
+    this.#lab ??= createLab(this);
+    return this.#lab;
   }
 
   /** The analyses of chapter 2.1 (see analysis.js). */
@@ -149,6 +158,27 @@ class Relpos {
     if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
     const result = unwrap(this.#core.compute('attention', scheme ?? '', merged));
     return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
+  }
+
+  /**
+   * A pooled [size, size] attention-weight map of a long sequence, never holding n×n: content-free
+   * (position-only logits) unless `seed` (random Q, K) or `q`, `k` are given. Resolves to a tensor.
+   */
+  async attentionMap(options) {
+    const where = 'relpos.attentionMap';
+    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    const { scheme, params = {}, onProgress, signal, ...rest } = options;
+    if (scheme !== undefined) requireSchemeId(where, scheme);
+    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    const merged = normaliseOptions(where, { ...rest, ...params });
+    if (scheme !== undefined) merged.scheme = scheme;
+    const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
+    return result.data;
+  }
+
+  /** Runs a core job with progress and cancellation (used by attentionMap and the lab). */
+  runJob(kind, options, control) {
+    return runJob(this.#core, unwrap, kind, options, control);
   }
 
   /** Bytes the core's allocator holds (for leak checks). */

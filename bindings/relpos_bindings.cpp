@@ -6,12 +6,16 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <map>
+#include <memory>
 #include <new>
 #include <string>
 
 #include "relpos/analysis.hpp"
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
+#include "relpos/jobs.hpp"
+#include "relpos/lab.hpp"
 #include "relpos/models.hpp"
 
 using emscripten::val;
@@ -117,6 +121,62 @@ val fromConfigJson(const std::string& configText) {
   return guarded([&] { return val(relpos::fromConfigJson(configText)); });
 }
 
+// Jobs live in a registry owned by the binding (the core is stateless): the JS wrapper starts one,
+// steps it between event-loop turns, takes the result and always frees it.
+std::map<int, std::unique_ptr<relpos::Job>>& jobs() {
+  static std::map<int, std::unique_ptr<relpos::Job>> registry;
+  return registry;
+}
+
+val jobStart(const std::string& kind, const val& options) {
+  return guarded([&] {
+    static int next = 0;
+    std::unique_ptr<relpos::Job> job = relpos::startJob(kind, toParams("relpos." + kind, options));
+    jobs()[++next] = std::move(job);
+    val out = val::object();
+    out.set("handle", next);
+    return out;
+  });
+}
+
+relpos::Job& jobAt(int handle) {
+  auto it = jobs().find(handle);
+  if (it == jobs().end()) relpos::throwRange("relpos: no running job " + std::to_string(handle));
+  return *it->second;
+}
+
+val jobStep(int handle, double budget) {
+  return guarded([&] {
+    relpos::Job& job = jobAt(handle);
+    val out = val::object();
+    out.set("progress", job.step(static_cast<int64_t>(budget)));
+    out.set("done", job.done());
+    return out;
+  });
+}
+
+val jobResult(int handle) {
+  return guarded([&] {
+    const relpos::Result result = jobAt(handle).result();
+    val out = val::object();
+    for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    return out;
+  });
+}
+
+void jobFree(int handle) { jobs().erase(handle); }
+
+// Partial state of a job that offers it (the training job: loss and gradient-norm curves so far).
+val jobPeek(int handle) {
+  return guarded([&] {
+    const auto* job = dynamic_cast<const relpos::PeekableJob*>(&jobAt(handle));
+    if (!job) relpos::throwRange("relpos: job " + std::to_string(handle) + " has no partial state");
+    val out = val::object();
+    for (const auto& entry : job->peek()) out.set(entry.first, toJs(entry.second));
+    return out;
+  });
+}
+
 // Bytes in use by malloc: the leak tests check it returns to its level.
 double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -129,4 +189,9 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("presetsJson", &presetsJson);
   emscripten::function("fromConfigJson", &fromConfigJson);
   emscripten::function("heapInUse", &heapInUse);
+  emscripten::function("jobStart", &jobStart);
+  emscripten::function("jobStep", &jobStep);
+  emscripten::function("jobResult", &jobResult);
+  emscripten::function("jobFree", &jobFree);
+  emscripten::function("jobPeek", &jobPeek);
 }

@@ -173,6 +173,18 @@ Result attention(const Params& params, const Scheme* scheme) {
   const double beta = params.number(betaParam());
   const bool causal = params.boolean(booleanParam("causal", false, ""));
   checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
+  {
+    // Everything allocated below, sized before the first allocation (floats): weights, output,
+    // per-head q / k / packed keys, rotary tables, a copied P, a scheme's index map or key vectors.
+    const double n = static_cast<double>(s.n), m = static_cast<double>(s.m), dh = static_cast<double>(s.dh);
+    double floats = s.heads * n * m + (v ? n * s.heads * s.dv : 0.0) + (n + 3.0 * (m + 16)) * dh;
+    const AttentionTerm kind = scheme ? scheme->term : AttentionTerm::None;
+    if (kind == AttentionTerm::Rotary) floats += 4.0 * (n + m) * dh;
+    if (kind == AttentionTerm::PairTable) floats += n * m;
+    if (kind == AttentionTerm::KeyVector) floats += 2.0 * m * dh;
+    if (const Value* p = params.find("P")) floats += static_cast<double>(p->array.size());
+    checkWorkingSet(params.where(), 4.0 * floats, "weights, output and per-head scratch");
+  }
 
   const PositionalTerm term = resolveTerm(params, scheme, s);
   const bool hasVectors = !term.keyVectors.empty() || !term.pairVectors.empty() || term.hasTable;
@@ -197,12 +209,10 @@ Result attention(const Params& params, const Scheme* scheme) {
   const bool pairTerm = !term.pairVectors.empty() || term.hasTable;
   std::unique_ptr<kernels::RotaryTable> queryTable, keyTable;
   if (term.hasRotary) {
-    const int64_t firstQuery = std::min<int64_t>(0, s.queryOffset);
-    const int64_t last = std::max(s.n - 1 + s.queryOffset, s.m - 1);
-    queryTable = std::make_unique<kernels::RotaryTable>(term.rotary, firstQuery, last - firstQuery + 1, true);
-    keyTable = term.rotary.xposZeta.empty()
-                   ? nullptr
-                   : std::make_unique<kernels::RotaryTable>(term.rotary, firstQuery, last - firstQuery + 1, false);
+    // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
+    // large queryOffset (up to 1e9) does not size a table over the gap between them.
+    queryTable = std::make_unique<kernels::RotaryTable>(term.rotary, s.queryOffset, s.n, true);
+    keyTable = std::make_unique<kernels::RotaryTable>(term.rotary, 0, s.m, term.rotary.xposZeta.empty());
   }
   std::vector<float> qh(static_cast<size_t>(s.n * s.dh));
   std::vector<float> kh(static_cast<size_t>(s.m * s.dh));
@@ -214,8 +224,7 @@ Result attention(const Params& params, const Scheme* scheme) {
     for (int64_t j = 0; j < s.m; ++j) std::copy_n(k.array.data() + j * width + h * s.dh, s.dh, kh.data() + j * s.dh);
     if (term.hasRotary) {
       for (int64_t i = 0; i < s.n; ++i) queryTable->apply(i + s.queryOffset, qh.data() + i * s.dh);
-      const kernels::RotaryTable& keys = keyTable ? *keyTable : *queryTable;
-      for (int64_t j = 0; j < s.m; ++j) keys.apply(j, kh.data() + j * s.dh);
+      for (int64_t j = 0; j < s.m; ++j) keyTable->apply(j, kh.data() + j * s.dh);
     }
     // q.(k + w p_j) = q.k + w q.p_j: key vectors fold into the keys before packing.
     if (!term.keyVectors.empty()) {
@@ -244,7 +253,7 @@ Result attention(const Params& params, const Scheme* scheme) {
         weight = 1.0f;
       }
       const std::vector<float> panels = kernels::packKeys(kh.data(), s.m, s.dh, s.dh);
-      kernels::logits(qh.data(), s.n, s.dh, panels, s.m, s.dh, static_cast<float>(invSqrt), bias, s.m, weight, mask, w,
+      kernels::logits(qh.data(), s.n, s.dh, panels.data(), s.m, s.dh, static_cast<float>(invSqrt), bias, s.m, weight, mask, w,
                       s.m);
     }
     kernels::softmaxRows(w, s.n, s.m, s.m, logitsScheme ? kernels::Mask{causal, s.queryOffset} : mask);

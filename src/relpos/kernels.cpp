@@ -54,14 +54,14 @@ void storeRow(F4 lo, F4 hi, float scale, const float* bias, float biasWeight, in
 }
 
 template <int R>
-void logitRows(const float* q, int64_t row0, int64_t ldq, const std::vector<float>& panels, int64_t m, int64_t d,
+void logitRows(const float* q, int64_t row0, int64_t ldq, const float* panels, int64_t m, int64_t d,
                float scale, const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out,
                int64_t ldo) {
   int64_t widest = 0;
   for (int r = 0; r < R; ++r) widest = std::max(widest, mask.visible(row0 + r, m));
   F4 lo[R], hi[R];
   for (int64_t j0 = 0; j0 < widest; j0 += kPanel) {
-    tile<R>(q + row0 * ldq, ldq, panels.data() + (j0 / kPanel) * d * kPanel, d, lo, hi);
+    tile<R>(q + row0 * ldq, ldq, panels + j0 * d, d, lo, hi);
     for (int r = 0; r < R; ++r) {
       const int64_t i = row0 + r;
       storeRow(lo[r], hi[r], scale, bias ? bias + i * ldb : nullptr, biasWeight, j0, m, mask.visible(i, m),
@@ -90,8 +90,8 @@ std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld) {
   return packed;
 }
 
-void logits(const float* q, int64_t rows, int64_t ldq, const std::vector<float>& panels, int64_t m, int64_t d,
-            float scale, const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo) {
+void logits(const float* q, int64_t rows, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
+            const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo) {
   int64_t i = 0;
   for (; i + 4 <= rows; i += 4) logitRows<4>(q, i, ldq, panels, m, d, scale, bias, ldb, biasWeight, mask, out, ldo);
   for (; i < rows; ++i) logitRows<1>(q, i, ldq, panels, m, d, scale, bias, ldb, biasWeight, mask, out, ldo);

@@ -24,8 +24,9 @@ struct Mask {
 
 // out[i, j] = scale * q_i . k_j + biasWeight * bias[i, j] (bias may be null; may alias out), and
 // -Infinity on masked keys. q is [rows, d] with row stride ldq.
-void logits(const float* q, int64_t rows, int64_t ldq, const std::vector<float>& panels, int64_t m, int64_t d,
-            float scale, const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo);
+// `panels` from packKeys; to start at key j0 (a multiple of kPanel) pass panels + j0 * d.
+void logits(const float* q, int64_t rows, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
+            const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo);
 
 // Row-wise softmax in place: subtracts the row max; masked keys get exactly 0; a row with every key
 // masked becomes all zeros.

@@ -66,7 +66,7 @@ TEST(Kernels, FusedLogitsAndSoftmaxMatchAFloat64ReferenceForEveryShapeAndMask) {
           const auto b = randomMatrix(n, m, 3 + d);
           const kernels::Mask mask{causal, offset};
           std::vector<float> w(static_cast<size_t>(n * m));
-          kernels::logits(q.data(), n, d, kernels::packKeys(k.data(), m, d, d), m, d,
+          kernels::logits(q.data(), n, d, kernels::packKeys(k.data(), m, d, d).data(), m, d,
                           static_cast<float>(1 / std::sqrt(static_cast<double>(d))), b.data(), m, 1.0f, mask, w.data(), m);
           kernels::softmaxRows(w.data(), n, m, m, mask);
           const auto want = referenceWeights(q, k, b, n, m, d, causal, offset);

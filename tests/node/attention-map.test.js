@@ -1,0 +1,83 @@
+// rp.attentionMap: pooled long-context maps with exact row normalisation, progress and cancellation.
+import { describe, expect, it } from 'vitest';
+import { load } from '../../bindings/index.js';
+
+const rp = await load();
+
+// Pools the full [n, n] weights of rp.attention over size x size tiles.
+function pooled(weights, n, size, pool) {
+  const out = new Float64Array(size * size);
+  for (let a = 0; a < size; a++) {
+    for (let b = 0; b < size; b++) {
+      const [i0, i1, j0, j1] = [Math.floor((a * n) / size), Math.floor(((a + 1) * n) / size), Math.floor((b * n) / size), Math.floor(((b + 1) * n) / size)];
+      let acc = 0;
+      for (let i = i0; i < i1; i++) for (let j = j0; j < j1; j++) acc = pool === 'max' ? Math.max(acc, weights[i * n + j]) : acc + weights[i * n + j];
+      out[a * size + b] = pool === 'max' ? acc : acc / ((i1 - i0) * (j1 - j0));
+    }
+  }
+  return out;
+}
+
+describe('rp.attentionMap', () => {
+  it('equals the pooled full attention weights (position-only ALiBi, both pools, causal or not)', async () => {
+    const n = 96;
+    const zeros = { shape: [n, 8], data: new Float32Array(n * 8) };
+    for (const causal of [false, true]) {
+      const full = rp.attention({ q: zeros, k: zeros, scheme: 'alibi', heads: 2, causal }).weights.data.subarray(n * n);
+      for (const pool of ['max', 'mean']) {
+        const map = await rp.attentionMap({ n, scheme: 'alibi', heads: 2, head: 1, size: 12, pool, causal });
+        expect(map.shape).toEqual([12, 12]);
+        const want = pooled(full, n, 12, pool);
+        map.data.forEach((v, t) => expect(v).toBeCloseTo(want[t], 6));
+      }
+    }
+  });
+
+  it('with given q and k equals pooled RoPE attention', async () => {
+    const n = 64;
+    const d = 16;
+    const q = { shape: [n, d], data: Float32Array.from({ length: n * d }, (_, i) => Math.sin(i * 0.37)) };
+    const k = { shape: [n, d], data: Float32Array.from({ length: n * d }, (_, i) => Math.cos(i * 0.11)) };
+    const full = rp.attention({ q, k, scheme: 'rope', causal: true }).weights.data;
+    const map = await rp.attentionMap({ n, d, q, k, scheme: 'rope', size: 16, pool: 'mean', causal: true });
+    const want = pooled(full, n, 16, 'mean');
+    map.data.forEach((v, t) => expect(v).toBeCloseTo(want[t], 6));
+  });
+
+  it('is reproducible for a seed and reports monotone progress ending at 1', async () => {
+    const progress = [];
+    const a = await rp.attentionMap({ n: 2048, seed: 7, scheme: 'alibi', size: 64, onProgress: (p) => progress.push(p) });
+    const b = await rp.attentionMap({ n: 2048, seed: 7, scheme: 'alibi', size: 64 });
+    const c = await rp.attentionMap({ n: 2048, seed: 8, scheme: 'alibi', size: 64 });
+    expect(a.data).toEqual(b.data);
+    expect(a.data).not.toEqual(c.data);
+    expect(progress.at(-1)).toBe(1);
+    progress.slice(1).forEach((p, t) => expect(p).toBeGreaterThanOrEqual(progress[t]));
+  });
+
+  it('maps a million positions without holding n×n', async () => {
+    const map = await rp.attentionMap({ n: 1 << 20, scheme: 'alibi', heads: 8, size: 256, pool: 'max', causal: true });
+    expect(map.shape).toEqual([256, 256]);
+    expect(map.data[0]).toBeGreaterThan(0);          // diagonal tile carries weight
+    expect(map.data[1]).toBe(0);                     // causal: the future is empty
+    expect(map.data[255 * 256 + 254]).toBeGreaterThan(0);
+  });
+
+  it('cancels through an AbortSignal and frees its job', async () => {
+    const before = rp.heapInUse();
+    const controller = new AbortController();
+    const run = rp.attentionMap({ n: 32768, seed: 1, size: 64, onProgress: (p) => p > 0 && controller.abort(), signal: controller.signal });
+    await expect(run).rejects.toThrow(/abort/i);
+    expect(rp.heapInUse()).toBe(before);
+  });
+
+  it('refuses what it cannot do, naming the argument', async () => {
+    await expect(rp.attentionMap({ n: 200000, seed: 1 })).rejects.toThrow(/relpos\.attentionMap: n must be <= 131072/);
+    await expect(rp.attentionMap({ n: 64, scheme: 'cope' })).rejects.toThrow(RangeError);
+    await expect(rp.attentionMap({ n: 64, scheme: 'alibi', size: 0 })).rejects.toThrow(/size must be >= 1/);
+    await expect(rp.attentionMap({ n: 64, scheme: 'alibi', pool: 'median' })).rejects.toThrow(/pool must be one of/);
+    await expect(rp.attentionMap({ n: 64, scheme: 'alibi', colour: 1 })).rejects.toThrow(/unknown parameter 'colour'/);
+    await expect(rp.attentionMap({ n: 64, onProgress: 3 })).rejects.toThrow(TypeError);
+    expect((await rp.attentionMap({ n: 8, scheme: 'alibi', size: 8 })).shape).toEqual([8, 8]);
+  });
+});
