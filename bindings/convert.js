@@ -112,5 +112,8 @@ export function requireSchemeId(where, id) {
 }
 
 export function requireMatrix(where, name, tensor, what = '[n, d]') {
-  if (!tensor || tensor.shape.length !== 2) throw new TypeError(`${where}: ${name} must be a tensor of shape ${what}`);
+  if (!tensor || !Array.isArray(tensor.shape) || tensor.shape.length !== 2) {
+    const got = tensor === undefined ? 'nothing' : Array.isArray(tensor?.shape) ? `shape [${tensor.shape.join(', ')}]` : typeof tensor;
+    throw new TypeError(`${where}: ${name} must be a tensor of shape ${what}, got ${got}`);
+  }
 }

@@ -151,6 +151,25 @@ export interface Relpos {
    */
   attention(options: AttentionOptions): AttentionResult;
 
+  /**
+   * A pooled [size, size] attention-weight map of a long sequence without holding n×n: position-only
+   * logits (bias, rotary or sinusoidal schemes; up to n = 1,048,576 for shift-invariant ones) unless
+   * `seed` (random N(0,1) Q, K) or `q`, `k` [n, d] are given (content; up to n = 131,072). Rows are
+   * normalised exactly; tiles pooled by max or mean.
+   * @example const map = await rp.attentionMap({ n: 1 << 20, scheme: 'alibi', heads: 8, size: 512, onProgress: console.log });
+   */
+  attentionMap(options: SchemeParams & {
+    n: number; d?: number; scheme?: string; params?: SchemeParams; heads?: number; head?: number;
+    size?: number; pool?: 'max' | 'mean'; causal?: boolean; seed?: number; q?: TensorLike; k?: TensorLike;
+    onProgress?: (fraction: number) => void; signal?: AbortSignal;
+  }): Promise<Tensor>;
+
+  /**
+   * Runs a core job ('attentionMap', 'train') step by step with progress and cancellation.
+   * @example await rp.runJob('attentionMap', { n: 4096, scheme: 'alibi' }, { where: 'mine' })
+   */
+  runJob(kind: string, options: object, control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string }): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
+
   /** Real-model presets: Llama-2/3.1, Qwen2, Mistral, GPT-NeoX, GPT-J, Phi-3, BLOOM, MPT, T5, DeBERTa. */
   readonly presets: readonly Preset[];
 
@@ -163,6 +182,9 @@ export interface Relpos {
 
   /** The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision). */
   readonly analysis: import('./analysis.js').Analysis;
+
+  /** The extrapolation lab (train a tiny attention model per scheme, evaluate at L … 8L). */
+  readonly lab: import('./lab.js').Lab;
 
   /** Bytes held by the core's allocator (for leak checks). */
   heapInUse(): number;

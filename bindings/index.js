@@ -106,7 +106,15 @@ class Relpos {
     return this.#analysis;
   }
 
+  // `view: true` returns views into the wasm heap instead of copies (see viewsValidUntilNextCall).
   #call(op, id, options) {
+    this.#core.releaseView();
+    if (isPlainObject(options) && options.view !== undefined) {
+      const { view, ...rest } = options;
+      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean`);
+      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest)));
+      options = rest;
+    }
     return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
   }
 
@@ -153,10 +161,13 @@ class Relpos {
     const { scheme, params = {}, ...rest } = options;
     if (scheme !== undefined) requireSchemeId(where, scheme);
     if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
-    const merged = normaliseOptions(where, { ...rest, ...params });  // params wins
+    const { view = false, ...options_ } = { ...rest, ...params };
+    if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
+    const merged = normaliseOptions(where, options_);  // params wins
     for (const name of ['q', 'k']) requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
     if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
-    const result = unwrap(this.#core.compute('attention', scheme ?? '', merged));
+    this.#core.releaseView();
+    const result = unwrap(this.#core[view ? 'computeView' : 'compute']('attention', scheme ?? '', merged));
     return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
   }
 

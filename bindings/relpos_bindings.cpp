@@ -53,17 +53,17 @@ relpos::Params toParams(const std::string& where, const val& options) {
   return params;
 }
 
-val toJs(const relpos::Tensor& tensor) {
+// With view = true the data are typed-array views into the wasm heap instead of copies; the caller
+// keeps the Result alive (see computeView) and the views are valid until the next call.
+val toJs(const relpos::Tensor& tensor, bool view = false) {
   val shape = val::array();
   for (int64_t extent : tensor.shape) shape.call<void>("push", static_cast<double>(extent));
   val out = val::object();
   out.set("shape", shape);
   // slice() copies out of the heap: the result is JS-owned and survives memory growth.
-  if (tensor.isInt) {
-    out.set("data", val(emscripten::typed_memory_view(tensor.i32.size(), tensor.i32.data())).call<val>("slice"));
-  } else {
-    out.set("data", val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data())).call<val>("slice"));
-  }
+  val data = tensor.isInt ? val(emscripten::typed_memory_view(tensor.i32.size(), tensor.i32.data()))
+                          : val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data()));
+  out.set("data", view ? data : data.call<val>("slice"));
   return out;
 }
 
@@ -99,6 +99,25 @@ val compute(const std::string& op, const std::string& id, const val& options) {
     return out;
   });
 }
+
+// The zero-copy variant of compute: the last result stays alive here until the next computeView
+// (or releaseView), and its tensors come back as views into the wasm heap.
+std::unique_ptr<relpos::Result>& lastView() {
+  static std::unique_ptr<relpos::Result> held;
+  return held;
+}
+
+val computeView(const std::string& op, const std::string& id, const val& options) {
+  return guarded([&] {
+    lastView().reset();
+    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, toParams("relpos." + op, options)));
+    val out = val::object();
+    for (const auto& entry : *lastView()) out.set(entry.first, toJs(entry.second, true));
+    return out;
+  });
+}
+
+void releaseView() { lastView().reset(); }
 
 val analyze(const std::string& name, const val& options) {
   return guarded([&] {
@@ -184,6 +203,8 @@ double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("compute", &compute);
+  emscripten::function("computeView", &computeView);
+  emscripten::function("releaseView", &releaseView);
   emscripten::function("analyze", &analyze);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("presetsJson", &presetsJson);

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what relpos needs on a fresh Debian machine and skips whatever is already there:
-# Emscripten, Eigen, CMake/Ninja, GoogleTest and Chromium from Debian; npm packages from the
+# Emscripten, Eigen, CMake/Ninja, GoogleTest, clang-14 with its sanitizer/fuzzer runtime and
+# Chromium from Debian; npm packages from the
 # lockfile. Run by `npm start` and `npm test`; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev; do
+# clang-14 + libclang-rt-14-dev: libFuzzer, AddressSanitizer and UBSan runtimes (scripts/fuzz.sh).
+for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 libclang-rt-14-dev; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 if [ "${RELPOS_SKIP_BROWSER:-0}" != "1" ]; then

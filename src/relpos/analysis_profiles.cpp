@@ -134,6 +134,7 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
       if (info.name != "n" && info.name != "heads" && info.name != "causal") schemeParams.push_back(info);
     }
     checkNames(params, allowed, &schemeParams);
+    for (const auto& info : schemeParams) validateParam(params, info);
     std::set<std::string> drop = allowed;
     drop.insert("n");
     const Params sp = without(params, drop);

@@ -54,6 +54,7 @@ RotaryPlan rotaryPlanOf(const Params& params, const std::set<std::string>& own, 
     if (p.name != "positions") schemeParams.push_back(p);
   }
   checkNames(params, allowed, &schemeParams);
+  for (const auto& p : schemeParams) validateParam(params, p);
   std::set<std::string> drop = allowed;
   drop.erase("d");
   drop.erase("base");
@@ -143,7 +144,7 @@ Result scaledCosine(const Params& params) {
   for (double p : positions) top = std::max(top, std::fabs(p));
   std::string id;
   const RotaryPlan scaled =
-      rotaryPlanOf(params, {"d", "base", "positions", "n", "x"}, d, static_cast<int64_t>(top) + 1, &id);
+      rotaryPlanOf(params, {"d", "base", "positions", "n", "x"}, d, static_cast<int64_t>(std::min(top, 1e15)) + 1, &id);
   if (id == "xpos")
     throwRange(params.where() + ": scheme must be a RoPE scaling ('rope-linear', 'rope-ntk', …), got 'xpos'");
   const std::vector<double> plain = ropeInvFreq(scaled.rotaryDim, params.number(common::base()));
@@ -190,7 +191,8 @@ Result precision(const Params& params) {
   double top = 0;
   for (double p : positions) top = std::max(top, std::fabs(p));
   const RotaryPlan plan =
-      rotaryPlanOf(params, {"d", "base", "positions", "n", "dtype", "perPair"}, d, static_cast<int64_t>(top) + 1);
+      rotaryPlanOf(params, {"d", "base", "positions", "n", "dtype", "perPair"}, d,
+                   static_cast<int64_t>(std::min(top, 1e15)) + 1);  // positions reach 3.4e38: no int64 overflow
   double (*round)(double) = dtype == "float16"    ? roundToFloat16
                             : dtype == "bfloat16" ? roundToBfloat16
                                                   : roundToFloat32;

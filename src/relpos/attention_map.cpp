@@ -510,6 +510,9 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   for (const auto& name : params.names()) {
     if (!allowed.count(name)) throwRange(where + ": unknown parameter '" + name + "'");
   }
+  if (scheme) {
+    for (const auto& p : scheme->params) validateParam(params, p);  // against rp.schemes, read or not
+  }
   const int64_t n = params.integer(integerParam("n", std::nan(""), 1, kMaxMapPositionOnly, "sequence length"));
   const int64_t d = params.integer(dParam());
   const int64_t heads = params.integer(integerParam("heads", 1, 1, 1024, "heads"));
@@ -528,6 +531,10 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
                (scheme ? scheme->id : std::string("none")) + "' (O(n^2) work), got " + std::to_string(n) +
                "; position-only maps of shift-invariant schemes go to " + std::to_string(kMaxMapPositionOnly));
   }
+  // Queries and keys [n, d] are held for the whole job: sized before allocating (n = 131072 with
+  // d = 4096 would be 4 GiB).
+  checkWorkingSet(where, 4.0 * (2.0 * static_cast<double>(n) * d + static_cast<double>(size) * size),
+                  "queries and keys [n, d] held by the job");
   Normal rng(static_cast<uint64_t>(params.has("seed") ? params.integer(seedParam()) : 0));
   std::vector<float> q = content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
   std::vector<float> k = content ? matrixOrRandom(params, "k", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "relpos/attention.hpp"
+#include "relpos/common_params.hpp"
 #include "relpos/errors.hpp"
 #include "relpos/json.hpp"
 
@@ -120,6 +121,9 @@ Result compute(const std::string& op, const std::string& id, const Params& param
       for (const auto& p : scheme->params) allowed.insert(p.name);
     }
     checkKnownNames(where, params, allowed);
+    if (scheme) {
+      for (const auto& p : scheme->params) validateParam(params, p);
+    }
     return attention(params, scheme);
   }
   const Scheme& scheme = findScheme(where, id);
@@ -129,6 +133,13 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   }
   for (const auto& p : scheme.params) allowed.insert(p.name);
   checkKnownNames(where, params, allowed);
+  // Every parameter given is checked against rp.schemes, also those this call does not read.
+  for (const auto& p : scheme.params) validateParam(params, p);
+  // The call's own sizes and flags, also where this scheme ignores them.
+  for (const ParamInfo* p : {&common::n(), &common::d(), &common::heads(), &common::causal()}) {
+    const bool own = std::any_of(scheme.params.begin(), scheme.params.end(), [&](const ParamInfo& q) { return q.name == p->name; });
+    if (!own && opOptions(op).count(p->name)) validateParam(params, *p);
+  }
   return fn(params);
 }
 

@@ -62,6 +62,7 @@ CopeConfig copeConfig(const Params& params, int64_t d, int64_t keys) {
     c.nposMax = std::max<int64_t>(keys, 1);
   }
   c.scale = params.has(copeScale().name) ? params.number(copeScale()) : 1.0 / std::sqrt(static_cast<double>(d));
+  checkWorkingSet(params.where(), 4.0 * static_cast<double>(c.nposMax) * d, "the position table E [nposMax, d]");
   const std::string shape = "[nposMax, d] = [" + std::to_string(c.nposMax) + ", " + std::to_string(d) + "]";
   if (const Value* given = params.array(copeE().name, c.nposMax * d, shape)) {
     c.table = given->array;

@@ -22,6 +22,16 @@ class ArgumentError : public std::invalid_argument {
 void checkResultSize(const std::string& where, double elements);
 constexpr double kMaxResultElements = 64.0 * 1024 * 1024;  // 256 MiB of float32
 
+// The wasm heap is capped at 2 GiB (-sMAXIMUM_MEMORY=2GB in CMakeLists.txt) and also holds the
+// inputs, so everything one call allocates at once (result plus scratch: packed keys, rotated rows,
+// tables, decompositions) must fit in this budget. Calls size their buffers up front with
+// checkWorkingSet, so an allocation never fails half-way (and 32-bit size_t never wraps).
+constexpr double kMaxWorkingSetBytes = 1024.0 * 1024 * 1024;  // 1 GiB
+
+// RangeError naming the limit and rp.attentionMap when `bytes` exceeds kMaxWorkingSetBytes; `what`
+// says what needs the memory ("rotated queries and keys"), may be empty.
+void checkWorkingSet(const std::string& where, double bytes, const std::string& what = "");
+
 std::string formatNumber(double value);
 
 }  // namespace relpos

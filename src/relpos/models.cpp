@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
 #include "relpos/json.hpp"
 
@@ -621,9 +622,49 @@ Reading readConfig(const JsonValue& root) {
 
 std::string presetsJson() { return toJson(presetList()); }
 
+namespace {
+
+// What the importer read must be a call the catalogue accepts: every parameter within the range
+// rp.schemes documents (a config with rope_theta = 1e300 is refused here, not at the first call).
+void checkAgainstCatalogue(const Reading& reading) {
+  const Scheme& scheme = findScheme("relpos.fromConfig", reading.scheme);
+  Params params("relpos.fromConfig");
+  for (const auto& member : reading.params.object) {
+    const JsonValue& v = member.second;
+    if (v.type == JsonValue::Type::Number) {
+      params.setNumber(member.first, v.number);
+    } else if (v.type == JsonValue::Type::Boolean) {
+      params.setBoolean(member.first, v.boolean);
+    } else if (v.type == JsonValue::Type::String) {
+      params.setString(member.first, v.string);
+    } else if (v.type == JsonValue::Type::Array && !v.array.empty() && v.array[0].type == JsonValue::Type::String) {
+      Value list;
+      list.type = Value::Type::Strings;
+      for (const auto& item : v.array) list.strings.push_back(item.string);
+      params.set(member.first, std::move(list));
+    } else if (v.type == JsonValue::Type::Array) {
+      std::vector<float> data;
+      for (const auto& item : v.array) data.push_back(static_cast<float>(item.number));
+      const int64_t size = static_cast<int64_t>(data.size());
+      params.setArray(member.first, std::move(data), {size});
+    }
+  }
+  for (const auto& info : scheme.params) validateParam(params, info);
+  const ParamInfo heads = integerParam("heads", 1, 1, 1024, "");
+  if (reading.heads != 0) {
+    Params h("relpos.fromConfig");
+    h.setNumber("heads", static_cast<double>(reading.heads));
+    h.integer(heads);
+  }
+}
+
+}  // namespace
+
 std::string fromConfigJson(const std::string& configJsonText) {
   const JsonValue root = parseConfig(configJsonText);
-  return toJson(readConfig(root).toJsonValue());
+  const Reading reading = readConfig(root);
+  checkAgainstCatalogue(reading);
+  return toJson(reading.toJsonValue());
 }
 
 }  // namespace relpos

@@ -1,5 +1,6 @@
 #include "relpos/params.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "relpos/errors.hpp"
@@ -41,6 +42,60 @@ std::vector<std::string> split(const std::string& choices) {
 }
 
 }  // namespace
+
+std::string describeValue(const Value& v) {
+  switch (v.type) {
+    case Value::Type::Number: return formatNumber(v.number);
+    case Value::Type::Boolean: return v.boolean ? "true" : "false";
+    case Value::Type::String: {
+      const std::string shown = v.text.size() > 40 ? v.text.substr(0, 40) + "..." : v.text;
+      return "'" + shown + "'";
+    }
+    case Value::Type::Array: return "an array of " + std::to_string(v.array.size()) + " values";
+    case Value::Type::Strings: return "a list of " + std::to_string(v.strings.size()) + " strings";
+  }
+  return "a value";
+}
+
+void validateParam(const Params& params, const ParamInfo& info) {
+  const Value* v = params.find(info.name);
+  if (!v) return;
+  switch (info.type) {
+    case ParamType::Number:
+      params.number(info);
+      break;
+    case ParamType::Integer:
+      params.integer(info);
+      break;
+    case ParamType::Boolean:
+      params.boolean(info);
+      break;
+    case ParamType::Choice:
+      params.choice(info);
+      break;
+    case ParamType::PerHead:
+      if (v->type == Value::Type::Array) {
+        // The length is checked against heads by the scheme; each value against the range here.
+        for (float x : v->array) checkRange(params.where(), info, x);
+      } else {
+        params.perHead(info, 1, {});
+      }
+      break;
+    case ParamType::Array:
+      if (info.listOfStrings) {
+        const std::vector<std::string> allowed = split(info.choices);
+        for (const auto& entry : params.strings(info.name, {})) {
+          if (info.choices.empty() || std::find(allowed.begin(), allowed.end(), entry) != allowed.end()) continue;
+          std::string list;
+          for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
+          throwRange(params.where() + ": " + info.name + " entries must be one of " + list + ", got '" + entry + "'");
+        }
+      } else {
+        params.array(info.name);
+      }
+      break;
+  }
+}
 
 ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen) {
   ParamInfo p;
@@ -142,7 +197,7 @@ double Params::number(const ParamInfo& info) const {
     if (std::isnan(info.def)) throwType(where_ + ": " + info.name + " is required");
     return info.def;
   }
-  if (v->type != Value::Type::Number) throwType(where_ + ": " + info.name + " must be a number");
+  if (v->type != Value::Type::Number) throwType(where_ + ": " + info.name + " must be a number, got " + describeValue(*v));
   checkRange(where_, info, v->number);
   return v->number;
 }
@@ -156,7 +211,7 @@ int64_t Params::integer(const ParamInfo& info) const {
 bool Params::boolean(const ParamInfo& info) const {
   const Value* v = find(info.name);
   if (!v) return info.def != 0;
-  if (v->type != Value::Type::Boolean) throwType(where_ + ": " + info.name + " must be a boolean");
+  if (v->type != Value::Type::Boolean) throwType(where_ + ": " + info.name + " must be a boolean, got " + describeValue(*v));
   return v->boolean;
 }
 
@@ -165,7 +220,9 @@ std::string Params::choice(const ParamInfo& info) const {
   const Value* v = find(info.name);
   if (!v) return allowed.front();
   if (v->type != Value::Type::String) {
-    throwType(where_ + ": " + info.name + " must be one of '" + info.choices + "'");
+    std::string list;
+    for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
+    throwType(where_ + ": " + info.name + " must be one of " + list + ", got " + describeValue(*v));
   }
   for (const auto& a : allowed) {
     if (a == v->text) return a;
@@ -186,7 +243,7 @@ std::vector<double> Params::perHead(const ParamInfo& info, int64_t heads,
     return std::vector<double>(static_cast<size_t>(heads), number(info));
   }
   if (v->type != Value::Type::Array) {
-    throwType(where_ + ": " + info.name + " must be a number or a list of one number per head");
+    throwType(where_ + ": " + info.name + " must be a number or a list of one number per head, got " + describeValue(*v));
   }
   if (static_cast<int64_t>(v->array.size()) != heads) {
     throwRange(where_ + ": " + info.name + " must have one value per head (" + std::to_string(heads) +
@@ -204,7 +261,8 @@ const Value* Params::array(const std::string& name, int64_t expected, const std:
   const Value* v = find(name);
   if (!v) return nullptr;
   if (v->type != Value::Type::Array) {
-    throwType(where_ + ": " + name + " must be an array" + (shapeText.empty() ? "" : " of shape " + shapeText));
+    throwType(where_ + ": " + name + " must be an array" + (shapeText.empty() ? "" : " of shape " + shapeText) +
+              ", got " + describeValue(*v));
   }
   if (expected >= 0 && static_cast<int64_t>(v->array.size()) != expected) {
     throwRange(where_ + ": " + name + " must hold " + std::to_string(expected) + " values" +
@@ -221,7 +279,7 @@ std::vector<std::string> Params::strings(const std::string& name, const std::vec
   const Value* v = find(name);
   if (!v) return fallback;
   if (v->type == Value::Type::String) return {v->text};
-  if (v->type != Value::Type::Strings) throwType(where_ + ": " + name + " must be a list of strings");
+  if (v->type != Value::Type::Strings) throwType(where_ + ": " + name + " must be a list of strings, got " + describeValue(*v));
   return v->strings;
 }
 

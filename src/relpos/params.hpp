@@ -26,6 +26,7 @@ struct ParamInfo {
   bool minOpen = false;     // true: value must be > min (not >=)
   std::string choices;      // "half|interleaved" for Choice; the default is the first
   std::string doc;
+  bool listOfStrings = false;  // Array whose entries are strings (e.g. DeBERTa's posAttType), from `choices`
 };
 
 ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc,
@@ -89,5 +90,12 @@ class Params {
   std::string where_;
   std::map<std::string, Value> values_;
 };
+
+// "1.5", "'abc'", "true", "an array of 3 values": the "got ..." part of an error message.
+std::string describeValue(const Value& value);
+
+// Validates a parameter that is present against its metadata (type, range, integer-ness, choices,
+// finite array entries) whether or not the call then reads it; absent parameters pass.
+void validateParam(const Params& params, const ParamInfo& info);
 
 }  // namespace relpos

@@ -100,6 +100,7 @@ int32_t shawIndex(int64_t r, int64_t clip) { return static_cast<int32_t>(std::cl
 
 std::vector<float> shawKeyTable(const Params& params, int64_t clip, int64_t d) {
   const int64_t rows = 2 * clip + 1;
+  checkWorkingSet(params.where(), 4.0 * static_cast<double>(rows) * d, "the relative key table aK [2*clip+1, d]");
   if (const float* a = matrixParam(params, shawAK().name, "2*clip+1, d", rows, d)) return {a, a + rows * d};
   return sinusoidTable(rows, clip, d);  // aK[r + k] = sinusoid(r)
 }
@@ -233,6 +234,8 @@ TxlPositions txlPositions(const Params& params, int64_t d, int64_t deltaMin, int
   std::vector<double> freq;  // omega_m = base^(-2m/dR), m < dR/2
   for (int64_t m = 0; m < dR / 2; ++m) freq.push_back(std::pow(base, -2.0 * static_cast<double>(m) / dR));
 
+  checkWorkingSet(params.where(), 8.0 * static_cast<double>(deltaMax - deltaMin + 1) * d,
+                  "the projected relative encodings R W_R [2n - 1, d]");
   TxlPositions out;
   out.deltaMin = deltaMin;
   out.d = d;
@@ -368,7 +371,12 @@ const ParamInfo& debertaKr() {
   return p;
 }
 const ParamInfo& debertaPosAttType() {
-  static const ParamInfo p = arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)");
+  static const ParamInfo p = [] {
+    ParamInfo info = arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)");
+    info.listOfStrings = true;
+    info.choices = "c2p|p2c";
+    return info;
+  }();
   return p;
 }
 
@@ -503,6 +511,8 @@ Result debertaScores(const Params& params) {
   // Position-only: (c2p + p2c) / sqrt(d (1 + #terms)) for the probe Qc = Kc = ones.
   const int64_t heads = params.integer(common::heads());
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
+  checkWorkingSet(params.where(), 4.0 * (static_cast<double>(heads) * n * n + static_cast<double>(n) * d),
+                  "the [heads, n, n] result and the probe rows [n, d]");
   const std::vector<float> ones(static_cast<size_t>(n * d), 1.0f);
   Tensor s = Tensor::floats({heads, n, n});
   debertaLogitRows(tables, ones.data(), ones.data(), false, n, n, d, 0, s.f32.data());

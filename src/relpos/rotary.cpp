@@ -299,10 +299,14 @@ std::vector<double> positionsOrRange(const Params& params, int64_t n) {
   return out;
 }
 
+// Positions are any finite float32, so the span is clamped before it becomes an integer (a cast of
+// 1e30 to int64 is undefined behaviour).
+constexpr double kMaxSeqLen = 1e15;
+
 int64_t seqLenOf(const std::vector<double>& positions) {
   double top = 0;
   for (double x : positions) top = std::max(top, x);
-  return static_cast<int64_t>(top) + 1;
+  return static_cast<int64_t>(std::min(top, kMaxSeqLen)) + 1;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,8 +315,10 @@ int64_t seqLenOf(const std::vector<double>& positions) {
 template <const char* Id>
 struct RotaryCalls {
   static Result frequencies(const Params& params) {
-    const int64_t d = params.integer(dimParam());
-    if (d % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(d));
+    const int64_t width = params.integer(dimParam());
+    if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
+    // d is the rotary dimension here; a rotaryDim, if given, must fit it and then is the one used.
+    const int64_t d = rotaryDimFor(params, width);
     int64_t seqLen = 0;
     if (const Value* v = params.array("positions")) {
       std::vector<double> positions(v->array.begin(), v->array.end());
@@ -330,6 +336,7 @@ struct RotaryCalls {
     if (!x || x->shape.size() != 2) throwType(params.where() + ": x must be a tensor of shape [n, d]");
     const int64_t n = x->shape[0];
     const int64_t width = x->shape[1];
+    checkResultSize(params.where(), static_cast<double>(n) * width);
     const int64_t d = params.has("d") ? params.integer(dimParam()) : width;
     if (d % 2 != 0 && !params.has("rotaryDim")) throwRange(params.where() + ": d must be even, got " + std::to_string(d));
     if (d > width) throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " + std::to_string(d));
@@ -384,7 +391,7 @@ struct RotaryCalls {
       if (!list) throwType(params.where() + ": offsets must be a list of relative offsets for output 'offsets'");
       double far = 0;
       for (float delta : list->array) far = std::max(far, std::fabs(static_cast<double>(delta)));
-      const RotaryPlan plan = planForScheme(Id, params, d, static_cast<int64_t>(far) + 1);
+      const RotaryPlan plan = planForScheme(Id, params, d, static_cast<int64_t>(std::min(far, kMaxSeqLen)) + 1);
       std::vector<float> rq = q;
       rotateRow(plan, 0.0, true, rq.data());
       const int64_t count = static_cast<int64_t>(list->array.size());
@@ -400,6 +407,8 @@ struct RotaryCalls {
     const int64_t n = params.integer(common::n());
     const int64_t heads = params.integer(common::heads());
     checkResultSize(params.where(), static_cast<double>(heads) * n * n);
+    checkWorkingSet(params.where(), 4.0 * (static_cast<double>(heads) * n * n + 2.0 * n * d),
+                    "the [heads, n, n] result and rotated queries and keys [n, d]");
     const RotaryPlan plan = planForScheme(Id, params, d, n);
     std::vector<float> rq(static_cast<size_t>(n * d));
     std::vector<float> rk(static_cast<size_t>(n * d));

@@ -37,7 +37,7 @@ function lutColor(name, value, [lo, hi]) {
 
 describe('playground page in Chromium', () => {
   it('draws an ALiBi heatmap whose pixels follow the data, and redraws when n changes', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
     const shot = await snapshot(page, 64);
     expect(shot.shape).toEqual([8, 64, 64]);
     expect(shot.grid).toEqual([64, 64]);
@@ -66,7 +66,7 @@ describe('playground page in Chromium', () => {
   });
 
   it('draws RoPE scores: the diagonal is the maximum and every pixel is its value\'s colour', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
     await snapshot(page, 64);
     await page.selectOption('#scheme', 'rope');
     await page.waitForFunction(() => document.querySelector('relpos-heatmap').getAttribute('scheme') === 'rope');

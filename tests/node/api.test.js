@@ -193,6 +193,20 @@ describe('attention (explicit)', () => {
   });
 });
 
+describe('zero-copy views', () => {
+  it('view: true returns views into the wasm heap, equal to the copies and valid until the next call', () => {
+    const copy = rp.bias('alibi', { n: 32, heads: 2 });
+    const view = rp.bias('alibi', { n: 32, heads: 2, view: true });
+    expect(view.data.buffer.byteLength).toBeGreaterThan(view.data.byteLength);  // the heap, not a fresh buffer
+    expect(Array.from(view.data)).toEqual(Array.from(copy.data));
+    const q = { shape: [8, 4], data: Float32Array.from({ length: 32 }, (_, i) => Math.cos(i)) };
+    const viewed = rp.attention({ q, k: q, v: q, scheme: 'alibi', view: true });
+    const copied = rp.attention({ q, k: q, v: q, scheme: 'alibi' });
+    expect(Array.from(viewed.weights.data)).toEqual(Array.from(copied.weights.data));
+    expect(() => rp.bias('alibi', { n: 4, view: 'yes' })).toThrow(/relpos\.bias: view must be a boolean/);
+  });
+});
+
 describe('results', () => {
   it('are fresh JS-owned arrays that later calls never change', () => {
     const a = rp.bias('alibi', { n: 8, heads: 2 });

@@ -1,0 +1,93 @@
+// Types of rp.lab, the extrapolation lab (issue 10): train a tiny attention model per scheme, test it on longer sequences.
+import type { Tensor } from './index.js';
+
+export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
+export type LabSchemeId = 'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
+
+export interface LabTask {
+  id: LabTaskId;
+  name: string;
+  description: string;
+}
+
+export interface LabScheme {
+  id: LabSchemeId;
+  name: string;
+  /** Attention modes this scheme accepts; `'auto'` picks the first. */
+  modes: readonly ('explicit' | 'implicit' | 'mixed' | 'input')[];
+}
+
+export interface LabOptions {
+  scheme?: LabSchemeId;
+  task?: LabTaskId;
+  /** explicit: QKᵀ/√d + B; implicit: Q(K + P)ᵀ/√d; mixed: (QKᵀ + αB + βQPᵀ)/√d; input: sinusoidal added to the embeddings. */
+  mode?: 'auto' | 'explicit' | 'implicit' | 'mixed' | 'input';
+  alpha?: number;
+  beta?: number;
+  /** Training length L (4–128); evaluation at L, 2L, 4L, 8L. */
+  length?: number;
+  /** copy: predict the token this many positions back. */
+  offset?: number;
+  vocab?: number;
+  layers?: number;
+  heads?: number;
+  dModel?: number;
+  dFF?: number;
+  /** Layer norm before attention, feed-forward and output. */
+  normalisation?: boolean;
+  steps?: number;
+  batch?: number;
+  warmup?: number;
+  lr?: number;
+  /** Global-norm gradient clipping threshold; 0 turns clipping off. */
+  clip?: number;
+  schedule?: 'cosine' | 'linear' | 'constant';
+  minLrRatio?: number;
+  weightDecay?: number;
+  seed?: number;
+  evalSequences?: number;
+  numBuckets?: number;
+  maxDistance?: number;
+  fireHidden?: number;
+  fireC?: number;
+  /** Called between core steps with the fraction done and the curves so far. */
+  onProgress?: (fraction: number, detail: LabProgress) => void;
+  /** Aborting cancels the job (the promise rejects with an AbortError) and frees it. */
+  signal?: AbortSignal;
+}
+
+export interface LabProgress {
+  step: number;
+  steps: number;
+  /** Latest training loss and gradient norm (before clipping); NaN before the first step. */
+  loss: number;
+  gradNorm: number;
+  losses: Float32Array;
+  gradNorms: Float32Array;
+}
+
+export interface LabResult {
+  options: Required<Pick<LabOptions, 'scheme' | 'task' | 'length' | 'steps' | 'seed'>> & LabOptions;
+  /** Training loss per step. */
+  loss: Float32Array;
+  /** Global gradient norm per step, before clipping. */
+  gradNorm: Float32Array;
+  learningRate: Float32Array;
+  /** [L, 2L, 4L, 8L] */
+  evalLengths: number[];
+  /** Accuracy on the target positions per evaluation length. */
+  accuracy: Float32Array;
+  evalLoss: Float32Array;
+  /** Attention weights of one evaluation example, [layers·heads, n, n] (layer-major), at n = L and 4L. */
+  attention: { L: Tensor; '4L': Tensor };
+  tokens: { L: Float32Array; '4L': Float32Array };
+}
+
+export interface Lab {
+  readonly tasks: readonly LabTask[];
+  readonly schemes: readonly LabScheme[];
+  readonly defaults: Readonly<LabOptions>;
+  train(options?: LabOptions): Promise<LabResult>;
+}
+
+export function createLab(rp: { runJob(kind: string, options: object, control: object): Promise<object> }): Lab;

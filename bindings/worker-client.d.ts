@@ -1,0 +1,39 @@
+// Types of relpos/worker: the relpos API in a Web Worker, promise-based.
+import type { AttentionOptions, AttentionResult, ConfigReading, Frequencies, Preset, SchemeInfo, SchemeParams, Tensor, TensorLike } from './index.js';
+
+/** Options of long calls: progress in [0, 1] and cancellation. */
+export interface Control {
+  onProgress?: (fraction: number, detail?: unknown) => void;
+  signal?: AbortSignal;
+}
+
+export interface RelposWorker {
+  /** Any method by name ('bias', 'analysis.svd', 'lab.train', …); the last options object may carry onProgress / signal. */
+  call(method: string, ...args: unknown[]): Promise<any>;
+  encoding(id: string, options: SchemeParams): Promise<Tensor>;
+  bias(id: string, options: SchemeParams): Promise<Tensor>;
+  buckets(id: string, options: SchemeParams): Promise<Tensor<Int32Array>>;
+  frequencies(id: string, options: SchemeParams): Promise<Frequencies>;
+  rotate(x: TensorLike, options?: SchemeParams): Promise<Tensor>;
+  scores(id: string, options: SchemeParams): Promise<Tensor>;
+  attention(options: AttentionOptions): Promise<AttentionResult>;
+  /** @example await worker.attentionMap({ n: 1 << 20, scheme: 'alibi', onProgress: (p) => (bar.value = p) }) */
+  attentionMap(options: SchemeParams & Control & { n: number }): Promise<Tensor>;
+  fromConfig(configJson: object | string): Promise<ConfigReading>;
+  readonly version: Promise<string>;
+  readonly simd: Promise<boolean>;
+  readonly schemes: Promise<readonly SchemeInfo[]>;
+  readonly presets: Promise<readonly Preset[]>;
+  /** rp.analysis.* by name, as promises. */
+  readonly analysis: Record<string, (...args: any[]) => Promise<any>>;
+  /** rp.lab.* by name, as promises. */
+  readonly lab: Record<string, (...args: any[]) => Promise<any>>;
+  /** Stops the worker; pending calls never settle. */
+  terminate(): void;
+}
+
+/**
+ * Starts the relpos Web Worker (module worker; worker.js beside this file by default).
+ * @example const rp = createRelposWorker(); const b = await rp.bias('alibi', { n: 128, heads: 8 });
+ */
+export function createRelposWorker(url?: URL | string): RelposWorker;

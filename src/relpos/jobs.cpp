@@ -1,0 +1,15 @@
+#include "relpos/jobs.hpp"
+
+#include "relpos/attention_map.hpp"
+#include "relpos/errors.hpp"
+#include "relpos/lab.hpp"
+
+namespace relpos {
+
+std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
+  if (kind == "attentionMap") return startAttentionMap(params);
+  if (kind == "train") return startTraining(params);
+  throwRange("relpos: unknown job kind '" + kind + "'");
+}
+
+}  // namespace relpos

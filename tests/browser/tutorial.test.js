@@ -1,0 +1,217 @@
+// The bilingual chapter in Chromium: every section mounts its live demo, controls change computed
+// numbers, the language switch changes every word, the 2.1.9 table matches rp.analysis, and the
+// production build serves and becomes interactive.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import en from '../../web/i18n/en.js';
+import zh from '../../web/i18n/zh.js';
+import { openPage, startBrowser, startSite } from './browser.js';
+import { withRp } from './fixtures.js';
+
+const SECTIONS = ['s211', 's212', 's213', 's214', 's215', 's216', 's217', 's218', 's219'];
+let site;
+let browser;
+
+beforeAll(async () => {
+  site = await startSite();
+  browser = await startBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+async function mountAll(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  for (const id of SECTIONS) {
+    await page.evaluate((s) => document.querySelector(`#${s} .demo`).scrollIntoView(), id);
+    await page.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(`#${s} .demo`).dataset.state), id);
+  }
+}
+
+async function setInput(page, selector, value) {
+  await page.evaluate(([sel, v]) => {
+    const input = document.querySelector(sel);
+    input.value = String(v);
+    input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+  }, [selector, value]);
+}
+
+describe('chapter 2.1', () => {
+  it('renders every section with its live demo, formulas typeset by KaTeX, no console errors', async () => {
+    const { page, errors } = await openPage(browser, site.url);
+    await mountAll(page);
+    const report = await page.evaluate((ids) => ids.map((id) => {
+      const demo = document.querySelector(`#${id} .demo`);
+      return { id, state: demo.dataset.state, figures: demo.querySelectorAll('canvas, relpos-curve, relpos-heatmap, table, svg').length, stats: demo.querySelectorAll('output').length };
+    }), SECTIONS);
+    for (const r of report) {
+      expect(r.state, r.id).toBe('ready');
+      expect(r.figures + r.stats, r.id).toBeGreaterThan(0);
+    }
+    expect(await page.evaluate(() => document.querySelectorAll('.tex .katex').length)).toBeGreaterThan(15);
+    // Fonts of KaTeX come from this site (no request ever left loopback, or openPage would have recorded it).
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('moving a control changes a computed number', async () => {
+    const { page, errors } = await openPage(browser, `${site.url}#s212`);
+    await mountAll(page);
+    // Theorem 1: ALiBi's defect is 0; learned absolute embeddings are not invariant.
+    const before = Number(await page.evaluate(() => document.querySelector('#s212 .demo').dataset.defect));
+    expect(before).toBe(0);
+    await setInput(page, '#s212 select[name=scheme]', 'learned');
+    const after = Number(await page.evaluate(() => document.querySelector('#s212 .demo').dataset.defect));
+    expect(after).toBeGreaterThan(1e-3);
+    // sin(r/α) is no kernel; the Gaussian is.
+    expect(await page.evaluate(() => document.querySelector('#s215 .demo').dataset.kernel)).toBe('invalid');
+    await setInput(page, '#s215 select[name=profile]', 'gaussian');
+    expect(await page.evaluate(() => document.querySelector('#s215 .demo').dataset.kernel)).toBe('valid');
+    // Mixed mode: β = 0 keeps the positional logits relative, β > 0 (absolute sinusoidal P) breaks it.
+    await setInput(page, '#s216 input[name=beta]', 0);
+    const zero = Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectmixed));
+    await setInput(page, '#s216 input[name=beta]', 1.5);
+    const some = Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectmixed));
+    expect(zero).toBeLessThan(1e-4);
+    expect(some).toBeGreaterThan(1e-2);
+    expect(Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectimplicit))).toBeGreaterThan(1e-2);
+    // Plain RoPE: pairs that never complete a turn in the window.
+    expect(Number(await page.evaluate(() => document.querySelector('#s217 .demo').dataset.incomplete))).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the language switch changes every word, sets <html lang> and persists', async () => {
+    const { page, errors } = await openPage(browser, site.url);
+    await mountAll(page);
+    await page.selectOption('#lang', 'zh');
+    const check = () => page.evaluate(() => Array.from(document.querySelectorAll('[data-i18n]'), (el) => ({ key: el.dataset.i18n, text: el.textContent, math: el.querySelector('.katex') !== null, values: el.dataset.i18nValues ?? null })));
+        let items = await check();
+    expect(items.length).toBeGreaterThan(150);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    for (const item of items) {
+      const want = zh.page[item.key];
+      expect(want, item.key).toBeDefined();
+      if (!item.math && !item.values) expect(item.text, item.key).toBe(want);
+      else {
+        // Compare the first plain-text run of the message (math and placeholders are rendered).
+        const run = want.split(/\$[^$]*\$|\{\w+\}/).map((p) => p.trim()).find((p) => p.length >= 2);
+        if (run) expect(item.text.includes(run.slice(0, 6)), item.key).toBe(true);
+      }
+      // No English sentence remains where the two languages differ.
+      if (en.page[item.key] !== want && !item.math && !item.values) expect(item.text, item.key).not.toBe(en.page[item.key]);
+    }
+    // Headings, captions and control labels are Chinese.
+    const words = await page.evaluate(() => Array.from(document.querySelectorAll('h1, h2, h3, figcaption [data-i18n], label > span[data-i18n], th [data-i18n]'), (el) => el.textContent));
+    const cjk = /[\u4e00-\u9fff]/;
+    const latinOnly = words.filter((w) => w.trim() && !cjk.test(w) && /[A-Za-z]{3,}/.test(w));
+    expect(latinOnly.filter((w) => !/^(n|α|β|d|k|L)$/.test(w.trim()))).toEqual([]);
+    // Component words follow (through their messages API).
+    const axis = await page.evaluate(() => Array.from(document.getElementById('map').shadowRoot.querySelectorAll('svg.axes text.label'), (t) => t.textContent));
+    expect(axis.some((text) => text.includes(zh.components.axisKey))).toBe(true);
+    // Persisted: a reload stays Chinese.
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    expect(await page.evaluate(() => [document.documentElement.lang, document.querySelector('h1').textContent])).toEqual(['zh-CN', zh.page['chapter.title']]);
+    // And back to English: no Chinese left in the words the page set.
+    await page.selectOption('#lang', 'en');
+    await mountAll(page);
+    items = await check();
+    for (const item of items) if (!item.math && !item.values) expect(item.text, item.key).toBe(en.page[item.key]);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 150000);
+
+  it('the 2.1.9 summary table matches rp.analysis computed here', async () => {
+    const { page, errors } = await openPage(browser, `${site.url}#s219`);
+    await mountAll(page);
+    const table = await page.evaluate(() => Array.from(document.querySelectorAll('#s219 tbody tr'), (tr) => ({
+      scheme: tr.dataset.scheme, cells: Array.from(tr.querySelectorAll('td[data-verdict]'), (td) => td.dataset.verdict),
+    })));
+    const n = Number(await page.evaluate(() => document.querySelector('#s219 .demo').dataset.n));
+    const truth = await withRp(page, (rp, size) => rp.schemes.filter((s) => s.calls.includes('scores')).map((s) => {
+      let invariant = 'na';
+      let psd = 'na';
+      try {
+        const S = rp.scores(s.id, { n: size, d: 32, heads: 1 });
+        invariant = rp.analysis.translationDefect(S).isToeplitz ? 'yes' : 'no';
+        if (s.calls.includes('bias')) psd = rp.analysis.kernelCheck({ name: s.id }, { n: size }).isPSD ? 'yes' : 'no';
+      } catch {
+        // contextual scheme: no position-only scores
+      }
+      const extrapolates = s.calls.includes('frequencies') ? (rp.analysis.angleCoverage({ d: 64, trainLength: 32, scheme: s.id }).incompleteCount === 0 ? 'yes' : 'no') : null;
+      return { scheme: s.id, invariant, psd, bias: s.calls.includes('bias'), extrapolates };
+    }), n);
+    expect(table.map((r) => r.scheme)).toEqual(truth.map((r) => r.scheme));
+    for (const [index, row] of table.entries()) {
+      const want = truth[index];
+      expect(row.cells[0], `${row.scheme} invariant`).toBe(want.invariant);
+      if (want.bias) expect(row.cells[2], `${row.scheme} psd`).toBe(want.psd);
+      if (want.extrapolates) expect(row.cells[4], `${row.scheme} extrapolates`).toBe(want.extrapolates);
+    }
+    // Known facts the table must reproduce.
+    const cell = (id, c) => table.find((r) => r.scheme === id).cells[c];
+    expect(cell('alibi', 0)).toBe('yes');
+    expect(cell('rope', 0)).toBe('yes');
+    expect(cell('exp-decay', 2)).toBe('yes');
+    expect(cell('sin-freq', 2)).toBe('no');
+    expect(cell('rope', 4)).toBe('no');
+    expect(cell('alibi', 4)).toBe('yes');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('is usable at phone width (360 px) without horizontal scrolling', async () => {
+    const { page, errors } = await openPage(browser, site.url);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await mountAll(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(362);
+    // Keyboard: the language switch and the explorer's first control are reachable with Tab.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBeTruthy();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the production build serves and the first view becomes interactive', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'relpos-site-'));
+    const configFile = fileURLToPath(new URL('../../vite.config.js', import.meta.url));
+    try {
+      await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
+      const server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+      try {
+        const url = server.resolvedUrls.local[0];
+        const page = await browser.newPage();
+        const errors = [];
+        page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => { errors.push(`blocked ${route.request().url()}`); route.abort(); });
+        const started = Date.now();
+        await page.goto(url);
+        await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+        const wall = Date.now() - started;
+        const nav = await page.evaluate(() => performance.now());
+        console.log(`production build: first view interactive ${wall} ms wall clock (${Math.round(nav)} ms after navigation start)`);
+        expect(wall).toBeLessThan(15000);
+        const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).map((e) => e.name));
+        expect(wasm.length).toBe(1);
+        await page.goto(`${url}playground.html`);
+        await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+        expect(errors).toEqual([]);
+        await page.close();
+      } finally {
+        await new Promise((resolve) => server.httpServer.close(resolve));
+      }
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 180000);
+});

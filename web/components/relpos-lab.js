@@ -1,0 +1,321 @@
+// <relpos-lab>: the extrapolation lab. Pick schemes and a task, train a tiny attention model per
+// scheme in the wasm core (rp.lab.train, or a worker through the `runner` property), watch the loss
+// and gradient-norm curves stream in, then compare accuracy against evaluation length (L … 8L) and
+// the learned attention maps at L and 4L side by side.
+//
+// Attributes (all optional): task, schemes ("rope,alibi"), length, steps, layers, heads, lr, clip,
+// normalisation ("false" turns it off), seed, data-section (s212 / s217 / s218 presets).
+// Properties: messages (partial table over the English defaults of web/lab/messages.js), runner
+// ((options, { onProgress, signal }) => Promise<LabResult>), results (read-only).
+// Events: relpos-lab-result ({ detail: { results } }) after every run.
+import { load } from '../../bindings/index.js';
+import { labMessages } from '../lab/messages.js';
+import { renderCurve } from './relpos-curve.js';
+import { renderHeatmap } from './render-heatmap.js';
+
+const TASKS = ['copy', 'retrieve', 'reverse', 'sort', 'count'];
+const SCHEMES = ['none', 'sinusoidal', 'alibi', 't5', 'kerple-log', 'fire', 'rope', 'rope-linear', 'xpos'];
+const PRESETS = {
+  s212: { task: 'copy', schemes: ['rope', 't5', 'kerple-log', 'alibi'] },
+  s217: { task: 'copy', schemes: ['rope', 'rope-linear', 'xpos'] },
+  s218: { task: 'copy', schemes: ['rope'], lr: 0.05, clip: 0, normalisation: false },
+};
+
+const STYLE = `
+:host { display: block; font: inherit; color: inherit; }
+form { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; }
+label { display: inline-flex; flex-direction: column; gap: 0.15rem; font-size: 0.9em; }
+label.check { flex-direction: row; align-items: center; gap: 0.3rem; }
+fieldset { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; border: 1px solid color-mix(in srgb, currentColor 25%, transparent); }
+input[type=number] { width: 6rem; }
+.status { min-height: 1.4em; margin: 0.5rem 0; }
+progress { width: 100%; }
+.plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
+.maps { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; max-width: 48rem; }
+figure { margin: 0; }
+canvas { width: 100%; aspect-ratio: 1; image-rendering: pixelated; border: 1px solid color-mix(in srgb, currentColor 20%, transparent); }
+figcaption { font-size: 0.85em; }
+h3, h4 { margin: 0.75rem 0 0.25rem; }
+`;
+
+const format = (template, values) => String(template).replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
+const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
+
+function merge(base, over) {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over ?? {})) {
+    out[k] = v && typeof v === 'object' && !Array.isArray(v) && base[k] && typeof base[k] === 'object' ? { ...base[k], ...v } : v;
+  }
+  return out;
+}
+
+export class RelposLab extends HTMLElement {
+  #root;
+  #messages = labMessages;
+  #runner = null;
+  #controller = null;
+  #results = [];
+  #live = null;  // { label, losses, gradNorms } of the run in progress
+  #drawAt = 0;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+  }
+
+  get messages() { return this.#messages; }
+  set messages(value) {
+    this.#messages = merge(labMessages, value);
+    if (this.isConnected) this.#build();
+  }
+
+  get runner() { return this.#runner; }
+  set runner(fn) {
+    if (fn !== null && typeof fn !== 'function') throw new TypeError('relpos-lab: runner must be a function or null');
+    this.#runner = fn;
+  }
+
+  get results() { return this.#results.slice(); }
+
+  connectedCallback() {
+    if (!this.#root.firstChild) this.#build();
+  }
+
+  disconnectedCallback() {
+    this.#controller?.abort();
+  }
+
+  #settings() {
+    const preset = PRESETS[this.dataset.section] ?? {};
+    const attr = (name, fallback) => (this.hasAttribute(name) ? this.getAttribute(name) : fallback);
+    const schemes = attr('schemes', null)?.split(',').map((s) => s.trim()).filter((s) => SCHEMES.includes(s));
+    return {
+      task: attr('task', preset.task ?? 'copy'),
+      schemes: schemes?.length ? schemes : preset.schemes ?? ['rope', 't5', 'kerple-log'],
+      length: Number(attr('length', 32)),
+      steps: Number(attr('steps', 500)),
+      layers: Number(attr('layers', 1)),
+      heads: Number(attr('heads', 2)),
+      lr: Number(attr('lr', preset.lr ?? 0.01)),
+      clip: Number(attr('clip', preset.clip ?? 1)),
+      normalisation: attr('normalisation', String(preset.normalisation ?? true)) !== 'false',
+      seed: Number(attr('seed', 1)),
+    };
+  }
+
+  #build() {
+    const m = this.#messages;
+    const s = this.#settings();
+    const root = this.#root;
+    root.replaceChildren();
+    const style = document.createElement('style');
+    style.textContent = STYLE;
+    const el = (tag, props = {}, children = []) => {
+      const node = Object.assign(document.createElement(tag), props);
+      node.append(...children);
+      return node;
+    };
+    const numberField = (name, value, attrs) => {
+      const input = el('input', { type: 'number', name, value: String(value) });
+      for (const [k, v] of Object.entries(attrs)) input.setAttribute(k, String(v));
+      return el('label', {}, [m[name], input]);
+    };
+    const task = el('select', { name: 'task' }, TASKS.map((id) => el('option', { value: id, textContent: m.tasks[id] ?? id, selected: id === s.task })));
+    const schemes = el('fieldset', {}, [el('legend', { textContent: m.schemes }),
+      ...SCHEMES.map((id) => el('label', { className: 'check' }, [el('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }), m.schemeNames[id] ?? id]))]);
+    const normalisation = el('input', { type: 'checkbox', name: 'normalisation', checked: s.normalisation });
+    const form = el('form', {}, [
+      el('label', {}, [m.task, task]),
+      schemes,
+      numberField('length', s.length, { min: 4, max: 128, step: 2 }),
+      numberField('steps', s.steps, { min: 1, max: 100000 }),
+      numberField('layers', s.layers, { min: 1, max: 4 }),
+      numberField('heads', s.heads, { min: 1, max: 4 }),
+      numberField('lr', s.lr, { min: 0.0001, max: 1, step: 'any' }),
+      numberField('clip', s.clip, { min: 0, step: 'any' }),
+      el('label', { className: 'check' }, [normalisation, m.normalisation]),
+      numberField('seed', s.seed, { min: 0, step: 1 }),
+      el('button', { type: 'submit', className: 'train', textContent: m.train }),
+      el('button', { type: 'button', className: 'cancel', textContent: m.cancel, disabled: true }),
+      el('button', { type: 'button', className: 'clear', textContent: m.clear }),
+    ]);
+    form.setAttribute('aria-label', m.title);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.train();
+    });
+    form.querySelector('.cancel').addEventListener('click', () => this.#controller?.abort());
+    form.querySelector('.clear').addEventListener('click', () => {
+      this.#results = [];
+      this.#draw(true);
+    });
+    const status = el('p', { className: 'status', textContent: m.idle });
+    status.setAttribute('role', 'status');
+    status.setAttribute('aria-live', 'polite');
+    const progress = el('progress', { max: 1, value: 0 });
+    const plots = el('div', { className: 'plots' }, [
+      el('div', { className: 'loss' }), el('div', { className: 'grad' }), el('div', { className: 'accuracy' }),
+    ]);
+    const run = el('select', { className: 'run-select' });
+    const head = el('select', { className: 'head-select' });
+    run.addEventListener('change', () => this.#drawMaps());
+    head.addEventListener('change', () => this.#drawMaps());
+    const maps = el('section', { className: 'heatmaps', hidden: true }, [
+      el('h4', { textContent: m.heatmapsTitle }),
+      el('label', {}, [m.run, run]), ' ', el('label', {}, [m.head, head]),
+      el('div', { className: 'maps' }, [
+        el('figure', {}, [el('canvas', { className: 'map-L' }), el('figcaption', { className: 'cap-L' })]),
+        el('figure', {}, [el('canvas', { className: 'map-4L' }), el('figcaption', { className: 'cap-4L' })]),
+      ]),
+    ]);
+    root.append(style, el('h3', { textContent: m.title }), el('p', { textContent: m.intro }), form, status, progress, plots, maps);
+    this.#draw(true);
+  }
+
+  #options() {
+    const form = this.#root.querySelector('form');
+    // querySelector, not form.elements[name]: form.elements.length is the collection's size.
+    const field = (name) => form.querySelector(`[name="${name}"]`);
+    const value = (name) => Number(field(name).value);
+    return {
+      task: field('task').value,
+      schemes: [...form.querySelectorAll('input[name=scheme]:checked')].map((x) => x.value),
+      length: value('length'), steps: value('steps'), layers: value('layers'), heads: value('heads'),
+      lr: value('lr'), clip: value('clip'), normalisation: field('normalisation').checked, seed: value('seed'),
+    };
+  }
+
+  async #defaultRunner() {
+    const rp = await load();
+    return (options, control) => rp.lab.train({ ...options, ...control });
+  }
+
+  /** Trains every selected scheme in turn; resolves with the results of this call. */
+  async train() {
+    if (this.#controller) return [];
+    const m = this.#messages;
+    const { schemes, ...common } = this.#options();
+    const status = this.#root.querySelector('.status');
+    const bar = this.#root.querySelector('progress');
+    const buttons = { train: this.#root.querySelector('.train'), cancel: this.#root.querySelector('.cancel') };
+    if (!schemes.length) return [];
+    const controller = (this.#controller = new AbortController());
+    buttons.train.disabled = true;
+    buttons.cancel.disabled = false;
+    const started = performance.now();
+    const done = [];
+    try {
+      const runner = this.#runner ?? (await this.#defaultRunner());
+      for (const [index, scheme] of schemes.entries()) {
+        const label = format(m.runLabel, { scheme: m.schemeNames[scheme] ?? scheme, lr: common.lr, clip: common.clip || '–', norm: common.normalisation ? m.normOn : m.normOff });
+        const options = { ...common, scheme };
+        if (common.task === 'retrieve' && common.layers < 2) options.layers = 2;
+        this.#live = { label, losses: [], gradNorms: [] };
+        const onProgress = (fraction, detail) => {
+          bar.value = (index + fraction) / schemes.length;
+          if (detail && detail.losses) {
+            this.#live.losses = Array.from(detail.losses);
+            this.#live.gradNorms = Array.from(detail.gradNorms);
+          }
+          status.textContent = detail && detail.step < detail.steps
+            ? format(m.running, { scheme: m.schemeNames[scheme] ?? scheme, run: index + 1, runs: schemes.length, step: detail.step, steps: detail.steps, loss: num(detail.loss) })
+            : format(m.evaluating, { scheme: m.schemeNames[scheme] ?? scheme });
+          this.#draw(false);
+        };
+        const result = await runner(options, { onProgress, signal: controller.signal });
+        this.#live = null;
+        const entry = { label, scheme, options, result };
+        this.#results.push(entry);
+        done.push(entry);
+        this.#draw(true);
+      }
+      bar.value = 1;
+      status.textContent = format(m.finished, { count: done.length, seconds: ((performance.now() - started) / 1000).toFixed(1) });
+      this.dispatchEvent(new CustomEvent('relpos-lab-result', { detail: { results: this.results } }));
+    } catch (error) {
+      this.#live = null;
+      status.textContent = controller.signal.aborted ? m.cancelled : format(m.failed, { message: error?.message ?? String(error) });
+      this.#draw(true);
+      if (!controller.signal.aborted) this.dispatchEvent(new CustomEvent('relpos-lab-error', { detail: { error } }));
+    } finally {
+      this.#controller = null;
+      buttons.train.disabled = false;
+      buttons.cancel.disabled = true;
+    }
+    return done;
+  }
+
+  // Redraws the curves (throttled while streaming) and, when `full`, the accuracy plot and maps.
+  #draw(full) {
+    const now = performance.now();
+    if (!full && now - this.#drawAt < 150) return;
+    this.#drawAt = now;
+    const m = this.#messages;
+    const runs = this.#results.map((r) => ({ label: r.label, losses: Array.from(r.result.loss), gradNorms: Array.from(r.result.gradNorm) }));
+    if (this.#live) runs.push(this.#live);
+    const length = Math.max(1, ...runs.map((r) => r.losses.length), ...(this.#live ? [this.#options().steps] : []));
+    const x = Array.from({ length }, (_, k) => k + 1);
+    const pad = (values) => Array.from({ length }, (_, k) => (k < values.length ? values[k] : null));
+    const lossBox = this.#root.querySelector('.loss');
+    const gradBox = this.#root.querySelector('.grad');
+    const accuracyBox = this.#root.querySelector('.accuracy');
+    if (!runs.length) {
+      for (const box of [lossBox, gradBox, accuracyBox]) box.replaceChildren();
+      this.#root.querySelector('.heatmaps').hidden = true;
+      return;
+    }
+    renderCurve(lossBox, { x, series: runs.map((r) => ({ label: r.label, y: pad(r.losses) })), xLabel: m.step, yLabel: m.lossAxis, title: m.lossTitle });
+    renderCurve(gradBox, { x, series: runs.map((r) => ({ label: r.label, y: pad(r.gradNorms) })), xLabel: m.step, yLabel: m.gradAxis, title: m.gradTitle, log: true });
+    if (!full) return;
+    const finished = this.#results;
+    if (finished.length) {
+      const lengths = finished[finished.length - 1].result.evalLengths;
+      const same = finished.filter((r) => r.result.evalLengths.join() === lengths.join());
+      renderCurve(accuracyBox, {
+        x: lengths, series: same.map((r) => ({ label: r.label, y: Array.from(r.result.accuracy) })),
+        xLabel: m.lengthAxis, yLabel: m.accuracyAxis, title: m.accuracyTitle,
+      });
+    }
+    this.#fillMapControls();
+  }
+
+  #fillMapControls() {
+    const section = this.#root.querySelector('.heatmaps');
+    const run = this.#root.querySelector('.run-select');
+    section.hidden = this.#results.length === 0;
+    if (!this.#results.length) return;
+    const keep = run.value;
+    run.replaceChildren(...this.#results.map((r, k) => Object.assign(document.createElement('option'), { value: String(k), textContent: r.label })));
+    run.value = keep && Number(keep) < this.#results.length ? keep : String(this.#results.length - 1);
+    this.#drawMaps();
+  }
+
+  #drawMaps() {
+    const m = this.#messages;
+    const entry = this.#results[Number(this.#root.querySelector('.run-select').value)];
+    if (!entry) return;
+    const head = this.#root.querySelector('.head-select');
+    const count = entry.result.attention.L.shape[0];
+    const heads = entry.options.heads ?? 2;
+    if (head.options.length !== count) {
+      const keep = head.value;
+      head.replaceChildren(...Array.from({ length: count }, (_, k) => Object.assign(document.createElement('option'), {
+        value: String(k), textContent: count > heads ? `${Math.floor(k / heads) + 1}.${(k % heads) + 1}` : String(k + 1),
+      })));
+      head.value = keep && Number(keep) < count ? keep : '0';
+    }
+    const index = Number(head.value) || 0;
+    const L = entry.result.evalLengths[0];
+    for (const [key, n, caption] of [['L', L, m.atL], ['4L', 4 * L, m.at4L]]) {
+      const canvas = this.#root.querySelector(`.map-${key}`);
+      renderHeatmap(canvas, entry.result.attention[key], { head: index, range: [0, 1], colormap: 'viridis' });
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', `${entry.label} ${format(caption, { n })}`);
+      this.#root.querySelector(`.cap-${key}`).textContent = format(caption, { n });
+    }
+  }
+}
+
+if (typeof customElements !== 'undefined' && !customElements.get('relpos-lab')) {
+  customElements.define('relpos-lab', RelposLab);
+}

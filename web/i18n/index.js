@@ -1,0 +1,96 @@
+// Language state of the tutorial and the playground. Every visible word lives in en.js / zh.js; pages
+// mark elements with data-i18n="key" (text) and data-i18n-attr="attr:key;attr:key" (attributes) and
+// scripts call t(key, values). Component words (<relpos-heatmap>, <relpos-curve>) go through their
+// messages API (setMessages). The choice persists in localStorage and ?lang=, and sets <html lang>.
+// Message text may hold inline TeX between $…$; it is rendered with KaTeX, the rest set as text.
+import { setMessages } from '../components/messages.js';
+import { renderInlineMath } from '../tutorial/tex.js';
+import en from './en.js';
+import zh from './zh.js';
+
+export const LANGUAGES = { en, zh };
+const STORAGE_KEY = 'relpos-lang';
+const listeners = new Set();
+
+function initialLanguage() {
+  try {
+    const query = new URLSearchParams(location.search).get('lang');
+    if (query && Object.hasOwn(LANGUAGES, query)) return query;
+    const stored = localStorage.getItem(STORAGE_KEY);
+    if (stored && Object.hasOwn(LANGUAGES, stored)) return stored;
+  } catch {
+    // storage unavailable (privacy mode): fall through to English
+  }
+  return 'en';
+}
+
+let current = typeof location === 'undefined' ? 'en' : initialLanguage();
+
+export function lang() {
+  return current;
+}
+
+/** The message `key` of the current language with {name} placeholders filled (as text). */
+export function t(key, values = {}) {
+  const table = LANGUAGES[current].page;
+  const template = Object.hasOwn(table, key) ? table[key] : LANGUAGES.en.page[key] ?? key;
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
+
+/** Sets an element's content from a message: text, with $…$ segments typeset by KaTeX. */
+export function setText(element, text) {
+  if (text.includes('$')) renderInlineMath(element, text);
+  else element.textContent = text;
+}
+
+/** Applies data-i18n / data-i18n-attr under `root`. */
+export function applyI18n(root = document) {
+  for (const element of root.querySelectorAll('[data-i18n]')) {
+    // Typeset math waits until its section comes near the viewport (fast first view).
+    if (element.closest('.chapter-section:not([data-shown])') && (LANGUAGES[current].page[element.dataset.i18n] ?? '').includes('$')) continue;
+    const values = element.dataset.i18nValues ? JSON.parse(element.dataset.i18nValues) : {};
+    setText(element, t(element.dataset.i18n, values));
+  }
+  for (const element of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of element.dataset.i18nAttr.split(';')) {
+      const [attribute, key] = pair.split(':');
+      if (attribute && key) element.setAttribute(attribute.trim(), t(key.trim()));
+    }
+  }
+}
+
+/** Switches the language everywhere: page words, component words, <html lang>, title; persists it. */
+export function setLang(next, { persist = true } = {}) {
+  if (!Object.hasOwn(LANGUAGES, next)) return;
+  current = next;
+  if (persist) {
+    try {
+      localStorage.setItem(STORAGE_KEY, next);
+    } catch {
+      // not persisted
+    }
+  }
+  document.documentElement.lang = LANGUAGES[next].page['meta.htmlLang'];
+  setMessages(LANGUAGES[next].components);
+  applyI18n(document);
+  const titleKey = document.documentElement.dataset.titleKey;
+  if (titleKey) document.title = t(titleKey);
+  for (const listener of listeners) listener(next);
+}
+
+/** Calls `listener(lang)` after every language change; returns an unsubscribe function. */
+export function onLang(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Wires the language switch (<select id="lang"> or buttons with data-lang) and applies the initial language. */
+export function initI18n() {
+  const select = document.getElementById('lang');
+  if (select) {
+    select.value = current;
+    select.addEventListener('change', () => setLang(select.value));
+    onLang((l) => { select.value = l; });
+  }
+  setLang(current, { persist: false });
+}
