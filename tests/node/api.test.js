@@ -200,9 +200,10 @@ describe('zero-copy views', () => {
     expect(view.data.buffer.byteLength).toBeGreaterThan(view.data.byteLength);  // the heap, not a fresh buffer
     expect(Array.from(view.data)).toEqual(Array.from(copy.data));
     const q = { shape: [8, 4], data: Float32Array.from({ length: 32 }, (_, i) => Math.cos(i)) };
-    const viewed = rp.attention({ q, k: q, v: q, scheme: 'alibi', view: true });
     const copied = rp.attention({ q, k: q, v: q, scheme: 'alibi' });
+    const viewed = rp.attention({ q, k: q, v: q, scheme: 'alibi', view: true });
     expect(Array.from(viewed.weights.data)).toEqual(Array.from(copied.weights.data));
+    expect(Array.from(viewed.output.data)).toEqual(Array.from(copied.output.data));
     expect(() => rp.bias('alibi', { n: 4, view: 'yes' })).toThrow(/relpos\.bias: view must be a boolean/);
   });
 });
