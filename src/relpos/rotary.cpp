@@ -5,6 +5,7 @@
 
 #include "relpos/common_params.hpp"
 #include "relpos/errors.hpp"
+#include "relpos/kernels.hpp"
 
 namespace relpos {
 
@@ -347,7 +348,21 @@ struct RotaryCalls {
     const bool query = std::string(Id) != "xpos" || params.choice(roleParam()) == "query";
     Tensor out = Tensor::floats({n, width});
     std::copy(x->array.begin(), x->array.end(), out.f32.begin());
-    for (int64_t i = 0; i < n; ++i) rotateRow(plan, positions[i], query, out.f32.data() + i * width);
+    // Integer positions in a compact range share one cos/sin table (built once, applied with the
+    // SIMD kernel); anything else is rotated row by row with its own float64 angles.
+    double lo = 0, hi = 0;
+    bool integral = true;
+    for (int64_t i = 0; i < n; ++i) {
+      integral = integral && positions[i] == std::floor(positions[i]);
+      lo = i == 0 ? positions[i] : std::min(lo, positions[i]);
+      hi = i == 0 ? positions[i] : std::max(hi, positions[i]);
+    }
+    if (integral && n > 0 && hi - lo < 4.0 * n + 64) {
+      const kernels::RotaryTable table(plan, static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo) + 1, query);
+      for (int64_t i = 0; i < n; ++i) table.apply(static_cast<int64_t>(positions[i]), out.f32.data() + i * width);
+    } else {
+      for (int64_t i = 0; i < n; ++i) rotateRow(plan, positions[i], query, out.f32.data() + i * width);
+    }
     return single(std::move(out));
   }
 

@@ -227,6 +227,15 @@ describe('memory limits', () => {
     });
   }
 
+  it('an attentionMap job whose queries and keys would not fit is refused before allocating', async () => {
+    await rp.attentionMap({ n: 256, scheme: 'rope', d: 16, seed: 1, size: 16 });
+    const before = rp.heapInUse();
+    await expect(rp.attentionMap({ n: 131072, scheme: 'rope', d: 4096, seed: 1, size: 64 })).rejects.toThrow(/^relpos\.attentionMap: this call would need 4097 MiB of working memory .*over the limit of 1024 MiB/);
+    await expect(rp.attentionMap({ n: 1024, scheme: 'alibi', size: 16, alibiBiasMax: NaN })).rejects.toThrow(/^relpos\.attentionMap: alibiBiasMax must be finite, got NaN/);
+    expect(rp.heapInUse()).toBe(before);
+    expectStillWorks('rope');
+  });
+
   it('a request just under the per-result limit still works and the heap returns', () => {
     const before = rp.heapInUse();
     const b = rp.bias('alibi', { n: 4096, heads: 4 });  // 64 Mi values, exactly the limit
