@@ -72,18 +72,6 @@ void checkKnownNames(const std::string& where, const Params& params, const std::
 
 JsonValue finiteOrNull(double v) { return std::isfinite(v) ? JsonValue::makeNumber(v) : JsonValue(); }
 
-std::vector<std::string> splitChoices(const std::string& choices) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= choices.size()) {
-    size_t bar = choices.find('|', start);
-    if (bar == std::string::npos) bar = choices.size();
-    out.push_back(choices.substr(start, bar - start));
-    start = bar + 1;
-  }
-  return out;
-}
-
 const char* typeName(ParamType t) {
   switch (t) {
     case ParamType::Number: return "number";
@@ -148,7 +136,7 @@ namespace {
 JsonValue paramJson(const ParamInfo& p) {
   JsonValue out = JsonValue::makeObject();
   out.set("type", JsonValue::makeString(typeName(p.type)));
-  const std::vector<std::string> choices = splitChoices(p.choices);
+  const std::vector<std::string> choices = choiceList(p);
   if (p.type == ParamType::Boolean) {
     out.set("default", JsonValue::makeBoolean(p.def != 0));
   } else if (p.type == ParamType::Choice) {

@@ -29,19 +29,19 @@ void checkRange(const std::string& where, const ParamInfo& info, double v) {
   }
 }
 
-std::vector<std::string> split(const std::string& choices) {
+}  // namespace
+
+std::vector<std::string> choiceList(const ParamInfo& info) {
   std::vector<std::string> out;
   size_t start = 0;
-  while (start <= choices.size()) {
-    size_t bar = choices.find('|', start);
-    if (bar == std::string::npos) bar = choices.size();
-    out.push_back(choices.substr(start, bar - start));
+  while (start <= info.choices.size()) {
+    size_t bar = info.choices.find('|', start);
+    if (bar == std::string::npos) bar = info.choices.size();
+    out.push_back(info.choices.substr(start, bar - start));
     start = bar + 1;
   }
   return out;
 }
-
-}  // namespace
 
 std::string describeValue(const Value& v) {
   switch (v.type) {
@@ -83,7 +83,7 @@ void validateParam(const Params& params, const ParamInfo& info) {
       break;
     case ParamType::Array:
       if (info.listOfStrings) {
-        const std::vector<std::string> allowed = split(info.choices);
+        const std::vector<std::string> allowed = choiceList(info);
         for (const auto& entry : params.strings(info.name, {})) {
           if (info.choices.empty() || std::find(allowed.begin(), allowed.end(), entry) != allowed.end()) continue;
           std::string list;
@@ -216,7 +216,7 @@ bool Params::boolean(const ParamInfo& info) const {
 }
 
 std::string Params::choice(const ParamInfo& info) const {
-  std::vector<std::string> allowed = split(info.choices);
+  std::vector<std::string> allowed = choiceList(info);
   const Value* v = find(info.name);
   if (!v) return allowed.front();
   if (v->type != Value::Type::String) {

@@ -38,6 +38,9 @@ ParamInfo perHeadParam(std::string name, double def, double min, double max, std
                        bool minOpen = false);
 ParamInfo arrayParam(std::string name, std::string doc);
 
+// The allowed values of a Choice parameter, default first.
+std::vector<std::string> choiceList(const ParamInfo& info);
+
 struct Value {
   enum class Type { Number, Boolean, String, Array, Strings };
   Type type = Type::Number;
