@@ -98,6 +98,14 @@ const ParamInfo& shawAV() {
 
 int32_t shawIndex(int64_t r, int64_t clip) { return static_cast<int32_t>(std::clamp(r, -clip, clip) + clip); }
 
+// The clip the tables are built and indexed with. Given aK / aV fix it; otherwise the default table
+// aK[r + k] = sinusoid(r) only needs the distances that occur (|r| <= span), so clip = 1,048,576 with
+// n = 8 builds 15 rows, not two million (found by fuzz_schemes: a 20 s call for an 8 x 8 result).
+int64_t effectiveClip(const Params& params, int64_t clip, int64_t span) {
+  if (params.has(shawAK().name) || params.has(shawAV().name)) return clip;
+  return std::min(clip, std::max<int64_t>(span, 0));
+}
+
 std::vector<float> shawKeyTable(const Params& params, int64_t clip, int64_t d) {
   const int64_t rows = 2 * clip + 1;
   checkWorkingSet(params.where(), 4.0 * static_cast<double>(rows) * d, "the relative key table aK [2*clip+1, d]");
@@ -124,6 +132,7 @@ Result shawLogits(const Params& params, int64_t clip) {
   const float* k = matrixParam(params, "k", "n, d", n, d);
   if (!q) throwType(params.where() + ": q must be a tensor of shape [n, d] when k is given");
   checkResultSize(params.where(), static_cast<double>(n) * n);
+  clip = effectiveClip(params, clip, n - 1);
   const std::vector<float> table = shawKeyTable(params, clip, d);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d));
   Tensor t = Tensor::floats({n, n});
@@ -139,12 +148,13 @@ Result shawLogits(const Params& params, int64_t clip) {
 
 // Position-only S_ij = q . aK[idx(i, j)] / sqrt(d) with a probe q (default ones), [heads, n, n].
 Result shawScores(const Params& params) {
-  const int64_t clip = params.integer(shawClip());
-  if (params.has("k")) return shawLogits(params, clip);
+  const int64_t givenClip = params.integer(shawClip());
+  if (params.has("k")) return shawLogits(params, givenClip);
   const int64_t n = params.integer(common::n());
   const int64_t d = params.integer(common::d());
   const int64_t heads = params.integer(common::heads());
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
+  const int64_t clip = effectiveClip(params, givenClip, n - 1);
   const std::vector<float> q = probeVector(params, "q", d, 1.0f);
   const std::vector<float> table = shawKeyTable(params, clip, d);
   std::vector<double> byIndex(static_cast<size_t>(2 * clip + 1));
@@ -160,7 +170,8 @@ Result shawScores(const Params& params) {
 
 // Attention (implicit): aK / aV tables shared by all heads, index for queries at i + queryOffset.
 PairTable shawPairTable(const Params& params, int64_t nq, int64_t nk, int64_t queryOffset, int64_t dh) {
-  const int64_t clip = params.integer(shawClip());
+  const int64_t span = std::max(std::abs(nk - 1 - queryOffset), std::abs(queryOffset + nq - 1));
+  const int64_t clip = effectiveClip(params, params.integer(shawClip()), span);
   const int64_t rows = 2 * clip + 1;
   PairTable table;
   table.keyTable = shawKeyTable(params, clip, dh);

@@ -100,7 +100,7 @@ TEST(Hardening, WorkingSetIsRefusedBeforeAllocating) {
   EXPECT_NE(f.message.find("over the limit of 1024 MiB"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("rp.attentionMap"), std::string::npos) << f.message;
 
-  f = failure("scores", "shaw", with("scores", {{"n", 4}, {"d", 65536}, {"clip", 1 << 20}}));
+  f = failure("scores", "shaw", with("scores", {{"n", 8000}, {"d", 65536}, {"clip", 1 << 20}}));
   ASSERT_TRUE(f.thrown);
   EXPECT_NE(f.message.find("aK"), std::string::npos) << f.message;
 

@@ -204,7 +204,7 @@ describe('memory limits', () => {
   const cases = [
     ['bias just over the per-result limit', () => rp.bias('alibi', { n: 8193, heads: 1 })],
     ['scores with rotated rows over the working-set limit', () => rp.scores('rope', { n: 8192, d: 65536 })],
-    ['Shaw key table over the working-set limit', () => rp.scores('shaw', { n: 4, d: 65536, clip: 1 << 20 })],
+    ['Shaw key table over the working-set limit', () => rp.scores('shaw', { n: 8000, d: 65536, clip: 1 << 20 })],
     ['Transformer-XL encodings over the working-set limit', () => rp.scores('transformer-xl', { n: 8000, d: 65536 })],
     ['CoPE table over the working-set limit', () => rp.scores('cope', { n: 2, d: 1024, q: mat(2, 1024), k: mat(2, 1024), nposMax: 1 << 20 })],
     ['attention weights over the per-result limit', () => rp.attention({ q: mat(8193, 1), k: mat(8193, 1) })],
@@ -246,6 +246,16 @@ describe('memory limits', () => {
     expect(rp.heapInUse()).toBe(before);
     expectStillWorks('alibi');
   }, 60000);
+
+  it('Shaw with a clip far above n builds only the rows it uses (fast, same values)', () => {
+    const small = rp.scores('shaw', { n: 8, d: 128, clip: 7 });
+    const huge = rp.scores('shaw', { n: 8, d: 128, clip: 1008576 });
+    expect(Array.from(huge.data)).toEqual(Array.from(small.data));
+    const q = mat(3, 16);
+    const near = rp.attention({ q, k: mat(5, 16, Math.cos), scheme: 'shaw', params: { clip: 4 } }).weights;
+    const far = rp.attention({ q, k: mat(5, 16, Math.cos), scheme: 'shaw', params: { clip: 1 << 20 } }).weights;
+    expect(Array.from(far.data)).toEqual(Array.from(near.data));
+  });
 
   it('rotary attention with a huge queryOffset does not size a table over the gap', () => {
     const q = mat(2, 8);
