@@ -46,7 +46,8 @@ relpos::Params toParams(const std::string& where, const val& options) {
       params.set(name, std::move(list));
     } else {
       relpos::Shape shape;
-      for (double extent : emscripten::vecFromJSArray<double>(value["shape"])) shape.push_back(static_cast<int64_t>(extent));
+      for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
+        shape.push_back(static_cast<int64_t>(extent));
       params.setArray(name, emscripten::convertJSArrayToNumberVector<float>(value["data"]), std::move(shape));
     }
   }
@@ -117,7 +118,9 @@ val computeView(const std::string& op, const std::string& id, const val& options
   });
 }
 
-void releaseView() { lastView().reset(); }
+void releaseView() {
+  lastView().reset();
+}
 
 val analyze(const std::string& name, const val& options) {
   return guarded([&] {
@@ -183,7 +186,9 @@ val jobResult(int handle) {
   });
 }
 
-void jobFree(int handle) { jobs().erase(handle); }
+void jobFree(int handle) {
+  jobs().erase(handle);
+}
 
 // Partial state of a job that offers it (the training job: loss and gradient-norm curves so far).
 val jobPeek(int handle) {
@@ -197,7 +202,9 @@ val jobPeek(int handle) {
 }
 
 // Bytes in use by malloc: the leak tests check it returns to its level.
-double heapInUse() { return static_cast<double>(mallinfo().uordblks); }
+double heapInUse() {
+  return static_cast<double>(mallinfo().uordblks);
+}
 
 }  // namespace
 

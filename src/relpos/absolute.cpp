@@ -27,15 +27,17 @@ void sinusoid(double position, int64_t d, double base, bool concat, float* out) 
 namespace {
 
 const ParamInfo& sinusoidalLayout() {
-  static const ParamInfo p = choiceParam("layout", "interleaved|concat",
-                                         "interleaved: [sin, cos] per pair (paper); concat: [sin... | cos...] (Transformer-XL, GPT-J)");
+  static const ParamInfo p =
+      choiceParam("layout", "interleaved|concat",
+                  "interleaved: [sin, cos] per pair (paper); concat: [sin... | cos...] (Transformer-XL, GPT-J)");
   return p;
 }
 
 Tensor sinusoidalTable(const Params& params, int64_t n, int64_t d) {
   const double base = params.number(common::base());
   const bool concat = params.choice(sinusoidalLayout()) == "concat";
-  if (concat && d % 2 != 0) throwRange(params.where() + ": d must be even for layout 'concat', got " + std::to_string(d));
+  if (concat && d % 2 != 0)
+    throwRange(params.where() + ": d must be even for layout 'concat', got " + std::to_string(d));
   checkResultSize(params.where(), static_cast<double>(n) * d);
   Tensor t = Tensor::floats({n, d});
   for (int64_t p = 0; p < n; ++p) sinusoid(static_cast<double>(p), d, base, concat, t.f32.data() + p * d);

@@ -32,7 +32,8 @@ void softmaxRow(float* row, int64_t count) {
 namespace {
 
 const ParamInfo& modeParam() {
-  static const ParamInfo p = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
+  static const ParamInfo p =
+      choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
   return p;
 }
 const ParamInfo& alphaParam() {
@@ -63,9 +64,9 @@ struct PositionalTerm {
   bool sharedBias = false;
   bool biasFromScheme = false;  // the scheme's bias is filled straight into the weights buffer
   bool hasBias() const { return bias || biasFromScheme; }
-  std::vector<float> keyVectors;  // P [m, dh], empty if none
-  std::vector<float> pairVectors; // P [n, m, dh], empty if none
-  PairTable table;                // Shaw-style table + index, empty if none
+  std::vector<float> keyVectors;   // P [m, dh], empty if none
+  std::vector<float> pairVectors;  // P [n, m, dh], empty if none
+  PairTable table;                 // Shaw-style table + index, empty if none
   bool hasTable = false;
   RotaryPlan rotary;
   bool hasRotary = false;
@@ -146,10 +147,12 @@ Result attention(const Params& params, const Scheme* scheme) {
   s.m = k.shape[0];
   const int64_t width = q.shape[1];
   if (k.shape[1] != width) {
-    throwRange(params.where() + ": k must have the width of q (" + std::to_string(width) + "), got " + std::to_string(k.shape[1]));
+    throwRange(params.where() + ": k must have the width of q (" + std::to_string(width) + "), got " +
+               std::to_string(k.shape[1]));
   }
   if (width % s.heads != 0) {
-    throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of q, got " + std::to_string(width));
+    throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of q, got " +
+               std::to_string(width));
   }
   s.dh = width / s.heads;
   if (v) {
@@ -157,13 +160,12 @@ Result attention(const Params& params, const Scheme* scheme) {
       throwType(params.where() + ": v must be a tensor of shape [m, heads*dv] with m = " + std::to_string(s.m));
     }
     if (v->shape[1] % s.heads != 0) {
-      throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of v, got " + std::to_string(v->shape[1]));
+      throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of v, got " +
+                 std::to_string(v->shape[1]));
     }
     s.dv = v->shape[1] / s.heads;
   }
-  s.queryOffset = params.has("queryOffset")
-                      ? params.integer(integerParam("queryOffset", 0, -1e9, 1e9, ""))
-                      : s.m - s.n;
+  s.queryOffset = params.has("queryOffset") ? params.integer(integerParam("queryOffset", 0, -1e9, 1e9, "")) : s.m - s.n;
   std::string mode = params.choice(modeParam());
   if (!params.has("mode") && scheme &&
       (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
@@ -189,10 +191,13 @@ Result attention(const Params& params, const Scheme* scheme) {
   const PositionalTerm term = resolveTerm(params, scheme, s);
   const bool hasVectors = !term.keyVectors.empty() || !term.pairVectors.empty() || term.hasTable;
   if (mode == "explicit" && hasVectors && !term.hasBias()) {
-    throwRange(params.where() + ": mode 'explicit' needs a bias B or a bias scheme; position vectors P need mode 'implicit' or 'mixed'");
+    throwRange(params.where() +
+               ": mode 'explicit' needs a bias B or a bias scheme; position vectors P need mode 'implicit' or 'mixed'");
   }
   if (mode == "implicit" && term.hasBias() && !hasVectors) {
-    throwRange(params.where() + ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
+    throwRange(
+        params.where() +
+        ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
   }
   const double invSqrt = 1.0 / std::sqrt(static_cast<double>(s.dh));
   // Logit = scale * (q.k + vectorWeight * q.p) + biasWeight * B   (schemes.md §7)
@@ -217,7 +222,8 @@ Result attention(const Params& params, const Scheme* scheme) {
   std::vector<float> qh(static_cast<size_t>(s.n * s.dh));
   std::vector<float> kh(static_cast<size_t>(s.m * s.dh));
   // One pass for every head: [heads, n, m] is the layout of both the bias window and the weights.
-  if (term.biasFromScheme) scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, weights.f32.data());
+  if (term.biasFromScheme)
+    scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, weights.f32.data());
 
   for (int64_t h = 0; h < s.heads; ++h) {
     for (int64_t i = 0; i < s.n; ++i) std::copy_n(q.array.data() + i * width + h * s.dh, s.dh, qh.data() + i * s.dh);
@@ -253,8 +259,8 @@ Result attention(const Params& params, const Scheme* scheme) {
         weight = 1.0f;
       }
       const std::vector<float> panels = kernels::packKeys(kh.data(), s.m, s.dh, s.dh);
-      kernels::logits(qh.data(), s.n, s.dh, panels.data(), s.m, s.dh, static_cast<float>(invSqrt), bias, s.m, weight, mask, w,
-                      s.m);
+      kernels::logits(qh.data(), s.n, s.dh, panels.data(), s.m, s.dh, static_cast<float>(invSqrt), bias, s.m, weight,
+                      mask, w, s.m);
     }
     kernels::softmaxRows(w, s.n, s.m, s.m, logitsScheme ? kernels::Mask{causal, s.queryOffset} : mask);
     if (!v) continue;

@@ -170,7 +170,11 @@ class RangeMax {
 class PooledMap {
  public:
   PooledMap(int64_t n, int64_t size, bool max, bool causal)
-      : n_(n), size_(size), max_(max), causal_(causal), bounds_(tileBounds(n, size)),
+      : n_(n),
+        size_(size),
+        max_(max),
+        causal_(causal),
+        bounds_(tileBounds(n, size)),
         cells_(static_cast<size_t>(size * size), 0.0) {}
 
   int64_t size() const { return size_; }
@@ -351,8 +355,16 @@ class StreamingMapJob : public Job {
 
   StreamingMapJob(const Params& params, const Scheme* scheme, std::vector<float> q, std::vector<float> k, int64_t n,
                   int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool content)
-      : params_(params), scheme_(scheme), q_(std::move(q)), n_(n), d_(d), heads_(heads), head_(head),
-        content_(content), causal_(causal), map_(n, size, max, causal) {
+      : params_(params),
+        scheme_(scheme),
+        q_(std::move(q)),
+        n_(n),
+        d_(d),
+        heads_(heads),
+        head_(head),
+        content_(content),
+        causal_(causal),
+        map_(n, size, max, causal) {
     panels_ = kernels::packKeys(k.data(), n, d, d);
     if (scheme_ && scheme_->term == AttentionTerm::Bias) {
       if (shiftInvariant(*scheme_, params_, d)) profile_ = logitProfile(*scheme_, params_, n, d, heads, head);
@@ -393,7 +405,7 @@ class StreamingMapJob : public Job {
         for (int64_t r = 0; r < rows; ++r) {
           for (int64_t j = 0; j < cols; ++j) {
             logits_[r * cols + j] = j < mask.visible(r, cols) ? (bias ? bias[r * cols + j] : 0.0f)
-                                                               : -std::numeric_limits<float>::infinity();
+                                                              : -std::numeric_limits<float>::infinity();
           }
         }
       }
@@ -440,7 +452,8 @@ class StreamingMapJob : public Job {
       j = end;
     }
     const simd::F4 shift = simd::splat(static_cast<float>(rowMax));
-    for (j = 0; j + 4 <= visible; j += 4) simd::store(row + j, simd::expNonPositive(simd::sub(simd::load(row + j), shift)));
+    for (j = 0; j + 4 <= visible; j += 4)
+      simd::store(row + j, simd::expNonPositive(simd::sub(simd::load(row + j), shift)));
     for (; j < visible; ++j) row[j] = simd::expNonPositive(row[j] - static_cast<float>(rowMax));
     t = rowTile(b, j0);
     for (j = 0; j < visible; ++t) {
@@ -457,7 +470,8 @@ class StreamingMapJob : public Job {
     if (!scheme_ || scheme_->term != AttentionTerm::Bias) return nullptr;
     if (!profile_.empty()) {
       for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t j = 0; j < cols; ++j) biasBlock_[r * cols + j] = static_cast<float>(profile_[(j0 + j) - (i0 + r) + n_ - 1]);
+        for (int64_t j = 0; j < cols; ++j)
+          biasBlock_[r * cols + j] = static_cast<float>(profile_[(j0 + j) - (i0 + r) + n_ - 1]);
       }
       return biasBlock_.data();
     }
@@ -517,7 +531,8 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const int64_t d = params.integer(dParam());
   const int64_t heads = params.integer(integerParam("heads", 1, 1, 1024, "heads"));
   const int64_t head = params.integer(headParam());
-  if (head >= heads) throwRange(where + ": head must be < heads (" + std::to_string(heads) + "), got " + std::to_string(head));
+  if (head >= heads)
+    throwRange(where + ": head must be < heads (" + std::to_string(heads) + "), got " + std::to_string(head));
   const int64_t size = std::min(params.integer(sizeParam()), n);
   const bool max = params.choice(poolParam()) == "max";
   const bool causal = params.boolean(booleanParam("causal", false, ""));
@@ -536,8 +551,10 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   checkWorkingSet(where, 4.0 * (2.0 * static_cast<double>(n) * d + static_cast<double>(size) * size),
                   "queries and keys [n, d] held by the job");
   Normal rng(static_cast<uint64_t>(params.has("seed") ? params.integer(seedParam()) : 0));
-  std::vector<float> q = content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
-  std::vector<float> k = content ? matrixOrRandom(params, "k", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
+  std::vector<float> q =
+      content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
+  std::vector<float> k =
+      content ? matrixOrRandom(params, "k", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
   if (scheme && scheme->term == AttentionTerm::Rotary) {
     const RotaryPlan plan = rotaryPlan(*scheme, params, d, n);
     for (int64_t i = 0; i < n; ++i) {

@@ -56,8 +56,8 @@ const ParamInfo& alibiBiasMax() {
   return p;
 }
 const ParamInfo& alibiForm() {
-  static const ParamInfo p = choiceParam("form", "symmetric|keyPosition",
-                                         "symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM)");
+  static const ParamInfo p =
+      choiceParam("form", "symmetric|keyPosition", "symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM)");
   return p;
 }
 const ParamInfo& alibiOutput() {
@@ -74,7 +74,8 @@ void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
       float* row = out + (h * nq + i) * nk;
       for (int64_t j = 0; j < nk; ++j) {
         const double r = static_cast<double>(j - (i + queryOffset));
-        row[j] = static_cast<float>((keyPosition ? slopes[h] * (j + w.keyStart) : -slopes[h] * std::fabs(r)) + 0.0);  // +0.0: no -0 on the diagonal
+        row[j] = static_cast<float>((keyPosition ? slopes[h] * (j + w.keyStart) : -slopes[h] * std::fabs(r)) +
+                                    0.0);  // +0.0: no -0 on the diagonal
       }
     }
   }
@@ -91,7 +92,9 @@ Result alibiBias(const Params& params) {
   return squareBias(params, fillAlibi);
 }
 
-Result alibiScores(const Params& params) { return squareBias(params, fillAlibi); }
+Result alibiScores(const Params& params) {
+  return squareBias(params, fillAlibi);
+}
 
 // Tabulates valueAt(h, r) once per head and relative distance r = key position - query position, then
 // copies it along the diagonals: every scheme below that depends on r alone uses it.
@@ -116,20 +119,24 @@ void fillByDistance(const BiasWindow& w, float* out, ValueAt valueAt) {
 // t5 — Raffel et al. 2020
 
 const ParamInfo& t5NumBuckets() {
-  static const ParamInfo p = integerParam("numBuckets", 32, 4, 1 << 16, "number of buckets (even >= 4); halved per direction when bidirectional");
+  static const ParamInfo p = integerParam("numBuckets", 32, 4, 1 << 16,
+                                          "number of buckets (even >= 4); halved per direction when bidirectional");
   return p;
 }
 const ParamInfo& t5MaxDistance() {
-  static const ParamInfo p = integerParam("maxDistance", 128, 1, 1 << 30,
-                                          "distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not)");
+  static const ParamInfo p =
+      integerParam("maxDistance", 128, 1, 1 << 30,
+                   "distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not)");
   return p;
 }
 const ParamInfo& t5Bidirectional() {
-  static const ParamInfo p = booleanParam("bidirectional", true, "separate buckets for future keys (encoder); false: decoder");
+  static const ParamInfo p =
+      booleanParam("bidirectional", true, "separate buckets for future keys (encoder); false: decoder");
   return p;
 }
 const ParamInfo& t5Table() {
-  static const ParamInfo p = arrayParam("table", "learned bias per bucket [heads, numBuckets]; default: quantised ALiBi");
+  static const ParamInfo p =
+      arrayParam("table", "learned bias per bucket [heads, numBuckets]; default: quantised ALiBi");
   return p;
 }
 
@@ -155,8 +162,8 @@ T5Buckets t5Buckets(const Params& params) {
   const double bound = c.bidirectional ? c.numBuckets / 4.0 : c.numBuckets / 2.0;
   if (!(static_cast<double>(c.maxDistance) > bound)) {
     throwRange(params.where() + ": maxDistance must be > numBuckets/" + (c.bidirectional ? "4" : "2") + " = " +
-               formatNumber(bound) + (c.bidirectional ? " when bidirectional" : " when not bidirectional") +
-               ", got " + std::to_string(c.maxDistance));
+               formatNumber(bound) + (c.bidirectional ? " when bidirectional" : " when not bidirectional") + ", got " +
+               std::to_string(c.maxDistance));
   }
   return c;
 }
@@ -185,7 +192,10 @@ std::vector<double> t5QuantisedDistances(const T5Buckets& c) {
     int64_t lo = 0, hi = c.maxDistance;
     while (lo < hi) {
       const int64_t mid = lo + (hi - lo) / 2;
-      if (t5DirectionBucket(mid, c) >= b) hi = mid; else lo = mid + 1;
+      if (t5DirectionBucket(mid, c) >= b)
+        hi = mid;
+      else
+        lo = mid + 1;
     }
     values[b] = t5DirectionBucket(lo, c) == b ? -static_cast<double>(lo) : values[b - 1];
   }
@@ -212,11 +222,12 @@ void fillT5(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const T5Buckets c = t5Buckets(params);
   const std::vector<float> table = t5TableValues(params, c, heads);
-  fillByDistance(w, out,
-                 [&](int64_t h, int64_t r) { return table[h * c.numBuckets + t5Bucket(r, c)]; });
+  fillByDistance(w, out, [&](int64_t h, int64_t r) { return table[h * c.numBuckets + t5Bucket(r, c)]; });
 }
 
-Result t5Bias(const Params& params) { return squareBias(params, fillT5); }
+Result t5Bias(const Params& params) {
+  return squareBias(params, fillT5);
+}
 
 Result t5BucketMap(const Params& params) {
   const int64_t n = params.integer(common::n());
@@ -237,8 +248,10 @@ Scheme t5Scheme() {
   s.family = "relative bias";
   s.name = "T5 relative buckets";
   s.cite = "Raffel et al. 2020, arXiv:1910.10683";
-  s.description = "Learned scalar bias per log-spaced bucket of j-i, shared across layers; exact near, logarithmic far.";
-  s.params = {common::n(), common::heads(), common::causal(), t5NumBuckets(), t5MaxDistance(), t5Bidirectional(), t5Table()};
+  s.description =
+      "Learned scalar bias per log-spaced bucket of j-i, shared across layers; exact near, logarithmic far.";
+  s.params = {common::n(),     common::heads(),   common::causal(), t5NumBuckets(),
+              t5MaxDistance(), t5Bidirectional(), t5Table()};
   s.bias = t5Bias;
   s.buckets = t5BucketMap;
   s.scores = t5Bias;
@@ -255,11 +268,13 @@ const ParamInfo& kerpleLogR1() {
   return p;
 }
 const ParamInfo& kerpleLogR2() {
-  static const ParamInfo p = perHeadParam("r2", std::nan(""), 0, 1e6, "per-head rate inside the log (> 0); default: the ALiBi slopes", true);
+  static const ParamInfo p =
+      perHeadParam("r2", std::nan(""), 0, 1e6, "per-head rate inside the log (> 0); default: the ALiBi slopes", true);
   return p;
 }
 const ParamInfo& kerplePowerR1() {
-  static const ParamInfo p = perHeadParam("r1", std::nan(""), 0, 1e6, "per-head scale (> 0); default: the ALiBi slopes", true);
+  static const ParamInfo p =
+      perHeadParam("r1", std::nan(""), 0, 1e6, "per-head scale (> 0); default: the ALiBi slopes", true);
   return p;
 }
 const ParamInfo& kerplePowerR2() {
@@ -271,9 +286,8 @@ void fillKerpleLog(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const std::vector<double> r1 = params.perHead(kerpleLogR1(), heads, {});
   const std::vector<double> r2 = params.perHead(kerpleLogR2(), heads, alibiSlopes(heads, 8));
-  fillByDistance(w, out, [&](int64_t h, int64_t r) {
-    return -r1[h] * std::log1p(r2[h] * std::fabs(static_cast<double>(r)));
-  });
+  fillByDistance(w, out,
+                 [&](int64_t h, int64_t r) { return -r1[h] * std::log1p(r2[h] * std::fabs(static_cast<double>(r))); });
 }
 
 void fillKerplePower(const Params& params, const BiasWindow& w, float* out) {
@@ -285,8 +299,12 @@ void fillKerplePower(const Params& params, const BiasWindow& w, float* out) {
   });
 }
 
-Result kerpleLogBias(const Params& params) { return squareBias(params, fillKerpleLog); }
-Result kerplePowerBias(const Params& params) { return squareBias(params, fillKerplePower); }
+Result kerpleLogBias(const Params& params) {
+  return squareBias(params, fillKerpleLog);
+}
+Result kerplePowerBias(const Params& params) {
+  return squareBias(params, fillKerplePower);
+}
 
 Scheme kerpleScheme(bool logForm) {
   Scheme s;
@@ -315,7 +333,8 @@ Scheme kerpleScheme(bool logForm) {
 // sandwich — Chi et al. 2023
 
 const ParamInfo& sandwichDBar() {
-  static const ParamInfo p = integerParam("dBar", 64, 2, 1 << 16, "sinusoid dimension (even; NeMo passes the per-head hidden size)");
+  static const ParamInfo p =
+      integerParam("dBar", 64, 2, 1 << 16, "sinusoid dimension (even; NeMo passes the per-head hidden size)");
   return p;
 }
 
@@ -333,7 +352,9 @@ void fillSandwich(const Params& params, const BiasWindow& w, float* out) {
   });
 }
 
-Result sandwichBias(const Params& params) { return squareBias(params, fillSandwich); }
+Result sandwichBias(const Params& params) {
+  return squareBias(params, fillSandwich);
+}
 
 Scheme sandwichScheme() {
   Scheme s;
@@ -341,7 +362,8 @@ Scheme sandwichScheme() {
   s.family = "relative bias";
   s.name = "Sandwich";
   s.cite = "Chi et al. 2023, arXiv:2212.10356";
-  s.description = "Parameter-free bias: the sinusoidal dot product PE(i).PE(j) minus its maximum, scaled per head like ALiBi.";
+  s.description =
+      "Parameter-free bias: the sinusoidal dot product PE(i).PE(j) minus its maximum, scaled per head like ALiBi.";
   s.params = {common::n(), common::heads(), common::causal(), sandwichDBar(), common::base()};
   s.bias = sandwichBias;
   s.scores = sandwichBias;
@@ -354,7 +376,8 @@ Scheme sandwichScheme() {
 // fire — Li et al. 2023 (uses i - j)
 
 const ParamInfo& fireC() {
-  static const ParamInfo p = numberParam("c", 0.1, 0, 1e12, "log-transform sharpness: psi(x) = ln(1 + c*x) (> 0)", true);
+  static const ParamInfo p =
+      numberParam("c", 0.1, 0, 1e12, "log-transform sharpness: psi(x) = ln(1 + c*x) (> 0)", true);
   return p;
 }
 const ParamInfo& fireL() {
@@ -362,11 +385,13 @@ const ParamInfo& fireL() {
   return p;
 }
 const ParamInfo& fireMlpParam() {
-  static const ParamInfo p = arrayParam("mlp", "per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u");
+  static const ParamInfo p =
+      arrayParam("mlp", "per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u");
   return p;
 }
 const ParamInfo& fireOutput() {
-  static const ParamInfo p = choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u");
+  static const ParamInfo p =
+      choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u");
   return p;
 }
 
@@ -392,8 +417,8 @@ FireMlp fireMlp(const Params& params, int64_t heads) {
   const int64_t size = static_cast<int64_t>(v->array.size());
   mlp.rows = v->shape.size() == 2 ? v->shape[0] : 1;
   const int64_t columns = mlp.rows > 0 ? size / mlp.rows : 0;
-  if (v->shape.size() > 2 || (mlp.rows != 1 && mlp.rows != heads) || columns * mlp.rows != size ||
-      columns < 4 || (columns - 1) % 3 != 0) {
+  if (v->shape.size() > 2 || (mlp.rows != 1 && mlp.rows != heads) || columns * mlp.rows != size || columns < 4 ||
+      (columns - 1) % 3 != 0) {
     throwRange(params.where() + ": mlp must have shape [heads, 3*hidden+1] (heads = " + std::to_string(heads) +
                ", or one row shared by all heads), got " + std::to_string(size) + " values");
   }
@@ -436,7 +461,9 @@ Result fireBias(const Params& params) {
   return squareBias(params, params.choice(fireOutput()) == "normalized" ? fillFireNormalized : fillFire);
 }
 
-Result fireScores(const Params& params) { return squareBias(params, fillFire); }  // S = f(u)
+Result fireScores(const Params& params) {
+  return squareBias(params, fillFire);
+}  // S = f(u)
 
 Scheme fireScheme() {
   Scheme s;
@@ -444,7 +471,8 @@ Scheme fireScheme() {
   s.family = "relative bias";
   s.name = "FIRE";
   s.cite = "Li et al. 2023 (ICLR 2024), arXiv:2310.04418";
-  s.description = "Learned MLP of a log-normalised distance psi(i-j)/psi(max(L,i)): progressive interpolation for long context.";
+  s.description =
+      "Learned MLP of a log-normalised distance psi(i-j)/psi(max(L,i)): progressive interpolation for long context.";
   s.params = {common::n(), common::heads(), common::causal(), fireC(), fireL(), fireMlpParam(), fireOutput()};
   s.bias = fireBias;
   s.scores = fireScores;
@@ -461,8 +489,8 @@ const ParamInfo& expDecayLambda() {
   return p;
 }
 const ParamInfo& expDecayForm() {
-  static const ParamInfo p = choiceParam("form", "log|kernel",
-                                         "log: bias -lambda|r| (-Infinity where masked); kernel: exp(-lambda|r|) (0 where masked)");
+  static const ParamInfo p = choiceParam(
+      "form", "log|kernel", "log: bias -lambda|r| (-Infinity where masked); kernel: exp(-lambda|r|) (0 where masked)");
   return p;
 }
 
@@ -472,8 +500,7 @@ const ParamInfo& expDecayForm() {
 void fillExpDecayLog(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const std::vector<double> lambda = params.perHead(expDecayLambda(), heads, {});
-  fillByDistance(w, out,
-                 [&](int64_t h, int64_t r) { return -lambda[h] * std::fabs(static_cast<double>(r)); });
+  fillByDistance(w, out, [&](int64_t h, int64_t r) { return -lambda[h] * std::fabs(static_cast<double>(r)); });
 }
 
 Result expDecayBias(const Params& params) {
@@ -497,7 +524,8 @@ Scheme expDecayScheme() {
   s.family = "relative bias";
   s.name = "Exponential distance decay";
   s.cite = "the seed text (2.1.7, distance-decay function)";
-  s.description = "Kernel exp(-lambda|j-i|), i.e. the log-space bias -lambda|j-i|; with one head ALiBi's symmetric form.";
+  s.description =
+      "Kernel exp(-lambda|j-i|), i.e. the log-space bias -lambda|j-i|; with one head ALiBi's symmetric form.";
   s.params = {common::n(), common::heads(), common::causal(), expDecayLambda(), expDecayForm()};
   s.bias = expDecayBias;
   s.scores = expDecayBias;
@@ -510,7 +538,8 @@ Scheme expDecayScheme() {
 // sin-freq — the seed's frequency modulation
 
 const ParamInfo& sinFreqAlpha() {
-  static const ParamInfo p = numberParam("alpha", 8, 0, 1e12, "period scale: B = amplitude*sin((j-i)/alpha) (> 0)", true);
+  static const ParamInfo p =
+      numberParam("alpha", 8, 0, 1e12, "period scale: B = amplitude*sin((j-i)/alpha) (> 0)", true);
   return p;
 }
 const ParamInfo& sinFreqAmplitude() {
@@ -521,11 +550,12 @@ const ParamInfo& sinFreqAmplitude() {
 void fillSinFreq(const Params& params, const BiasWindow& w, float* out) {
   const double alpha = params.number(sinFreqAlpha());
   const double amplitude = params.number(sinFreqAmplitude());
-  fillByDistance(w, out,
-                 [&](int64_t, int64_t r) { return amplitude * std::sin(static_cast<double>(r) / alpha); });
+  fillByDistance(w, out, [&](int64_t, int64_t r) { return amplitude * std::sin(static_cast<double>(r) / alpha); });
 }
 
-Result sinFreqBias(const Params& params) { return squareBias(params, fillSinFreq); }
+Result sinFreqBias(const Params& params) {
+  return squareBias(params, fillSinFreq);
+}
 
 Scheme sinFreqScheme() {
   Scheme s;
@@ -552,7 +582,8 @@ std::vector<Scheme> biasSchemes() {
   alibi.family = "relative bias";
   alibi.name = "ALiBi";
   alibi.cite = "Press, Smith, Lewis 2022, arXiv:2108.12409";
-  alibi.description = "Linear recency bias -m_h|j-i| with geometric per-head slopes; no parameters, extrapolates gracefully.";
+  alibi.description =
+      "Linear recency bias -m_h|j-i| with geometric per-head slopes; no parameters, extrapolates gracefully.";
   alibi.params = {common::n(), common::heads(), common::causal(), alibiBiasMax(), alibiForm(), alibiOutput()};
   alibi.bias = alibiBias;
   alibi.scores = alibiScores;

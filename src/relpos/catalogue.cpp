@@ -70,16 +70,24 @@ void checkKnownNames(const std::string& where, const Params& params, const std::
   }
 }
 
-JsonValue finiteOrNull(double v) { return std::isfinite(v) ? JsonValue::makeNumber(v) : JsonValue(); }
+JsonValue finiteOrNull(double v) {
+  return std::isfinite(v) ? JsonValue::makeNumber(v) : JsonValue();
+}
 
 const char* typeName(ParamType t) {
   switch (t) {
-    case ParamType::Number: return "number";
-    case ParamType::Integer: return "integer";
-    case ParamType::Boolean: return "boolean";
-    case ParamType::Choice: return "choice";
-    case ParamType::PerHead: return "perHead";
-    case ParamType::Array: return "array";
+    case ParamType::Number:
+      return "number";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Boolean:
+      return "boolean";
+    case ParamType::Choice:
+      return "choice";
+    case ParamType::PerHead:
+      return "perHead";
+    case ParamType::Array:
+      return "array";
   }
   return "number";
 }
@@ -125,7 +133,8 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   for (const auto& p : scheme.params) validateParam(params, p);
   // The call's own sizes and flags, also where this scheme ignores them.
   for (const ParamInfo* p : {&common::n(), &common::d(), &common::heads(), &common::causal()}) {
-    const bool own = std::any_of(scheme.params.begin(), scheme.params.end(), [&](const ParamInfo& q) { return q.name == p->name; });
+    const bool own =
+        std::any_of(scheme.params.begin(), scheme.params.end(), [&](const ParamInfo& q) { return q.name == p->name; });
     if (!own && opOptions(op).count(p->name)) validateParam(params, *p);
   }
   return fn(params);

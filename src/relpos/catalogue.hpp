@@ -48,11 +48,11 @@ using RotaryPlanFn = RotaryPlan (*)(const Params&, int64_t d, int64_t seqLenDefa
 // How a scheme enters rp.attention (schemes.md §7).
 enum class AttentionTerm {
   None,
-  Bias,        // B[h, i, j] added to the logits (fillBias)
-  Rotary,      // q and k rotated by position (rotary)
-  KeyVector,   // P[j] added to the keys (implicit mode), from the scheme's encoding
-  PairTable,   // P[i, j] = table[idx(i, j)] added to the keys (and values), e.g. Shaw (pairTable)
-  Logits,      // the scheme replaces QK^T/sqrt(d) with its own logits (logits)
+  Bias,       // B[h, i, j] added to the logits (fillBias)
+  Rotary,     // q and k rotated by position (rotary)
+  KeyVector,  // P[j] added to the keys (implicit mode), from the scheme's encoding
+  PairTable,  // P[i, j] = table[idx(i, j)] added to the keys (and values), e.g. Shaw (pairTable)
+  Logits,     // the scheme replaces QK^T/sqrt(d) with its own logits (logits)
 };
 
 // A relative table and its index map for queries at i + queryOffset: keyTable / valueTable are
@@ -84,10 +84,10 @@ struct Scheme {
   OpFn scores = nullptr;
 
   AttentionTerm term = AttentionTerm::None;
-  BiasFillFn fillBias = nullptr;     // term == Bias
-  RotaryPlanFn rotary = nullptr;     // term == Rotary
-  PairTableFn pairTable = nullptr;   // term == PairTable
-  LogitsFn logits = nullptr;         // term == Logits
+  BiasFillFn fillBias = nullptr;    // term == Bias
+  RotaryPlanFn rotary = nullptr;    // term == Rotary
+  PairTableFn pairTable = nullptr;  // term == PairTable
+  LogitsFn logits = nullptr;        // term == Logits
   // term == KeyVector uses `encoding` with n = number of keys and d = head dim.
 };
 

@@ -7,7 +7,8 @@
 namespace relpos::common {
 
 inline const ParamInfo& n() {
-  static const ParamInfo p = integerParam("n", std::nan(""), 1, 1 << 20, "sequence length (query and key positions 0..n-1)");
+  static const ParamInfo p =
+      integerParam("n", std::nan(""), 1, 1 << 20, "sequence length (query and key positions 0..n-1)");
   return p;
 }
 inline const ParamInfo& d() {

@@ -16,20 +16,25 @@ namespace {
 // cope — Golovneva et al. 2024 (causal only)
 
 const ParamInfo& copeNposMax() {
-  static const ParamInfo p = integerParam("nposMax", std::nan(""), 1, 1 << 20,
-                                          "number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count)");
+  static const ParamInfo p = integerParam(
+      "nposMax", std::nan(""), 1, 1 << 20,
+      "number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count)");
   return p;
 }
 const ParamInfo& copeE() {
-  static const ParamInfo p = arrayParam("E", "position embeddings [nposMax, d], row = integer position; default: sinusoid(t)");
+  static const ParamInfo p =
+      arrayParam("E", "position embeddings [nposMax, d], row = integer position; default: sinusoid(t)");
   return p;
 }
 const ParamInfo& copeScale() {
-  static const ParamInfo p = numberParam("scale", std::nan(""), 0, 1e12, "gate logit scale z = q.k*scale (> 0; default 1/sqrt(d))", true);
+  static const ParamInfo p =
+      numberParam("scale", std::nan(""), 0, 1e12, "gate logit scale z = q.k*scale (> 0; default 1/sqrt(d))", true);
   return p;
 }
 const ParamInfo& copeOutput() {
-  static const ParamInfo p = choiceParam("output", "logits|positions", "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)");
+  static const ParamInfo p =
+      choiceParam("output", "logits|positions",
+                  "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)");
   return p;
 }
 const ParamInfo& copeQ() {
@@ -68,7 +73,8 @@ CopeConfig copeConfig(const Params& params, int64_t d, int64_t keys) {
     c.table = given->array;
   } else {
     c.table.resize(static_cast<size_t>(c.nposMax * d));
-    for (int64_t t = 0; t < c.nposMax; ++t) sinusoid(static_cast<double>(t), d, kDefaultTableBase, false, c.table.data() + t * d);
+    for (int64_t t = 0; t < c.nposMax; ++t)
+      sinusoid(static_cast<double>(t), d, kDefaultTableBase, false, c.table.data() + t * d);
   }
   return c;
 }
@@ -134,8 +140,10 @@ Scheme copeScheme() {
   s.family = "contextual";
   s.name = "CoPE (contextual position encoding)";
   s.cite = "Golovneva et al. 2024, arXiv:2405.18719";
-  s.description = "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits.";
-  s.params = {common::n(), common::d(), common::causal(), copeNposMax(), copeE(), copeScale(), copeOutput(), copeQ(), copeK()};
+  s.description =
+      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits.";
+  s.params = {common::n(), common::d(),  common::causal(), copeNposMax(), copeE(),
+              copeScale(), copeOutput(), copeQ(),          copeK()};
   s.scores = copeScores;
   s.term = AttentionTerm::Logits;
   s.logits = copeLogits;
@@ -144,6 +152,8 @@ Scheme copeScheme() {
 
 }  // namespace
 
-std::vector<Scheme> contextualSchemes() { return {copeScheme()}; }
+std::vector<Scheme> contextualSchemes() {
+  return {copeScheme()};
+}
 
 }  // namespace relpos

@@ -60,12 +60,18 @@ JsonValue& JsonValue::set(const std::string& key, JsonValue value) {
 
 const char* jsonTypeName(JsonValue::Type type) {
   switch (type) {
-    case JsonValue::Type::Null: return "null";
-    case JsonValue::Type::Boolean: return "boolean";
-    case JsonValue::Type::Number: return "number";
-    case JsonValue::Type::String: return "string";
-    case JsonValue::Type::Array: return "array";
-    case JsonValue::Type::Object: return "object";
+    case JsonValue::Type::Null:
+      return "null";
+    case JsonValue::Type::Boolean:
+      return "boolean";
+    case JsonValue::Type::Number:
+      return "number";
+    case JsonValue::Type::String:
+      return "string";
+    case JsonValue::Type::Array:
+      return "array";
+    case JsonValue::Type::Object:
+      return "object";
   }
   return "value";
 }
@@ -206,10 +212,14 @@ class Parser {
     for (int i = 0; i < 4; ++i) {
       const char c = s_[pos_++];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<unsigned>(c - 'A' + 10);
-      else fail("invalid hex digit in a \\u escape");
+      if (c >= '0' && c <= '9')
+        v |= static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= static_cast<unsigned>(c - 'A' + 10);
+      else
+        fail("invalid hex digit in a \\u escape");
     }
     return v;
   }
@@ -231,10 +241,14 @@ class Parser {
     const auto b0 = static_cast<unsigned char>(s_[pos_]);
     int length = 0;
     unsigned cp = 0, min = 0;
-    if (b0 >= 0xC2 && b0 <= 0xDF) length = 2, cp = b0 & 0x1F, min = 0x80;
-    else if (b0 >= 0xE0 && b0 <= 0xEF) length = 3, cp = b0 & 0x0F, min = 0x800;
-    else if (b0 >= 0xF0 && b0 <= 0xF4) length = 4, cp = b0 & 0x07, min = 0x10000;
-    else fail("invalid UTF-8 in a string");
+    if (b0 >= 0xC2 && b0 <= 0xDF)
+      length = 2, cp = b0 & 0x1F, min = 0x80;
+    else if (b0 >= 0xE0 && b0 <= 0xEF)
+      length = 3, cp = b0 & 0x0F, min = 0x800;
+    else if (b0 >= 0xF0 && b0 <= 0xF4)
+      length = 4, cp = b0 & 0x07, min = 0x10000;
+    else
+      fail("invalid UTF-8 in a string");
     if (pos_ + length > s_.size()) fail("truncated UTF-8 sequence in a string");
     for (int i = 1; i < length; ++i) {
       const auto b = static_cast<unsigned char>(s_[pos_ + i]);
@@ -266,16 +280,35 @@ class Parser {
       if (atEnd()) fail("unterminated string");
       const char e = s_[pos_++];
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': appendUtf8(out, escapedCodePoint()); break;
-        default: --pos_, fail(std::string("invalid escape '\\") + e + "'");
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u':
+          appendUtf8(out, escapedCodePoint());
+          break;
+        default:
+          --pos_, fail(std::string("invalid escape '\\") + e + "'");
       }
     }
   }
@@ -319,13 +352,27 @@ void writeString(std::string& out, const std::string& text) {
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buffer[8];
@@ -355,10 +402,18 @@ void writeNumber(std::string& out, double v) {
 
 void write(std::string& out, const JsonValue& v) {
   switch (v.type) {
-    case JsonValue::Type::Null: out += "null"; break;
-    case JsonValue::Type::Boolean: out += v.boolean ? "true" : "false"; break;
-    case JsonValue::Type::Number: writeNumber(out, v.number); break;
-    case JsonValue::Type::String: writeString(out, v.string); break;
+    case JsonValue::Type::Null:
+      out += "null";
+      break;
+    case JsonValue::Type::Boolean:
+      out += v.boolean ? "true" : "false";
+      break;
+    case JsonValue::Type::Number:
+      writeNumber(out, v.number);
+      break;
+    case JsonValue::Type::String:
+      writeString(out, v.string);
+      break;
     case JsonValue::Type::Array:
       out += '[';
       for (std::size_t i = 0; i < v.array.size(); ++i) {
@@ -382,7 +437,9 @@ void write(std::string& out, const JsonValue& v) {
 
 }  // namespace
 
-JsonValue parseJson(const std::string& text) { return Parser(text).document(); }
+JsonValue parseJson(const std::string& text) {
+  return Parser(text).document();
+}
 
 std::string toJson(const JsonValue& value) {
   std::string out;

@@ -54,9 +54,8 @@ void storeRow(F4 lo, F4 hi, float scale, const float* bias, float biasWeight, in
 }
 
 template <int R>
-void logitRows(const float* q, int64_t row0, int64_t ldq, const float* panels, int64_t m, int64_t d,
-               float scale, const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out,
-               int64_t ldo) {
+void logitRows(const float* q, int64_t row0, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
+               const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo) {
   int64_t widest = 0;
   for (int r = 0; r < R; ++r) widest = std::max(widest, mask.visible(row0 + r, m));
   F4 lo[R], hi[R];
@@ -149,7 +148,8 @@ void weightedSum(const float* w, int64_t rows, int64_t m, int64_t ldw, const flo
     }
     for (; c + 4 <= dv; c += 4) {
       F4 a = simd::load(oi + c);
-      for (int64_t j = 0; j < visible; ++j) a = simd::add(a, simd::mul(simd::splat(wi[j]), simd::load(v + j * ldv + c)));
+      for (int64_t j = 0; j < visible; ++j)
+        a = simd::add(a, simd::mul(simd::splat(wi[j]), simd::load(v + j * ldv + c)));
       simd::store(oi + c, a);
     }
     for (; c < dv; ++c) {

@@ -26,8 +26,12 @@ uint64_t Rng::next() {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
-double Rng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-int64_t Rng::below(int64_t n) { return static_cast<int64_t>(uniform() * static_cast<double>(n)); }
+double Rng::uniform() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
+int64_t Rng::below(int64_t n) {
+  return static_cast<int64_t>(uniform() * static_cast<double>(n));
+}
 double Rng::normal() {
   const double u1 = 1.0 - uniform(), u2 = uniform();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
@@ -96,8 +100,12 @@ const ParamInfo& numeric(const std::string& name) {
   throwRange("relpos.train: internal: no option " + name);
 }
 
-bool isRotary(const std::string& s) { return s == "rope" || s == "rope-linear" || s == "xpos"; }
-bool isBias(const std::string& s) { return s == "alibi" || s == "t5" || s == "kerple-log" || s == "fire"; }
+bool isRotary(const std::string& s) {
+  return s == "rope" || s == "rope-linear" || s == "xpos";
+}
+bool isBias(const std::string& s) {
+  return s == "alibi" || s == "t5" || s == "kerple-log" || s == "fire";
+}
 
 }  // namespace
 
@@ -142,12 +150,14 @@ Config readConfig(const Params& params) {
   c.fireC = params.number(numeric("fireC"));
 
   if (c.dModel % c.heads != 0) {
-    throwRange(where + ": dModel (" + std::to_string(c.dModel) + ") must be divisible by heads (" + std::to_string(c.heads) + ")");
+    throwRange(where + ": dModel (" + std::to_string(c.dModel) + ") must be divisible by heads (" +
+               std::to_string(c.heads) + ")");
   }
   const int64_t dh = c.dModel / c.heads;
   if (isRotary(c.scheme) && dh % 2 != 0) throwRange(where + ": rotary schemes need an even head width dModel/heads");
   if (c.task == "copy" && c.offset >= c.length) throwRange(where + ": offset must be < length");
-  if ((c.task == "reverse" || c.task == "sort") && c.length % 2 != 0) throwRange(where + ": reverse/sort need an even length");
+  if ((c.task == "reverse" || c.task == "sort") && c.length % 2 != 0)
+    throwRange(where + ": reverse/sort need an even length");
   if (c.scheme == "t5" && (c.numBuckets % 2 != 0 || c.maxDistance <= c.numBuckets / 2)) {
     throwRange(where + ": t5 needs an even numBuckets and maxDistance > numBuckets/2 (causal buckets)");
   }
@@ -192,7 +202,10 @@ Example makeExample(const Config& c, int64_t n, Rng& rng) {
     std::vector<int32_t> x(static_cast<size_t>(m));
     for (auto& v : x) v = content();
     std::vector<int32_t> y = x;
-    if (c.task == "reverse") std::reverse(y.begin(), y.end()); else std::sort(y.begin(), y.end());
+    if (c.task == "reverse")
+      std::reverse(y.begin(), y.end());
+    else
+      std::sort(y.begin(), y.end());
     for (int64_t i = 0; i < m; ++i) e.tokens[i] = x[i];
     e.tokens[m] = special;
     for (int64_t t = 0; t + 1 < m; ++t) e.tokens[m + 1 + t] = y[t];
@@ -215,7 +228,8 @@ Example makeExample(const Config& c, int64_t n, Rng& rng) {
 namespace {
 
 // C[n, m] = A[n, k] W[k, m] (+ bias[m])
-void matmul(const double* A, int64_t n, int64_t k, const double* W, int64_t m, double* C, const double* bias = nullptr) {
+void matmul(const double* A, int64_t n, int64_t k, const double* W, int64_t m, double* C,
+            const double* bias = nullptr) {
   for (int64_t i = 0; i < n; ++i) {
     double* c = C + i * m;
     for (int64_t t = 0; t < m; ++t) c[t] = bias ? bias[t] : 0.0;
@@ -244,7 +258,8 @@ void matmulBack(const double* A, int64_t n, int64_t k, const double* W, int64_t 
       }
       if (dA) dA[i * k + p] += s;
     }
-    if (db) for (int64_t t = 0; t < m; ++t) db[t] += dc[t];
+    if (db)
+      for (int64_t t = 0; t < m; ++t) db[t] += dc[t];
   }
 }
 
@@ -293,8 +308,8 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 constexpr double kKerpleMin = 0.01;  // KERPLE's code clamps r1, r2 to >= 0.01
 
 struct LayerIdx {
-  size_t ln1g = kNone, ln1b = kNone, wq = 0, wk = 0, wv = 0, wo = 0, ln2g = kNone, ln2b = kNone, w1 = 0, b1 = 0,
-         w2 = 0, b2 = 0, pos = kNone, pos2 = kNone;
+  size_t ln1g = kNone, ln1b = kNone, wq = 0, wk = 0, wv = 0, wo = 0, ln2g = kNone, ln2b = kNone, w1 = 0, b1 = 0, w2 = 0,
+         b2 = 0, pos = kNone, pos2 = kNone;
 };
 
 // Positional inputs for one sequence length (fixed: they come from the catalogue).
@@ -317,9 +332,9 @@ struct Model::Impl {
   int64_t D = 0, H = 0, dh = 0, F = 0, V = 0;  // V: vocabulary incl. the special token
   size_t embed = 0, lnfg = kNone, lnfb = kNone, wout = 0, bout = 0;
   std::vector<LayerIdx> layers;
-  bool input = false;      // sinusoidal added to the embeddings
-  double keyWeight = 0;    // beta on q.p (implicit / mixed sinusoidal)
-  double biasWeight = 0;   // weight of B in the logits
+  bool input = false;     // sinusoidal added to the embeddings
+  double keyWeight = 0;   // beta on q.p (implicit / mixed sinusoidal)
+  double biasWeight = 0;  // weight of B in the logits
   std::map<std::pair<int64_t, bool>, PosCache> caches;
   // Per-forward scratch for a batch.
   std::vector<std::vector<double>> bias;   // per layer [H, n, n]
@@ -410,8 +425,8 @@ const PosCache& Model::Impl::pos(const Config& c, int64_t n, bool eval) {
   return caches.emplace(std::make_pair(n, key), std::move(pc)).first->second;
 }
 
-void Model::Impl::computeBias(const Config& c, const std::vector<double>& w, const PosCache& pc, int64_t layer, int64_t n,
-                              std::vector<double>& out) const {
+void Model::Impl::computeBias(const Config& c, const std::vector<double>& w, const PosCache& pc, int64_t layer,
+                              int64_t n, std::vector<double>& out) const {
   out.assign(static_cast<size_t>(H * n * n), 0.0);
   const LayerIdx& L = layers[layer];
   for (int64_t h = 0; h < H; ++h) {
@@ -639,8 +654,10 @@ void Model::Impl::backward(const Config& c, const std::vector<double>& w, const 
   }
   std::vector<double> df(nd, 0.0), dx(nd, 0.0);
   matmulBack(f.data(), n, D, &w[wout], V, dz.data(), df.data(), &g[wout], &g[bout]);
-  if (norm) layerNormBack(df.data(), n, D, &w[lnfg], fHat.data(), fRstd.data(), dx.data(), &g[lnfg], &g[lnfb]);
-  else dx = df;
+  if (norm)
+    layerNormBack(df.data(), n, D, &w[lnfg], fHat.data(), fRstd.data(), dx.data(), &g[lnfg], &g[lnfb]);
+  else
+    dx = df;
 
   std::vector<double> dx1, dh_(static_cast<size_t>(n * F)), db(nd), dO(nd), dq(nd), dk(nd), dv(nd), da(nd), dp;
   for (int64_t l = c.layers - 1; l >= 0; --l) {
@@ -650,11 +667,14 @@ void Model::Impl::backward(const Config& c, const std::vector<double>& w, const 
     dx1 = dx;
     std::fill(dh_.begin(), dh_.end(), 0.0);
     matmulBack(C.h.data(), n, F, &w[L.w2], D, dx.data(), dh_.data(), &g[L.w2], &g[L.b2]);
-    for (size_t t = 0; t < dh_.size(); ++t) if (C.hPre[t] <= 0) dh_[t] = 0;
+    for (size_t t = 0; t < dh_.size(); ++t)
+      if (C.hPre[t] <= 0) dh_[t] = 0;
     std::fill(db.begin(), db.end(), 0.0);
     matmulBack(C.b.data(), n, D, &w[L.w1], F, dh_.data(), db.data(), &g[L.w1], &g[L.b1]);
-    if (norm) layerNormBack(db.data(), n, D, &w[L.ln2g], C.bHat.data(), C.bRstd.data(), dx1.data(), &g[L.ln2g], &g[L.ln2b]);
-    else for (size_t t = 0; t < nd; ++t) dx1[t] += db[t];
+    if (norm)
+      layerNormBack(db.data(), n, D, &w[L.ln2g], C.bHat.data(), C.bRstd.data(), dx1.data(), &g[L.ln2g], &g[L.ln2b]);
+    else
+      for (size_t t = 0; t < nd; ++t) dx1[t] += db[t];
     // Attention output: x1 = xIn + o Wo.
     std::fill(dO.begin(), dO.end(), 0.0);
     matmulBack(C.o.data(), n, D, &w[L.wo], D, dx1.data(), dO.data(), &g[L.wo]);
@@ -707,8 +727,10 @@ void Model::Impl::backward(const Config& c, const std::vector<double>& w, const 
     matmulBack(C.a.data(), n, D, &w[L.wk], D, dk.data(), da.data(), &g[L.wk]);
     matmulBack(C.a.data(), n, D, &w[L.wv], D, dv.data(), da.data(), &g[L.wv]);
     dx = dx1;  // residual
-    if (norm) layerNormBack(da.data(), n, D, &w[L.ln1g], C.aHat.data(), C.aRstd.data(), dx.data(), &g[L.ln1g], &g[L.ln1b]);
-    else for (size_t t = 0; t < nd; ++t) dx[t] += da[t];
+    if (norm)
+      layerNormBack(da.data(), n, D, &w[L.ln1g], C.aHat.data(), C.aRstd.data(), dx.data(), &g[L.ln1g], &g[L.ln1b]);
+    else
+      for (size_t t = 0; t < nd; ++t) dx[t] += da[t];
   }
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t t = 0; t < D; ++t) g[embed + e.tokens[i] * D + t] += dx[i * D + t];
@@ -805,8 +827,8 @@ Model::Model(const Config& config) : config_(config), impl_(std::make_unique<Imp
       const size_t hid = static_cast<size_t>(c.fireHidden);
       for (size_t h = 0; h < H; ++h) {
         const size_t at = L.pos + h * (3 * hid + 1);
-        fill(at, hid, 1.0);                                   // w1
-        fill(at + hid, hid, 0.5);                             // b1
+        fill(at, hid, 1.0);                                                  // w1
+        fill(at + hid, hid, 0.5);                                            // b1
         fill(at + 2 * hid, hid, 1.0 / std::sqrt(static_cast<double>(hid)));  // w2
       }
     }
@@ -826,8 +848,14 @@ double Model::loss(const std::vector<Example>& batch, std::vector<double>* grad,
   m.bias.resize(static_cast<size_t>(c.layers));
   m.dBias.resize(static_cast<size_t>(c.layers));
   for (int64_t l = 0; l < c.layers; ++l) {
-    if (isBias(c.scheme)) m.computeBias(c, w_, pc, l, n, m.bias[l]); else m.bias[l].clear();
-    if (grad && isBias(c.scheme)) m.dBias[l].assign(m.bias[l].size(), 0.0); else m.dBias[l].clear();
+    if (isBias(c.scheme))
+      m.computeBias(c, w_, pc, l, n, m.bias[l]);
+    else
+      m.bias[l].clear();
+    if (grad && isBias(c.scheme))
+      m.dBias[l].assign(m.bias[l].size(), 0.0);
+    else
+      m.dBias[l].clear();
   }
   int64_t targets = 0;
   for (const Example& e : batch) {
@@ -853,7 +881,10 @@ Eval Model::evaluate(const Example& e, std::vector<double>* attention) {
   const PosCache& pc = m.pos(c, n, true);
   m.bias.resize(static_cast<size_t>(c.layers));
   for (int64_t l = 0; l < c.layers; ++l) {
-    if (isBias(c.scheme)) m.computeBias(c, w_, pc, l, n, m.bias[l]); else m.bias[l].clear();
+    if (isBias(c.scheme))
+      m.computeBias(c, w_, pc, l, n, m.bias[l]);
+    else
+      m.bias[l].clear();
   }
   Eval r;
   r.loss = m.forward(c, w_, pc, e, &r.correct, &r.total);
@@ -885,8 +916,10 @@ double Trainer::learningRate(int64_t step) const {
   const int64_t span = std::max<int64_t>(c.steps - c.warmup, 1);
   const double progress = std::min(1.0, static_cast<double>(step - c.warmup) / static_cast<double>(span));
   double shape = 1.0;
-  if (c.schedule == "cosine") shape = 0.5 * (1.0 + std::cos(3.141592653589793 * progress));
-  else if (c.schedule == "linear") shape = 1.0 - progress;
+  if (c.schedule == "cosine")
+    shape = 0.5 * (1.0 + std::cos(3.141592653589793 * progress));
+  else if (c.schedule == "linear")
+    shape = 1.0 - progress;
   return c.lr * (c.minLrRatio + (1.0 - c.minLrRatio) * shape);
 }
 

@@ -38,9 +38,9 @@ class Rng {
  public:
   explicit Rng(uint64_t seed) : state_(seed) {}
   uint64_t next();
-  double uniform();                      // [0, 1)
-  int64_t below(int64_t n);              // [0, n)
-  double normal();                       // N(0, 1), Box-Muller
+  double uniform();          // [0, 1)
+  int64_t below(int64_t n);  // [0, n)
+  double normal();           // N(0, 1), Box-Muller
 
  private:
   uint64_t state_;

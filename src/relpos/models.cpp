@@ -16,8 +16,12 @@ namespace {
 
 const std::string kWhere = "relpos.fromConfig: ";
 
-JsonValue num(double v) { return JsonValue::makeNumber(v); }
-JsonValue str(std::string v) { return JsonValue::makeString(std::move(v)); }
+JsonValue num(double v) {
+  return JsonValue::makeNumber(v);
+}
+JsonValue str(std::string v) {
+  return JsonValue::makeString(std::move(v));
+}
 
 JsonValue object(std::initializer_list<std::pair<const char*, JsonValue>> members) {
   JsonValue o = JsonValue::makeObject();
@@ -30,35 +34,73 @@ JsonValue object(std::initializer_list<std::pair<const char*, JsonValue>> member
 
 // Phi-3-vision-128k-instruct's factors (§9: the only copy found), as in golden case 040.
 const std::vector<double>& phi3ShortFactor() {
-  static const std::vector<double> v = {
-      1.05, 1.05, 1.05, 1.1, 1.1, 1.1, 1.2500000000000002, 1.2500000000000002, 1.4000000000000004,
-      1.4500000000000004, 1.5500000000000005, 1.8500000000000008, 1.9000000000000008, 2.000000000000001,
-      2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
-      2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
-      2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
-      2.000000000000001, 2.000000000000001, 2.000000000000001, 2.1000000000000005, 2.1000000000000005,
-      2.2, 2.3499999999999996, 2.3499999999999996, 2.3499999999999996, 2.3499999999999996,
-      2.3999999999999995, 2.3999999999999995, 2.6499999999999986, 2.6999999999999984, 2.8999999999999977,
-      2.9499999999999975, 3.049999999999997, 3.049999999999997, 3.049999999999997};
+  static const std::vector<double> v = {1.05,
+                                        1.05,
+                                        1.05,
+                                        1.1,
+                                        1.1,
+                                        1.1,
+                                        1.2500000000000002,
+                                        1.2500000000000002,
+                                        1.4000000000000004,
+                                        1.4500000000000004,
+                                        1.5500000000000005,
+                                        1.8500000000000008,
+                                        1.9000000000000008,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.000000000000001,
+                                        2.1000000000000005,
+                                        2.1000000000000005,
+                                        2.2,
+                                        2.3499999999999996,
+                                        2.3499999999999996,
+                                        2.3499999999999996,
+                                        2.3499999999999996,
+                                        2.3999999999999995,
+                                        2.3999999999999995,
+                                        2.6499999999999986,
+                                        2.6999999999999984,
+                                        2.8999999999999977,
+                                        2.9499999999999975,
+                                        3.049999999999997,
+                                        3.049999999999997,
+                                        3.049999999999997};
   return v;
 }
 const std::vector<double>& phi3LongFactor() {
   static const std::vector<double> v = {
       1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
       1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
-      1.8999998569488525, 2.859999895095825, 3.68999981880188, 5.419999599456787, 5.489999771118164,
-      5.489999771118164, 9.09000015258789, 11.579999923706055, 15.65999984741211, 15.769999504089355,
+      1.8999998569488525, 2.859999895095825,  3.68999981880188,   5.419999599456787,  5.489999771118164,
+      5.489999771118164,  9.09000015258789,   11.579999923706055, 15.65999984741211,  15.769999504089355,
       15.789999961853027, 18.360000610351562, 21.989999771118164, 23.079999923706055, 30.009998321533203,
-      32.35000228881836, 32.590003967285156, 35.56000518798828, 39.95000457763672, 53.840003967285156,
-      56.20000457763672, 57.95000457763672, 59.29000473022461, 59.77000427246094, 59.920005798339844,
-      61.190006256103516, 61.96000671386719, 62.50000762939453, 63.3700065612793, 63.48000717163086,
-      63.48000717163086, 63.66000747680664, 63.850006103515625, 64.08000946044922, 64.760009765625,
-      64.80001068115234, 64.81001281738281, 64.81001281738281};
+      32.35000228881836,  32.590003967285156, 35.56000518798828,  39.95000457763672,  53.840003967285156,
+      56.20000457763672,  57.95000457763672,  59.29000473022461,  59.77000427246094,  59.920005798339844,
+      61.190006256103516, 61.96000671386719,  62.50000762939453,  63.3700065612793,   63.48000717163086,
+      63.48000717163086,  63.66000747680664,  63.850006103515625, 64.08000946044922,  64.760009765625,
+      64.80001068115234,  64.81001281738281,  64.81001281738281};
   return v;
 }
 
-JsonValue preset(const char* id, const char* name, const char* scheme, JsonValue params, int heads,
-                 const char* source, JsonValue model) {
+JsonValue preset(const char* id, const char* name, const char* scheme, JsonValue params, int heads, const char* source,
+                 JsonValue model) {
   return object({{"id", str(id)},
                  {"name", str(name)},
                  {"scheme", str(scheme)},
@@ -88,58 +130,77 @@ JsonValue presetList() {
   phi3.set("originalMaxPositionEmbeddings", num(4096));
 
   JsonValue presets = JsonValue::makeArray();
-  presets.push(preset("llama-2-7b", "Llama-2-7B", "rope", ropeParams(128, 10000, "half", false), 32,
-                      "HF mirror of meta-llama/Llama-2-7b-hf",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"maxPositionEmbeddings", num(4096)},
-                              {"note", str("base 10000 is the LlamaConfig default rope_theta (unverified in the original config)")}})));
+  presets.push(preset(
+      "llama-2-7b", "Llama-2-7B", "rope", ropeParams(128, 10000, "half", false), 32,
+      "HF mirror of meta-llama/Llama-2-7b-hf",
+      object({{"hiddenSize", num(4096)},
+              {"headDim", num(128)},
+              {"maxPositionEmbeddings", num(4096)},
+              {"note", str("base 10000 is the LlamaConfig default rope_theta (unverified in the original config)")}})));
   presets.push(preset("llama-3.1-8b", "Llama-3.1-8B", "rope-llama3", std::move(llama3), 32,
                       "HF LlamaConfig dump of meta-llama/Meta-Llama-3.1-8B-Instruct (transformers 4.45.2)",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"kvHeads", num(8)},
+                      object({{"hiddenSize", num(4096)},
+                              {"headDim", num(128)},
+                              {"kvHeads", num(8)},
                               {"maxPositionEmbeddings", num(131072)}})));
   presets.push(preset("qwen2-7b", "Qwen2-7B", "rope", ropeParams(128, 1000000, "half", false), 28,
                       "HF mirrors of Qwen/Qwen2-7B and Qwen2-7B-Instruct config",
-                      object({{"hiddenSize", num(3584)}, {"headDim", num(128)}, {"kvHeads", num(4)},
+                      object({{"hiddenSize", num(3584)},
+                              {"headDim", num(128)},
+                              {"kvHeads", num(4)},
                               {"maxPositionEmbeddings", num(131072)},
                               {"note", str("Instruct: max pos 32768; the model card suggests rope-yarn factor 4, "
                                            "original 32768 (unverified)")}})));
   presets.push(preset("mistral-7b", "Mistral-7B-v0.1", "rope", ropeParams(128, 10000, "half", false), 32,
                       "partial public config copies",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"kvHeads", num(8)},
+                      object({{"hiddenSize", num(4096)},
+                              {"headDim", num(128)},
+                              {"kvHeads", num(8)},
                               {"slidingWindow", num(4096)},
                               {"note", str("max pos 32768 and v0.2+ (base 1e6, no sliding window) unverified")}})));
   presets.push(preset("gpt-neox-20b", "GPT-NeoX-20B", "rope", ropeParams(24, 10000, "half", true), 64,
                       "EleutherAI gpt-neox configs/20B.yml; HF mirror; HF GPTNeoXAttention",
-                      object({{"hiddenSize", num(6144)}, {"headDim", num(96)}, {"rotaryPct", num(0.25)},
+                      object({{"hiddenSize", num(6144)},
+                              {"headDim", num(96)},
+                              {"rotaryPct", num(0.25)},
                               {"maxPositionEmbeddings", num(2048)}})));
-  presets.push(preset("gpt-j-6b", "GPT-J-6B", "rope", ropeParams(64, 10000, "interleaved", true), 16,
-                      "HF modeling_gptj.py; TensorRT-LLM example config",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(256)}, {"maxPositionEmbeddings", num(2048)}})));
+  presets.push(
+      preset("gpt-j-6b", "GPT-J-6B", "rope", ropeParams(64, 10000, "interleaved", true), 16,
+             "HF modeling_gptj.py; TensorRT-LLM example config",
+             object({{"hiddenSize", num(4096)}, {"headDim", num(256)}, {"maxPositionEmbeddings", num(2048)}})));
   presets.push(preset("phi-3-mini-128k", "Phi-3-mini-128k", "rope-longrope", std::move(phi3), 32,
                       "copy of Phi-3-vision-128k-instruct's config (same text backbone; mini-128k's own config "
                       "not found, unverified for mini); HF Phi3Config, _compute_longrope_parameters",
-                      object({{"hiddenSize", num(3072)}, {"headDim", num(96)}, {"maxPositionEmbeddings", num(131072)},
+                      object({{"hiddenSize", num(3072)},
+                              {"headDim", num(96)},
+                              {"maxPositionEmbeddings", num(131072)},
                               {"attentionFactor", num(1.1902380714238083)},
                               {"note", str("factor arrays are Phi-3-vision-128k-instruct's; mini-128k-instruct's "
                                            "June-2024 update shipped different long factors")}})));
-  presets.push(preset("bloom-7b1", "BLOOM-7b1", "alibi",
-                      object({{"alibiBiasMax", num(8)}, {"form", str("keyPosition")}}), 32,
-                      "third-party config catalog; HF build_alibi_tensor",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(128)}})));
-  presets.push(preset("mpt-7b", "MPT-7B", "alibi", object({{"alibiBiasMax", num(8)}, {"form", str("symmetric")}}),
-                      32, "MPT-7B-instruct config.json quoted in an MLC-LLM doc; llm-foundry gen_slopes, build_alibi_bias",
-                      object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"maxPositionEmbeddings", num(2048)}})));
-  presets.push(preset("t5-base", "T5-base", "t5",
-                      object({{"numBuckets", num(32)}, {"maxDistance", num(128)}, {"bidirectional", JsonValue::makeBoolean(true)}}),
-                      12, "HF T5Config, T5Attention; FLAN-T5-base config copy",
-                      object({{"hiddenSize", num(768)}, {"headDim", num(64)},
-                              {"note", str("encoder table; the decoder's self-attention uses bidirectional false; "
-                                           "T5 omits the 1/sqrt(d) scale")}})));
+  presets.push(preset(
+      "bloom-7b1", "BLOOM-7b1", "alibi", object({{"alibiBiasMax", num(8)}, {"form", str("keyPosition")}}), 32,
+      "third-party config catalog; HF build_alibi_tensor", object({{"hiddenSize", num(4096)}, {"headDim", num(128)}})));
+  presets.push(
+      preset("mpt-7b", "MPT-7B", "alibi", object({{"alibiBiasMax", num(8)}, {"form", str("symmetric")}}), 32,
+             "MPT-7B-instruct config.json quoted in an MLC-LLM doc; llm-foundry gen_slopes, build_alibi_bias",
+             object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"maxPositionEmbeddings", num(2048)}})));
+  presets.push(preset(
+      "t5-base", "T5-base", "t5",
+      object({{"numBuckets", num(32)}, {"maxDistance", num(128)}, {"bidirectional", JsonValue::makeBoolean(true)}}), 12,
+      "HF T5Config, T5Attention; FLAN-T5-base config copy",
+      object({{"hiddenSize", num(768)},
+              {"headDim", num(64)},
+              {"note", str("encoder table; the decoder's self-attention uses bidirectional false; "
+                           "T5 omits the 1/sqrt(d) scale")}})));
   presets.push(preset("deberta-v3-base", "DeBERTa-v3-base", "deberta",
                       object({{"positionBuckets", num(256)}, {"maxRelativePositions", num(512)}}), 12,
                       "several public copies of microsoft/deberta-v3-base config",
-                      object({{"hiddenSize", num(768)}, {"headDim", num(64)}, {"maxPositionEmbeddings", num(512)},
+                      object({{"hiddenSize", num(768)},
+                              {"headDim", num(64)},
+                              {"maxPositionEmbeddings", num(512)},
                               {"posAttType", JsonValue::makeArray({str("p2c"), str("c2p")})},
-                              {"shareAttKey", JsonValue::makeBoolean(true)}, {"normRelEbd", str("layer_norm")}})));
+                              {"shareAttKey", JsonValue::makeBoolean(true)},
+                              {"normRelEbd", str("layer_norm")}})));
   return presets;
 }
 
@@ -247,8 +308,11 @@ struct Reading {
   JsonValue toJsonValue() const {
     JsonValue w = JsonValue::makeArray();
     for (const auto& text : warnings) w.push(str(text));
-    return object({{"scheme", str(scheme)}, {"params", params}, {"heads", num(static_cast<double>(heads))},
-                   {"warnings", std::move(w)}, {"model", model}});
+    return object({{"scheme", str(scheme)},
+                   {"params", params},
+                   {"heads", num(static_cast<double>(heads))},
+                   {"warnings", std::move(w)},
+                   {"model", model}});
   }
 };
 
@@ -261,7 +325,8 @@ void rejectPrototypeKeys(const JsonValue& v, const std::string& path) {
     }
     rejectPrototypeKeys(member.second, where);
   }
-  for (std::size_t i = 0; i < v.array.size(); ++i) rejectPrototypeKeys(v.array[i], path + "[" + std::to_string(i) + "]");
+  for (std::size_t i = 0; i < v.array.size(); ++i)
+    rejectPrototypeKeys(v.array[i], path + "[" + std::to_string(i) + "]");
 }
 
 JsonValue parseConfig(const std::string& text) {
@@ -318,14 +383,15 @@ bool isOneOf(const std::string& s, std::initializer_list<const char*> list) {
 }
 
 const std::initializer_list<const char*> kHalfLayoutModels = {
-    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3", "gpt_neox",
-    "gemma", "gemma2", "olmo", "olmo2", "stablelm", "starcoder2", "falcon", "granite"};
+    "llama",    "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",    "qwen3_moe",  "phi",    "phi3",
+    "gpt_neox", "gemma",   "gemma2",  "olmo",  "olmo2",     "stablelm", "starcoder2", "falcon", "granite"};
 const std::initializer_list<const char*> kInterleavedModels = {"gptj", "codegen"};
 
 std::string rotaryLayout(const std::string& modelType, std::vector<std::string>& warnings) {
   if (isOneOf(modelType, kInterleavedModels)) return "interleaved";
   if (!isOneOf(modelType, kHalfLayoutModels)) {
-    warnings.push_back("model_type '" + modelType + "' is not one relpos knows; assuming the half rotary layout "
+    warnings.push_back("model_type '" + modelType +
+                       "' is not one relpos knows; assuming the half rotary layout "
                        "(GPT-NeoX/Llama)");
   }
   return "half";
@@ -342,7 +408,8 @@ int64_t readRotaryDim(Section& config, std::optional<Section>& block, int64_t he
     r = *dim;
     from = "rotary_dim";
   } else if (fraction) {
-    if (!(*fraction > 0 && *fraction <= 1)) throwRange(kWhere + "the partial rotary fraction must be in (0, 1], got " + formatNumber(*fraction));
+    if (!(*fraction > 0 && *fraction <= 1))
+      throwRange(kWhere + "the partial rotary fraction must be in (0, 1], got " + formatNumber(*fraction));
     r = static_cast<int64_t>(std::floor(static_cast<double>(headDim) * *fraction));
     from = "head_dim x " + formatNumber(*fraction);
   }
@@ -373,11 +440,13 @@ std::string ropeType(std::optional<Section>& block, std::vector<std::string>& wa
   const auto ropeType = block->text("rope_type");
   const auto type = block->text("type");
   if (ropeType && type && *ropeType != *type) {
-    warnings.push_back(block->name("type") + " '" + *type + "' differs from rope_type '" + *ropeType + "'; relpos used rope_type");
+    warnings.push_back(block->name("type") + " '" + *type + "' differs from rope_type '" + *ropeType +
+                       "'; relpos used rope_type");
   }
   if (ropeType) return *ropeType;
   if (type) return *type;
-  if (block->has("factor")) throwRange(kWhere + "cannot find the rope scaling type: need " + block->name("rope_type") + " (or type)");
+  if (block->has("factor"))
+    throwRange(kWhere + "cannot find the rope scaling type: need " + block->name("rope_type") + " (or type)");
   return "default";
 }
 
@@ -405,10 +474,13 @@ void readYarn(Section& config, Section& block, Reading& out) {
   const int64_t original = originalLength(config, block, out.warnings, "yarn");
   const bool explicitOriginal = block.has("original_max_position_embeddings");
   if (!factor) {
-    if (!maxPos || !explicitOriginal) throwRange(kWhere + "cannot find " + block.name("factor") + ", required for rope_type 'yarn'");
+    if (!maxPos || !explicitOriginal)
+      throwRange(kWhere + "cannot find " + block.name("factor") + ", required for rope_type 'yarn'");
     factor = static_cast<double>(*maxPos) / static_cast<double>(original);
-    out.warnings.push_back(block.name("factor") + " is missing; relpos used max_position_embeddings / "
-                           "original_max_position_embeddings = " + formatNumber(*factor));
+    out.warnings.push_back(block.name("factor") +
+                           " is missing; relpos used max_position_embeddings / "
+                           "original_max_position_embeddings = " +
+                           formatNumber(*factor));
   } else if (explicitOriginal && maxPos && static_cast<double>(*maxPos) / original != *factor) {
     out.warnings.push_back("Hugging Face v4 would use max_position_embeddings / original_max_position_embeddings = " +
                            formatNumber(static_cast<double>(*maxPos) / original) + " instead of the given factor " +
@@ -416,9 +488,11 @@ void readYarn(Section& config, Section& block, Reading& out) {
   }
   out.params.set("factor", num(*factor));
   out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
-  const std::pair<const char*, const char*> optional[] = {{"beta_fast", "betaFast"}, {"beta_slow", "betaSlow"},
+  const std::pair<const char*, const char*> optional[] = {{"beta_fast", "betaFast"},
+                                                          {"beta_slow", "betaSlow"},
                                                           {"attention_factor", "attentionFactor"},
-                                                          {"mscale", "mscale"}, {"mscale_all_dim", "mscaleAllDim"}};
+                                                          {"mscale", "mscale"},
+                                                          {"mscale_all_dim", "mscaleAllDim"}};
   for (const auto& [key, param] : optional) {
     if (auto v = block.number(key)) out.params.set(param, num(*v));
   }
@@ -443,7 +517,8 @@ void readLongrope(Section& config, Section& block, int64_t rotaryDim, Reading& o
   out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
   if (block.has("attention_factor")) {
     block.raw("attention_factor");
-    out.warnings.push_back(block.name("attention_factor") + " was ignored: rope-longrope derives it as "
+    out.warnings.push_back(block.name("attention_factor") +
+                           " was ignored: rope-longrope derives it as "
                            "sqrt(1 + ln factor / ln original_max_position_embeddings)");
   }
 }
@@ -460,8 +535,10 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
     const int64_t original = maxPos ? *maxPos : originalLength(config, block, out.warnings, type);
     if (maxPos && block.has("original_max_position_embeddings")) {
       block.raw("original_max_position_embeddings");
-      out.warnings.push_back(block.name("original_max_position_embeddings") + " was ignored: Hugging Face's dynamic "
-                             "scaling starts from max_position_embeddings (" + std::to_string(*maxPos) + ")");
+      out.warnings.push_back(block.name("original_max_position_embeddings") +
+                             " was ignored: Hugging Face's dynamic "
+                             "scaling starts from max_position_embeddings (" +
+                             std::to_string(*maxPos) + ")");
     }
     out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
   } else if (type == "yarn") {
@@ -471,7 +548,8 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
     out.scheme = "rope-llama3";
     out.params.set("factor", num(required(block.positive("factor"), block, "factor", type)));
     out.params.set("lowFreqFactor", num(required(block.positive("low_freq_factor"), block, "low_freq_factor", type)));
-    out.params.set("highFreqFactor", num(required(block.positive("high_freq_factor"), block, "high_freq_factor", type)));
+    out.params.set("highFreqFactor",
+                   num(required(block.positive("high_freq_factor"), block, "high_freq_factor", type)));
     const auto original = block.positiveInteger("original_max_position_embeddings");
     if (!original) required(std::nullopt, block, "original_max_position_embeddings", type);
     out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(*original)));
@@ -525,7 +603,8 @@ void readMpt(Section& config, Reading& out) {
   if (attn && attn->flag("rope").value_or(false)) {
     throwRange(kWhere + "MPT with attn_config.rope is not supported; only attn_config.alibi is");
   }
-  throwRange(kWhere + "this MPT config has no attn_config.alibi: it uses learned absolute position embeddings, "
+  throwRange(kWhere +
+             "this MPT config has no attn_config.alibi: it uses learned absolute position embeddings, "
              "which have no relpos scheme");
 }
 
@@ -534,8 +613,10 @@ void readT5(Section& config, const std::string& modelType, Reading& out) {
   out.heads = readHeads(config);
   const auto dkv = config.positiveInteger("d_kv");
   noteModel(config, out, modelType, dkv ? *dkv : readHeadDim(config, out.heads));
-  out.params.set("numBuckets", num(static_cast<double>(config.positiveInteger("relative_attention_num_buckets").value_or(32))));
-  out.params.set("maxDistance", num(static_cast<double>(config.positiveInteger("relative_attention_max_distance").value_or(128))));
+  out.params.set("numBuckets",
+                 num(static_cast<double>(config.positiveInteger("relative_attention_num_buckets").value_or(32))));
+  out.params.set("maxDistance",
+                 num(static_cast<double>(config.positiveInteger("relative_attention_max_distance").value_or(128))));
   // The encoder's table; a decoder-only config (is_decoder) looks one way.
   out.params.set("bidirectional", JsonValue::makeBoolean(!config.flag("is_decoder").value_or(false)));
 }
@@ -557,7 +638,8 @@ std::vector<std::string> attentionTerms(Section& config) {
     throwType(kWhere + "pos_att_type must be an array of strings, got " + jsonTypeName(types->type));
   }
   for (const JsonValue& t : types->array) {
-    if (t.type != JsonValue::Type::String) throwType(kWhere + "pos_att_type must hold strings, got " + jsonTypeName(t.type));
+    if (t.type != JsonValue::Type::String)
+      throwType(kWhere + "pos_att_type must hold strings, got " + jsonTypeName(t.type));
     terms.push_back(t.string);
   }
   return terms;
@@ -579,11 +661,13 @@ void readDeberta(Section& config, const std::string& modelType, Reading& out) {
   }
   out.params.set("maxRelativePositions", num(static_cast<double>(maxRelative)));
   if (config.flag("position_biased_input").value_or(false)) {
-    out.warnings.push_back("position_biased_input is true: the model also adds absolute position embeddings, "
-                           "which the deberta scheme does not include");
+    out.warnings.push_back(
+        "position_biased_input is true: the model also adds absolute position embeddings, "
+        "which the deberta scheme does not include");
   }
   for (const std::string& term : attentionTerms(config)) {
-    if (term != "p2c" && term != "c2p") out.warnings.push_back("pos_att_type '" + term + "' is not part of the deberta scheme");
+    if (term != "p2c" && term != "c2p")
+      out.warnings.push_back("pos_att_type '" + term + "' is not part of the deberta scheme");
   }
 }
 
@@ -607,8 +691,10 @@ Reading readConfig(const JsonValue& root) {
     readT5(config, modelType, out);
   } else if (isOneOf(modelType, {"deberta-v2", "deberta"})) {
     readDeberta(config, modelType, out);
-  } else if (isOneOf(modelType, {"gpt2", "gpt_neo", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra"})) {
-    throwRange(kWhere + "model_type '" + modelType + "' uses learned absolute position embeddings, which have no relpos scheme");
+  } else if (isOneOf(modelType,
+                     {"gpt2", "gpt_neo", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra"})) {
+    throwRange(kWhere + "model_type '" + modelType +
+               "' uses learned absolute position embeddings, which have no relpos scheme");
   } else if (isOneOf(modelType, kHalfLayoutModels) || isOneOf(modelType, kInterleavedModels) || hasRopeFields(config)) {
     readRope(config, modelType, out);
   } else {
@@ -620,7 +706,9 @@ Reading readConfig(const JsonValue& root) {
 
 }  // namespace
 
-std::string presetsJson() { return toJson(presetList()); }
+std::string presetsJson() {
+  return toJson(presetList());
+}
 
 namespace {
 

@@ -45,14 +45,18 @@ std::vector<std::string> choiceList(const ParamInfo& info) {
 
 std::string describeValue(const Value& v) {
   switch (v.type) {
-    case Value::Type::Number: return formatNumber(v.number);
-    case Value::Type::Boolean: return v.boolean ? "true" : "false";
+    case Value::Type::Number:
+      return formatNumber(v.number);
+    case Value::Type::Boolean:
+      return v.boolean ? "true" : "false";
     case Value::Type::String: {
       const std::string shown = v.text.size() > 40 ? v.text.substr(0, 40) + "..." : v.text;
       return "'" + shown + "'";
     }
-    case Value::Type::Array: return "an array of " + std::to_string(v.array.size()) + " values";
-    case Value::Type::Strings: return "a list of " + std::to_string(v.strings.size()) + " strings";
+    case Value::Type::Array:
+      return "an array of " + std::to_string(v.array.size()) + " values";
+    case Value::Type::Strings:
+      return "a list of " + std::to_string(v.strings.size()) + " strings";
   }
   return "a value";
 }
@@ -197,7 +201,8 @@ double Params::number(const ParamInfo& info) const {
     if (std::isnan(info.def)) throwType(where_ + ": " + info.name + " is required");
     return info.def;
   }
-  if (v->type != Value::Type::Number) throwType(where_ + ": " + info.name + " must be a number, got " + describeValue(*v));
+  if (v->type != Value::Type::Number)
+    throwType(where_ + ": " + info.name + " must be a number, got " + describeValue(*v));
   checkRange(where_, info, v->number);
   return v->number;
 }
@@ -211,7 +216,8 @@ int64_t Params::integer(const ParamInfo& info) const {
 bool Params::boolean(const ParamInfo& info) const {
   const Value* v = find(info.name);
   if (!v) return info.def != 0;
-  if (v->type != Value::Type::Boolean) throwType(where_ + ": " + info.name + " must be a boolean, got " + describeValue(*v));
+  if (v->type != Value::Type::Boolean)
+    throwType(where_ + ": " + info.name + " must be a boolean, got " + describeValue(*v));
   return v->boolean;
 }
 
@@ -232,8 +238,7 @@ std::string Params::choice(const ParamInfo& info) const {
   throwRange(where_ + ": " + info.name + " must be one of " + list + ", got '" + v->text + "'");
 }
 
-std::vector<double> Params::perHead(const ParamInfo& info, int64_t heads,
-                                    const std::vector<double>& fallback) const {
+std::vector<double> Params::perHead(const ParamInfo& info, int64_t heads, const std::vector<double>& fallback) const {
   const Value* v = find(info.name);
   if (!v) {
     if (!fallback.empty()) return fallback;
@@ -243,11 +248,12 @@ std::vector<double> Params::perHead(const ParamInfo& info, int64_t heads,
     return std::vector<double>(static_cast<size_t>(heads), number(info));
   }
   if (v->type != Value::Type::Array) {
-    throwType(where_ + ": " + info.name + " must be a number or a list of one number per head, got " + describeValue(*v));
+    throwType(where_ + ": " + info.name + " must be a number or a list of one number per head, got " +
+              describeValue(*v));
   }
   if (static_cast<int64_t>(v->array.size()) != heads) {
-    throwRange(where_ + ": " + info.name + " must have one value per head (" + std::to_string(heads) +
-               "), got " + std::to_string(v->array.size()));
+    throwRange(where_ + ": " + info.name + " must have one value per head (" + std::to_string(heads) + "), got " +
+               std::to_string(v->array.size()));
   }
   std::vector<double> out;
   for (float x : v->array) {
@@ -266,8 +272,7 @@ const Value* Params::array(const std::string& name, int64_t expected, const std:
   }
   if (expected >= 0 && static_cast<int64_t>(v->array.size()) != expected) {
     throwRange(where_ + ": " + name + " must hold " + std::to_string(expected) + " values" +
-               (shapeText.empty() ? "" : " (shape " + shapeText + ")") + ", got " +
-               std::to_string(v->array.size()));
+               (shapeText.empty() ? "" : " (shape " + shapeText + ")") + ", got " + std::to_string(v->array.size()));
   }
   for (float x : v->array) {
     if (!std::isfinite(x)) throwRange(where_ + ": " + name + " must hold finite numbers, got " + formatNumber(x));
@@ -279,7 +284,8 @@ std::vector<std::string> Params::strings(const std::string& name, const std::vec
   const Value* v = find(name);
   if (!v) return fallback;
   if (v->type == Value::Type::String) return {v->text};
-  if (v->type != Value::Type::Strings) throwType(where_ + ": " + name + " must be a list of strings, got " + describeValue(*v));
+  if (v->type != Value::Type::Strings)
+    throwType(where_ + ": " + name + " must be a list of strings, got " + describeValue(*v));
   return v->strings;
 }
 

@@ -20,22 +20,20 @@ enum class ParamType { Number, Integer, Boolean, Choice, PerHead, Array };
 struct ParamInfo {
   std::string name;
   ParamType type = ParamType::Number;
-  double def = 0;           // NaN: no default (required, or derived by the scheme)
+  double def = 0;  // NaN: no default (required, or derived by the scheme)
   double min = -kInf;
   double max = kInf;
-  bool minOpen = false;     // true: value must be > min (not >=)
-  std::string choices;      // "half|interleaved" for Choice; the default is the first
+  bool minOpen = false;  // true: value must be > min (not >=)
+  std::string choices;   // "half|interleaved" for Choice; the default is the first
   std::string doc;
   bool listOfStrings = false;  // Array whose entries are strings (e.g. DeBERTa's posAttType), from `choices`
 };
 
-ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc,
-                      bool minOpen = false);
+ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc);
 ParamInfo booleanParam(std::string name, bool def, std::string doc);
 ParamInfo choiceParam(std::string name, std::string choices, std::string doc);
-ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc,
-                       bool minOpen = false);
+ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo arrayParam(std::string name, std::string doc);
 
 // The allowed values of a Choice parameter, default first.
@@ -76,13 +74,10 @@ class Params {
   bool boolean(const ParamInfo& info) const;
   std::string choice(const ParamInfo& info) const;
   // A scalar (same for every head) or a list of `heads` values; `fallback` when absent.
-  std::vector<double> perHead(const ParamInfo& info, int64_t heads,
-                              const std::vector<double>& fallback) const;
+  std::vector<double> perHead(const ParamInfo& info, int64_t heads, const std::vector<double>& fallback) const;
   // An array parameter; nullptr when absent. Checks the element count when expected >= 0.
-  const Value* array(const std::string& name, int64_t expected = -1,
-                     const std::string& shapeText = "") const;
-  std::vector<std::string> strings(const std::string& name,
-                                   const std::vector<std::string>& fallback) const;
+  const Value* array(const std::string& name, int64_t expected = -1, const std::string& shapeText = "") const;
+  std::vector<std::string> strings(const std::string& name, const std::vector<std::string>& fallback) const;
 
   // Plain required numbers without metadata (sizes such as n, d).
   int64_t requiredInteger(const std::string& name, double min, double max) const;

@@ -62,7 +62,8 @@ std::vector<float> probeVector(const Params& params, const std::string& name, in
 // default of the Shaw and DeBERTa tables.
 std::vector<float> sinusoidTable(int64_t rows, int64_t shift, int64_t d) {
   std::vector<float> table(static_cast<size_t>(rows * d));
-  for (int64_t t = 0; t < rows; ++t) sinusoid(static_cast<double>(t - shift), d, kDefaultTableBase, false, table.data() + t * d);
+  for (int64_t t = 0; t < rows; ++t)
+    sinusoid(static_cast<double>(t - shift), d, kDefaultTableBase, false, table.data() + t * d);
   return table;
 }
 
@@ -72,7 +73,8 @@ void repeatOverHeads(Tensor& t, int64_t heads, int64_t n) {
 }
 
 const ParamInfo& queryParam() {
-  static const ParamInfo p = arrayParam("q", "scores: probe query [d], or queries [n, d] with k [n, d] for the full logits");
+  static const ParamInfo p =
+      arrayParam("q", "scores: probe query [d], or queries [n, d] with k [n, d] for the full logits");
   return p;
 }
 const ParamInfo& keyParam() {
@@ -84,11 +86,13 @@ const ParamInfo& keyParam() {
 // shaw — Shaw, Uszkoreit, Vaswani 2018
 
 const ParamInfo& shawClip() {
-  static const ParamInfo p = integerParam("clip", 8, 0, 1 << 20, "k: relative distances j-i are clipped to [-k, k] (integer >= 0)");
+  static const ParamInfo p =
+      integerParam("clip", 8, 0, 1 << 20, "k: relative distances j-i are clipped to [-k, k] (integer >= 0)");
   return p;
 }
 const ParamInfo& shawAK() {
-  static const ParamInfo p = arrayParam("aK", "key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i");
+  static const ParamInfo p =
+      arrayParam("aK", "key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i");
   return p;
 }
 const ParamInfo& shawAV() {
@@ -96,7 +100,9 @@ const ParamInfo& shawAV() {
   return p;
 }
 
-int32_t shawIndex(int64_t r, int64_t clip) { return static_cast<int32_t>(std::clamp(r, -clip, clip) + clip); }
+int32_t shawIndex(int64_t r, int64_t clip) {
+  return static_cast<int32_t>(std::clamp(r, -clip, clip) + clip);
+}
 
 // The clip the tables are built and indexed with. Given aK / aV fix it; otherwise the default table
 // aK[r + k] = sinusoid(r) only needs the distances that occur (|r| <= span), so clip = 1,048,576 with
@@ -158,7 +164,8 @@ Result shawScores(const Params& params) {
   const std::vector<float> q = probeVector(params, "q", d, 1.0f);
   const std::vector<float> table = shawKeyTable(params, clip, d);
   std::vector<double> byIndex(static_cast<size_t>(2 * clip + 1));
-  for (size_t t = 0; t < byIndex.size(); ++t) byIndex[t] = dotRow(q.data(), table.data() + t * d, d) / std::sqrt(static_cast<double>(d));
+  for (size_t t = 0; t < byIndex.size(); ++t)
+    byIndex[t] = dotRow(q.data(), table.data() + t * d, d) / std::sqrt(static_cast<double>(d));
   Tensor s = Tensor::floats({heads, n, n});
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < n; ++j) s.f32[i * n + j] = static_cast<float>(byIndex[shawIndex(j - i, clip)]);
@@ -179,7 +186,8 @@ PairTable shawPairTable(const Params& params, int64_t nq, int64_t nk, int64_t qu
   if (values && values->shape.size() == 2) {
     // Attention reads aV rows with the value head width, so check it against v here.
     const int64_t dv = values->shape[1] / params.integer(common::heads());
-    if (const float* a = matrixParam(params, shawAV().name, "2*clip+1, d_v", rows, dv)) table.valueTable.assign(a, a + rows * dv);
+    if (const float* a = matrixParam(params, shawAV().name, "2*clip+1, d_v", rows, dv))
+      table.valueTable.assign(a, a + rows * dv);
   }
   table.index.resize(static_cast<size_t>(nq * nk));
   for (int64_t i = 0; i < nq; ++i) {
@@ -194,8 +202,10 @@ Scheme shawScheme() {
   s.family = "relative vector";
   s.name = "Shaw relative positions";
   s.cite = "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155";
-  s.description = "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.";
-  s.params = {common::n(), common::d(), common::heads(), common::causal(), shawClip(), shawAK(), shawAV(), queryParam(), keyParam()};
+  s.description =
+      "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.";
+  s.params = {common::n(), common::d(), common::heads(), common::causal(), shawClip(),
+              shawAK(),    shawAV(),    queryParam(),    keyParam()};
   s.buckets = shawBuckets;
   s.scores = shawScores;
   s.term = AttentionTerm::PairTable;
@@ -211,7 +221,8 @@ const ParamInfo& txlU() {
   return p;
 }
 const ParamInfo& txlV() {
-  static const ParamInfo p = arrayParam("v", "global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there)");
+  static const ParamInfo p = arrayParam(
+      "v", "global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there)");
   return p;
 }
 const ParamInfo& txlWR() {
@@ -219,7 +230,8 @@ const ParamInfo& txlWR() {
   return p;
 }
 const ParamInfo& txlDR() {
-  static const ParamInfo p = integerParam("dR", std::nan(""), 2, 1 << 16, "dimension of the sinusoid R (even); default d (or the rows of WR)");
+  static const ParamInfo p =
+      integerParam("dR", std::nan(""), 2, 1 << 16, "dimension of the sinusoid R (even); default d (or the rows of WR)");
   return p;
 }
 
@@ -340,9 +352,10 @@ Scheme transformerXlScheme() {
   s.family = "relative vector";
   s.name = "Transformer-XL relative encoding";
   s.cite = "Dai et al. 2019, arXiv:1901.02860";
-  s.description = "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.";
-  s.params = {common::n(), common::d(), common::heads(), common::causal(), txlU(), txlV(), txlWR(), txlDR(), common::base(),
-              queryParam(), keyParam()};
+  s.description =
+      "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.";
+  s.params = {common::n(), common::d(), common::heads(), common::causal(), txlU(),    txlV(),
+              txlWR(),     txlDR(),     common::base(),  queryParam(),     keyParam()};
   s.scores = txlScores;
   s.term = AttentionTerm::Logits;
   s.logits = txlLogits;
@@ -353,20 +366,24 @@ Scheme transformerXlScheme() {
 // deberta — He et al. 2021 (uses delta = i - j)
 
 const ParamInfo& debertaPositionBuckets() {
-  static const ParamInfo p = integerParam("positionBuckets", 256, -1e9, 1 << 20, "log-bucket count (<= 0: no bucketing; 1 is invalid)");
+  static const ParamInfo p =
+      integerParam("positionBuckets", 256, -1e9, 1 << 20, "log-bucket count (<= 0: no bucketing; 1 is invalid)");
   return p;
 }
 const ParamInfo& debertaMaxRelative() {
-  static const ParamInfo p = integerParam("maxRelativePositions", 512, 2, 1 << 30,
-                                          "P: bucket(+-(P-1)) = +-(positionBuckets-1) (>= 2; P-1 > positionBuckets/2 when bucketing)");
+  static const ParamInfo p =
+      integerParam("maxRelativePositions", 512, 2, 1 << 30,
+                   "P: bucket(+-(P-1)) = +-(positionBuckets-1) (>= 2; P-1 > positionBuckets/2 when bucketing)");
   return p;
 }
 const ParamInfo& debertaOutput() {
-  static const ParamInfo p = choiceParam("output", "logBucket|index", "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)");
+  static const ParamInfo p = choiceParam("output", "logBucket|index",
+                                         "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)");
   return p;
 }
 const ParamInfo& debertaQc() {
-  static const ParamInfo p = arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only");
+  static const ParamInfo p =
+      arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only");
   return p;
 }
 const ParamInfo& debertaKc() {
@@ -397,7 +414,9 @@ struct DebertaBuckets {
   int64_t span = 256;  // s: positionBuckets if > 0, else P
 
   int64_t bucket(int64_t delta) const { return debertaLogBucket(delta, positionBuckets, maxRelative); }
-  int32_t index(int64_t delta) const { return static_cast<int32_t>(std::clamp(bucket(delta) + span, int64_t{0}, 2 * span - 1)); }
+  int32_t index(int64_t delta) const {
+    return static_cast<int32_t>(std::clamp(bucket(delta) + span, int64_t{0}, 2 * span - 1));
+  }
 };
 
 DebertaBuckets debertaBuckets(const Params& params) {
@@ -408,9 +427,9 @@ DebertaBuckets debertaBuckets(const Params& params) {
     throwRange(params.where() + ": positionBuckets must be >= 2, or <= 0 for no bucketing, got 1");
   }
   if (b.positionBuckets > 0 && !(static_cast<double>(b.maxRelative - 1) > b.positionBuckets / 2.0)) {
-    throwRange(params.where() + ": maxRelativePositions - 1 must be > positionBuckets/2 = " +
-               formatNumber(b.positionBuckets / 2.0) + " when bucketing, got maxRelativePositions " +
-               std::to_string(b.maxRelative));
+    throwRange(params.where() +
+               ": maxRelativePositions - 1 must be > positionBuckets/2 = " + formatNumber(b.positionBuckets / 2.0) +
+               " when bucketing, got maxRelativePositions " + std::to_string(b.maxRelative));
   }
   b.span = b.positionBuckets > 0 ? b.positionBuckets : b.maxRelative;
   return b;
@@ -544,8 +563,9 @@ Scheme debertaScheme() {
   s.name = "DeBERTa disentangled attention";
   s.cite = "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)";
   s.description = "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).";
-  s.params = {common::n(), common::d(), common::heads(), common::causal(), debertaPositionBuckets(), debertaMaxRelative(),
-              debertaOutput(), debertaQc(), debertaKc(), debertaQr(), debertaKr(), debertaPosAttType()};
+  s.params = {common::n(),          common::d(),        common::heads(), common::causal(), debertaPositionBuckets(),
+              debertaMaxRelative(), debertaOutput(),    debertaQc(),     debertaKc(),      debertaQr(),
+              debertaKr(),          debertaPosAttType()};
   s.buckets = debertaBucketMap;
   s.scores = debertaScores;
   s.term = AttentionTerm::Logits;
@@ -555,6 +575,8 @@ Scheme debertaScheme() {
 
 }  // namespace
 
-std::vector<Scheme> relativeVectorSchemes() { return {shawScheme(), transformerXlScheme(), debertaScheme()}; }
+std::vector<Scheme> relativeVectorSchemes() {
+  return {shawScheme(), transformerXlScheme(), debertaScheme()};
+}
 
 }  // namespace relpos

@@ -41,13 +41,14 @@ namespace {
 // Parameters
 
 const ParamInfo& dimParam() {
-  static const ParamInfo p = integerParam("d", std::nan(""), 2, 1 << 16,
-                                          "rotary dimension for frequencies; head dimension for scores");
+  static const ParamInfo p =
+      integerParam("d", std::nan(""), 2, 1 << 16, "rotary dimension for frequencies; head dimension for scores");
   return p;
 }
 const ParamInfo& halfLayout() {
-  static const ParamInfo p = choiceParam("layout", "half|interleaved",
-                                         "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
+  static const ParamInfo p =
+      choiceParam("layout", "half|interleaved",
+                  "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
   return p;
 }
 const ParamInfo& interleavedLayout() {
@@ -64,8 +65,8 @@ const ParamInfo& positionsParam() {
   return p;
 }
 const ParamInfo& seqLenParam() {
-  static const ParamInfo p = integerParam("seqLen", std::nan(""), 1, 1e9,
-                                          "current sequence length (default: the length the call covers)");
+  static const ParamInfo p =
+      integerParam("seqLen", std::nan(""), 1, 1e9, "current sequence length (default: the length the call covers)");
   return p;
 }
 const ParamInfo& factorParam(double def) {
@@ -74,12 +75,12 @@ const ParamInfo& factorParam(double def) {
   return def == 8 ? eight : one;
 }
 const ParamInfo& originalParam(double def) {
-  static const ParamInfo p2048 = integerParam("originalMaxPositionEmbeddings", 2048, 1, 1e9,
-                                              "pre-extension context length L0");
-  static const ParamInfo p4096 = integerParam("originalMaxPositionEmbeddings", 4096, 1, 1e9,
-                                              "pre-extension context length L0");
-  static const ParamInfo p8192 = integerParam("originalMaxPositionEmbeddings", 8192, 1, 1e9,
-                                              "pre-extension context length L0");
+  static const ParamInfo p2048 =
+      integerParam("originalMaxPositionEmbeddings", 2048, 1, 1e9, "pre-extension context length L0");
+  static const ParamInfo p4096 =
+      integerParam("originalMaxPositionEmbeddings", 4096, 1, 1e9, "pre-extension context length L0");
+  static const ParamInfo p8192 =
+      integerParam("originalMaxPositionEmbeddings", 8192, 1, 1e9, "pre-extension context length L0");
   return def == 8192 ? p8192 : def == 4096 ? p4096 : p2048;
 }
 const ParamInfo& betaFast() {
@@ -108,19 +109,23 @@ const ParamInfo& mscaleAllDimParam() {
   return p;
 }
 const ParamInfo& lowFreqFactor() {
-  static const ParamInfo p = numberParam("lowFreqFactor", 1, 0, 1e6, "Llama 3: wavelengths above L0/low get theta/s", true);
+  static const ParamInfo p =
+      numberParam("lowFreqFactor", 1, 0, 1e6, "Llama 3: wavelengths above L0/low get theta/s", true);
   return p;
 }
 const ParamInfo& highFreqFactor() {
-  static const ParamInfo p = numberParam("highFreqFactor", 4, 0, 1e6, "Llama 3: wavelengths below L0/high keep theta", true);
+  static const ParamInfo p =
+      numberParam("highFreqFactor", 4, 0, 1e6, "Llama 3: wavelengths below L0/high keep theta", true);
   return p;
 }
 const ParamInfo& shortFactor() {
-  static const ParamInfo p = arrayParam("shortFactor", "LongRoPE per-pair rescale for seqLen <= L0 (r/2 values; default ones)");
+  static const ParamInfo p =
+      arrayParam("shortFactor", "LongRoPE per-pair rescale for seqLen <= L0 (r/2 values; default ones)");
   return p;
 }
 const ParamInfo& longFactor() {
-  static const ParamInfo p = arrayParam("longFactor", "LongRoPE per-pair rescale for seqLen > L0 (r/2 values; default ones)");
+  static const ParamInfo p =
+      arrayParam("longFactor", "LongRoPE per-pair rescale for seqLen > L0 (r/2 values; default ones)");
   return p;
 }
 const ParamInfo& scaleBaseParam() {
@@ -163,7 +168,8 @@ struct FreqContext {
 };
 
 double ntkExponent(const FreqContext& c) {
-  if (c.rotaryDim < 4) throwRange(c.params.where() + ": NTK scaling needs a rotary dimension >= 4, got " + std::to_string(c.rotaryDim));
+  if (c.rotaryDim < 4)
+    throwRange(c.params.where() + ": NTK scaling needs a rotary dimension >= 4, got " + std::to_string(c.rotaryDim));
   return static_cast<double>(c.rotaryDim) / (c.rotaryDim - 2);
 }
 
@@ -172,7 +178,9 @@ int64_t currentSeqLen(const FreqContext& c, int64_t original) {
   return c.seqLenDefault > 0 ? c.seqLenDefault : original;
 }
 
-double yarnMscale(double s, double m) { return s <= 1 ? 1.0 : 0.1 * m * std::log(s) + 1.0; }
+double yarnMscale(double s, double m) {
+  return s <= 1 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
+}
 
 RotaryPlan planFor(const std::string& id, const FreqContext& c) {
   RotaryPlan plan;
@@ -198,9 +206,12 @@ RotaryPlan planFor(const std::string& id, const FreqContext& c) {
     const double original = static_cast<double>(p.integer(originalParam(2048)));
     const double fast = p.number(betaFast());
     const double slow = p.number(betaSlow());
-    if (!(slow < fast)) throwRange(p.where() + ": betaSlow must be < betaFast, got " + formatNumber(slow) + " >= " + formatNumber(fast));
+    if (!(slow < fast))
+      throwRange(p.where() + ": betaSlow must be < betaFast, got " + formatNumber(slow) + " >= " + formatNumber(fast));
     const double r = static_cast<double>(c.rotaryDim);
-    auto corr = [&](double rotations) { return r * std::log(original / (2 * M_PI * rotations)) / (2 * std::log(c.base)); };
+    auto corr = [&](double rotations) {
+      return r * std::log(original / (2 * M_PI * rotations)) / (2 * std::log(c.base));
+    };
     double low = corr(fast);
     double high = corr(slow);
     if (p.boolean(truncateParam())) {
@@ -226,7 +237,9 @@ RotaryPlan planFor(const std::string& id, const FreqContext& c) {
     const double s = p.number(factorParam(8));
     const double low = p.number(lowFreqFactor());
     const double high = p.number(highFreqFactor());
-    if (!(high > low)) throwRange(p.where() + ": highFreqFactor must be > lowFreqFactor, got " + formatNumber(high) + " <= " + formatNumber(low));
+    if (!(high > low))
+      throwRange(p.where() + ": highFreqFactor must be > lowFreqFactor, got " + formatNumber(high) +
+                 " <= " + formatNumber(low));
     const double original = static_cast<double>(p.integer(originalParam(8192)));
     const double lowWavelen = original / low;
     const double highWavelen = original / high;
@@ -277,7 +290,8 @@ int64_t rotaryDimFor(const Params& params, int64_t d) {
     r = params.integer(rotaryDimParam());
   }
   if (r % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(r));
-  if (r > d) throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(r));
+  if (r > d)
+    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(r));
   return r;
 }
 
@@ -339,8 +353,11 @@ struct RotaryCalls {
     const int64_t width = x->shape[1];
     checkResultSize(params.where(), static_cast<double>(n) * width);
     const int64_t d = params.has("d") ? params.integer(dimParam()) : width;
-    if (d % 2 != 0 && !params.has("rotaryDim")) throwRange(params.where() + ": d must be even, got " + std::to_string(d));
-    if (d > width) throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " + std::to_string(d));
+    if (d % 2 != 0 && !params.has("rotaryDim"))
+      throwRange(params.where() + ": d must be even, got " + std::to_string(d));
+    if (d > width)
+      throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " +
+                 std::to_string(d));
     const std::vector<double> positions = positionsOrRange(params, n);
     Params withRotary = params;
     if (!params.has("rotaryDim")) withRotary.setNumber("rotaryDim", static_cast<double>(d));

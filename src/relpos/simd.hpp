@@ -17,15 +17,31 @@ namespace relpos::simd {
 struct F4 {
   v128_t v;
 };
-inline F4 load(const float* p) { return {wasm_v128_load(p)}; }
-inline void store(float* p, F4 a) { wasm_v128_store(p, a.v); }
-inline F4 splat(float x) { return {wasm_f32x4_splat(x)}; }
-inline F4 add(F4 a, F4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
-inline F4 sub(F4 a, F4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
-inline F4 mul(F4 a, F4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+inline F4 load(const float* p) {
+  return {wasm_v128_load(p)};
+}
+inline void store(float* p, F4 a) {
+  wasm_v128_store(p, a.v);
+}
+inline F4 splat(float x) {
+  return {wasm_f32x4_splat(x)};
+}
+inline F4 add(F4 a, F4 b) {
+  return {wasm_f32x4_add(a.v, b.v)};
+}
+inline F4 sub(F4 a, F4 b) {
+  return {wasm_f32x4_sub(a.v, b.v)};
+}
+inline F4 mul(F4 a, F4 b) {
+  return {wasm_f32x4_mul(a.v, b.v)};
+}
 // pmax (a < b ? b : a) is one x86 instruction; f32x4.max needs a NaN/±0 fix-up sequence.
-inline F4 max(F4 a, F4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
-inline F4 nearest(F4 a) { return {wasm_f32x4_nearest(a.v)}; }
+inline F4 max(F4 a, F4 b) {
+  return {wasm_f32x4_pmax(a.v, b.v)};
+}
+inline F4 nearest(F4 a) {
+  return {wasm_f32x4_nearest(a.v)};
+}
 // 2^n for integral n in [-126, 127], built from the exponent bits.
 inline F4 pow2i(F4 n) {
   const v128_t biased = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n.v), wasm_i32x4_splat(127));
@@ -51,13 +67,17 @@ inline F4 load(const float* p) {
   std::memcpy(r.v, p, sizeof r.v);
   return r;
 }
-inline void store(float* p, F4 a) { std::memcpy(p, a.v, sizeof a.v); }
-inline F4 splat(float x) { return {{x, x, x, x}}; }
-#define RELPOS_LANEWISE(name, expr)             \
-  inline F4 name(F4 a, F4 b) {                  \
-    F4 r;                                       \
+inline void store(float* p, F4 a) {
+  std::memcpy(p, a.v, sizeof a.v);
+}
+inline F4 splat(float x) {
+  return {{x, x, x, x}};
+}
+#define RELPOS_LANEWISE(name, expr)              \
+  inline F4 name(F4 a, F4 b) {                   \
+    F4 r;                                        \
     for (int i = 0; i < 4; ++i) r.v[i] = (expr); \
-    return r;                                   \
+    return r;                                    \
   }
 RELPOS_LANEWISE(add, a.v[i] + b.v[i])
 RELPOS_LANEWISE(sub, a.v[i] - b.v[i])
@@ -82,7 +102,9 @@ inline F4 zeroBelow(F4 a, F4 value, float limit) {
   for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] < limit ? 0.0f : value.v[i];
   return r;
 }
-inline float lane(F4 a, int i) { return a.v[i]; }
+inline float lane(F4 a, int i) {
+  return a.v[i];
+}
 
 #endif
 
@@ -91,7 +113,9 @@ inline float horizontalMax(F4 a) {
   for (int i = 1; i < 4; ++i) m = lane(a, i) > m ? lane(a, i) : m;
   return m;
 }
-inline float horizontalSum(F4 a) { return (lane(a, 0) + lane(a, 1)) + (lane(a, 2) + lane(a, 3)); }
+inline float horizontalSum(F4 a) {
+  return (lane(a, 0) + lane(a, 1)) + (lane(a, 2) + lane(a, 3));
+}
 
 // e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r, e^r by a degree-6 polynomial,
 // 2^n from the exponent bits. About 1 ulp; exactly 0 below -87 (so -Infinity gives weight 0).

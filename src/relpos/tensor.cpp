@@ -28,8 +28,12 @@ Tensor Tensor::scalar(double value) {
   return t;
 }
 
-void throwType(const std::string& message) { throw ArgumentError(ArgumentError::Kind::Type, message); }
-void throwRange(const std::string& message) { throw ArgumentError(ArgumentError::Kind::Range, message); }
+void throwType(const std::string& message) {
+  throw ArgumentError(ArgumentError::Kind::Type, message);
+}
+void throwRange(const std::string& message) {
+  throw ArgumentError(ArgumentError::Kind::Range, message);
+}
 
 std::string formatNumber(double value) {
   if (std::isnan(value)) return "NaN";
@@ -41,9 +45,8 @@ std::string formatNumber(double value) {
 
 void checkResultSize(const std::string& where, double elements) {
   if (elements > kMaxResultElements) {
-    throwRange(where + ": the result would hold " + formatNumber(elements) +
-               " values, over the limit of " + formatNumber(kMaxResultElements) +
-               " (256 MiB); use rp.attentionMap for pooled long-context maps");
+    throwRange(where + ": the result would hold " + formatNumber(elements) + " values, over the limit of " +
+               formatNumber(kMaxResultElements) + " (256 MiB); use rp.attentionMap for pooled long-context maps");
   }
 }
 

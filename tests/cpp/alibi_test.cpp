@@ -23,7 +23,8 @@ TEST(Alibi, SlopesFollowTheGeometricRuleForEveryHeadCount) {
     // The first c heads are the c-head geometric list 2^(-8t/c).
     for (int t = 0; t < c; ++t) EXPECT_DOUBLE_EQ(slopes[t], std::pow(2.0, -8.0 * (t + 1) / c)) << heads;
     // The rest are every other slope of the 2c-head list, starting at the first.
-    for (int t = c; t < heads; ++t) EXPECT_DOUBLE_EQ(slopes[t], std::pow(2.0, -8.0 * (2 * (t - c) + 1) / (2 * c))) << heads;
+    for (int t = c; t < heads; ++t)
+      EXPECT_DOUBLE_EQ(slopes[t], std::pow(2.0, -8.0 * (2 * (t - c) + 1) / (2 * c))) << heads;
   }
 }
 

@@ -1,9 +1,10 @@
+#include "relpos/attention_map.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "relpos/attention_map.hpp"
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
 #include "test_helpers.hpp"
@@ -33,7 +34,8 @@ std::vector<double> pooledReference(const std::vector<float>& w, int64_t n, int6
       const int64_t i0 = a * n / size, i1 = (a + 1) * n / size, j0 = b * n / size, j1 = (b + 1) * n / size;
       double acc = 0;
       for (int64_t i = i0; i < i1; ++i) {
-        for (int64_t j = j0; j < j1; ++j) acc = max ? std::max(acc, static_cast<double>(w[i * n + j])) : acc + w[i * n + j];
+        for (int64_t j = j0; j < j1; ++j)
+          acc = max ? std::max(acc, static_cast<double>(w[i * n + j])) : acc + w[i * n + j];
       }
       out[a * size + b] = max ? acc : acc / static_cast<double>((i1 - i0) * (j1 - j0));
     }
@@ -57,26 +59,26 @@ std::vector<float> fullWeights(const std::string& scheme, int64_t n, int64_t d, 
 TEST(AttentionMap, PositionOnlyMapsOfShiftInvariantSchemesEqualPooledFullWeights) {
   // n = 40 takes the equal-tile path (8 divides it), n = 37 the row-by-row walk.
   for (int64_t n : {37, 40})
-  for (const char* scheme : {"alibi", "t5", "kerple-log", "exp-decay", "sin-freq"}) {
-    for (bool causal : {false, true}) {
-      for (bool max : {false, true}) {
-        Params p = params("attentionMap");
-        p.setNumber("n", n);
-        p.setString("scheme", scheme);
-        p.setNumber("heads", 4);
-        p.setNumber("head", 2);
-        p.setNumber("size", 8);
-        p.setString("pool", max ? "max" : "mean");
-        p.setBoolean("causal", causal);
-        const Tensor map = runMap(p);
-        ASSERT_EQ(map.shape, (Shape{8, 8}));
-        // Zero content: q = k = 0, so the weights are the softmax of the bias alone.
-        const std::vector<float> zeros(static_cast<size_t>(n * 4 * 4), 0.0f);
-        const auto want = pooledReference(fullWeights(scheme, n, 4, causal, zeros, zeros, 4, 2), n, 8, max);
-        for (size_t t = 0; t < want.size(); ++t) EXPECT_NEAR(map.f32[t], want[t], 2e-6) << scheme << " " << t;
+    for (const char* scheme : {"alibi", "t5", "kerple-log", "exp-decay", "sin-freq"}) {
+      for (bool causal : {false, true}) {
+        for (bool max : {false, true}) {
+          Params p = params("attentionMap");
+          p.setNumber("n", n);
+          p.setString("scheme", scheme);
+          p.setNumber("heads", 4);
+          p.setNumber("head", 2);
+          p.setNumber("size", 8);
+          p.setString("pool", max ? "max" : "mean");
+          p.setBoolean("causal", causal);
+          const Tensor map = runMap(p);
+          ASSERT_EQ(map.shape, (Shape{8, 8}));
+          // Zero content: q = k = 0, so the weights are the softmax of the bias alone.
+          const std::vector<float> zeros(static_cast<size_t>(n * 4 * 4), 0.0f);
+          const auto want = pooledReference(fullWeights(scheme, n, 4, causal, zeros, zeros, 4, 2), n, 8, max);
+          for (size_t t = 0; t < want.size(); ++t) EXPECT_NEAR(map.f32[t], want[t], 2e-6) << scheme << " " << t;
+        }
       }
     }
-  }
 }
 
 TEST(AttentionMap, MapsWithContentEqualPooledFullWeights) {
@@ -122,7 +124,8 @@ TEST(AttentionMap, RopePositionOnlyMapUsesTheScaledOnesProbe) {
     double top = -INFINITY, sum = 0;
     for (int64_t j = 0; j < n; ++j) top = std::max<double>(top, scores.f32[i * n + j] / 4.0);
     for (int64_t j = 0; j < n; ++j) sum += std::exp(scores.f32[i * n + j] / 4.0 - top);
-    for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(map.f32[i * n + j], std::exp(scores.f32[i * n + j] / 4.0 - top) / sum, 1e-5);
+    for (int64_t j = 0; j < n; ++j)
+      EXPECT_NEAR(map.f32[i * n + j], std::exp(scores.f32[i * n + j] / 4.0 - top) / sum, 1e-5);
   }
 }
 

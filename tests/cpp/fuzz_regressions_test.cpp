@@ -1,9 +1,8 @@
 // Replays every input under tests/fuzz/regressions/<target>/ (inputs that once crashed a libFuzzer
 // target, see scripts/fuzz.sh) through the same target code, natively: each must now end in a
 // clean ArgumentError or a valid result.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
@@ -51,15 +50,24 @@ void replay(const std::string& target, int (*run)(const std::string&)) {
 
 }  // namespace
 
-TEST(FuzzRegressions, Schemes) { replay("schemes", fuzz::runSchemes); }
-TEST(FuzzRegressions, Attention) { replay("attention", fuzz::runAttention); }
-TEST(FuzzRegressions, Analysis) { replay("analysis", fuzz::runAnalysis); }
-TEST(FuzzRegressions, Config) { replay("config", fuzz::runConfig); }
+TEST(FuzzRegressions, Schemes) {
+  replay("schemes", fuzz::runSchemes);
+}
+TEST(FuzzRegressions, Attention) {
+  replay("attention", fuzz::runAttention);
+}
+TEST(FuzzRegressions, Analysis) {
+  replay("analysis", fuzz::runAnalysis);
+}
+TEST(FuzzRegressions, Config) {
+  replay("config", fuzz::runConfig);
+}
 
 // The seeds are valid calls: each must compute without error (guards the input format itself).
 TEST(FuzzRegressions, GoldenSeedsAreValidCalls) {
   const std::string seed = R"({"op":"bias","id":"alibi","params":{"n":4,"heads":2}})";
   EXPECT_EQ(fuzz::runSchemes(seed), 0);
-  const std::string attention = R"({"id":"rope","params":{"q":{"shape":[2,4],"data":[1,2,3,4,5,6,7,8]},"k":[[1,0,0,1],[0,1,1,0]],"queryOffset":1000000000}})";
+  const std::string attention =
+      R"({"id":"rope","params":{"q":{"shape":[2,4],"data":[1,2,3,4,5,6,7,8]},"k":[[1,0,0,1],[0,1,1,0]],"queryOffset":1000000000}})";
   EXPECT_EQ(fuzz::runAttention(attention), 0);
 }

@@ -1,3 +1,5 @@
+#include "relpos/json.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -5,8 +7,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-
-#include "relpos/json.hpp"
 
 using namespace relpos;
 
@@ -22,7 +22,9 @@ std::string parseError(const std::string& text) {
   return "";
 }
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool sameBits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 }  // namespace
 
@@ -60,8 +62,20 @@ TEST(Json, KeepsInsertionOrderAndTheLastDuplicateWins) {
 }
 
 TEST(Json, NumbersAreWrittenSoTheyParseBackBitForBit) {
-  const double values[] = {0.1, 1.0 / 3, 2.0 / 3, 1e-300, 5e-324, 1.7976931348623157e308, -0.0, 9007199254740992.0,
-                           9007199254740994.0, 1e21, 123456789012.0, 1.0299999713897705, -2.000000000000001, 1e-7};
+  const double values[] = {0.1,
+                           1.0 / 3,
+                           2.0 / 3,
+                           1e-300,
+                           5e-324,
+                           1.7976931348623157e308,
+                           -0.0,
+                           9007199254740992.0,
+                           9007199254740994.0,
+                           1e21,
+                           123456789012.0,
+                           1.0299999713897705,
+                           -2.000000000000001,
+                           1e-7};
   for (double v : values) {
     const std::string text = toJson(JsonValue::makeNumber(v));
     EXPECT_TRUE(sameBits(parseJson(text).number, v)) << text;
@@ -119,8 +133,8 @@ TEST(Json, RejectsNanInfinityAndMalformedNumbers) {
 TEST(Json, RejectsTrailingGarbageAndNonJsonSyntax) {
   EXPECT_NE(parseError("{} x").find("trailing characters"), std::string::npos);
   EXPECT_NE(parseError("[1] [2]").find("trailing characters"), std::string::npos);
-  for (const char* text : {"", "   ", "[1,]", "{\"a\":1,}", "{'a':1}", "{a:1}", "[1 2]", "{\"a\" 1}", "// c\n1",
-                           "tru", "nul", "True", "\"abc", "[", "{\"a\":", "\"\\x\"", "\"\\u12\"", "\"\\uZZZZ\""}) {
+  for (const char* text : {"", "   ", "[1,]", "{\"a\":1,}", "{'a':1}", "{a:1}", "[1 2]", "{\"a\" 1}", "// c\n1", "tru",
+                           "nul", "True", "\"abc", "[", "{\"a\":", "\"\\x\"", "\"\\u12\"", "\"\\uZZZZ\""}) {
     EXPECT_NE(parseError(text), "") << text;
   }
   EXPECT_NE(parseError("\"a\tb\"").find("unescaped control character"), std::string::npos);

@@ -1,3 +1,5 @@
+#include "relpos/kernels.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -5,7 +7,6 @@
 #include <random>
 
 #include "relpos/attention.hpp"
-#include "relpos/kernels.hpp"
 #include "relpos/rotary.hpp"
 #include "relpos/simd.hpp"
 #include "test_helpers.hpp"
@@ -23,8 +24,9 @@ std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
 }
 
 // Float64 softmax(scale q.k + B) with the causal convention of schemes.md §0.
-std::vector<double> referenceWeights(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& b,
-                                     int64_t n, int64_t m, int64_t d, bool causal, int64_t offset) {
+std::vector<double> referenceWeights(const std::vector<float>& q, const std::vector<float>& k,
+                                     const std::vector<float>& b, int64_t n, int64_t m, int64_t d, bool causal,
+                                     int64_t offset) {
   std::vector<double> w(static_cast<size_t>(n * m), 0.0);
   for (int64_t i = 0; i < n; ++i) {
     double top = -INFINITY;
@@ -67,10 +69,12 @@ TEST(Kernels, FusedLogitsAndSoftmaxMatchAFloat64ReferenceForEveryShapeAndMask) {
           const kernels::Mask mask{causal, offset};
           std::vector<float> w(static_cast<size_t>(n * m));
           kernels::logits(q.data(), n, d, kernels::packKeys(k.data(), m, d, d).data(), m, d,
-                          static_cast<float>(1 / std::sqrt(static_cast<double>(d))), b.data(), m, 1.0f, mask, w.data(), m);
+                          static_cast<float>(1 / std::sqrt(static_cast<double>(d))), b.data(), m, 1.0f, mask, w.data(),
+                          m);
           kernels::softmaxRows(w.data(), n, m, m, mask);
           const auto want = referenceWeights(q, k, b, n, m, d, causal, offset);
-          for (size_t t = 0; t < w.size(); ++t) ASSERT_NEAR(w[t], want[t], 2e-6) << n << "x" << m << "x" << d << " " << t;
+          for (size_t t = 0; t < w.size(); ++t)
+            ASSERT_NEAR(w[t], want[t], 2e-6) << n << "x" << m << "x" << d << " " << t;
         }
       }
     }

@@ -1,5 +1,7 @@
 // The extrapolation lab: finite-difference gradient checks for every supported scheme, the
 // positional forward against the catalogue's fills, the tasks, learning, reproducibility, the job.
+#include "relpos/lab.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
 #include "relpos/jobs.hpp"
-#include "relpos/lab.hpp"
 
 namespace {
 
@@ -84,29 +85,50 @@ void checkGradients(Config c, bool eval = false, int64_t length = 0) {
   }
   EXPECT_GT(checked, 40);
   ::testing::Test::RecordProperty("worst_" + c.scheme, std::to_string(worst) + " " + worstName);
-  std::printf("[lab grad] %s/%s: %d entries, worst relative error %.2e (%s)\n", c.scheme.c_str(), c.mode.c_str(), checked, worst, worstName.c_str());
+  std::printf("[lab grad] %s/%s: %d entries, worst relative error %.2e (%s)\n", c.scheme.c_str(), c.mode.c_str(),
+              checked, worst, worstName.c_str());
 }
 
-TEST(LabGradients, None) { checkGradients(tiny("none")); }
-TEST(LabGradients, SinusoidalImplicit) { checkGradients(tiny("sinusoidal")); }
-TEST(LabGradients, SinusoidalInput) { checkGradients(tiny("sinusoidal", "input")); }
+TEST(LabGradients, None) {
+  checkGradients(tiny("none"));
+}
+TEST(LabGradients, SinusoidalImplicit) {
+  checkGradients(tiny("sinusoidal"));
+}
+TEST(LabGradients, SinusoidalInput) {
+  checkGradients(tiny("sinusoidal", "input"));
+}
 TEST(LabGradients, SinusoidalMixed) {
   Config c = tiny("sinusoidal", "mixed");
   c.beta = 0.5;
   checkGradients(c);
 }
-TEST(LabGradients, Alibi) { checkGradients(tiny("alibi")); }
+TEST(LabGradients, Alibi) {
+  checkGradients(tiny("alibi"));
+}
 TEST(LabGradients, AlibiMixed) {
   Config c = tiny("alibi", "mixed");
   c.alpha = 2;
   checkGradients(c);
 }
-TEST(LabGradients, T5) { checkGradients(tiny("t5")); }
-TEST(LabGradients, KerpleLog) { checkGradients(tiny("kerple-log")); }
-TEST(LabGradients, Fire) { checkGradients(tiny("fire")); }
-TEST(LabGradients, Rope) { checkGradients(tiny("rope")); }
-TEST(LabGradients, RopeLinearAtTwiceTheLength) { checkGradients(tiny("rope-linear"), true, 16); }
-TEST(LabGradients, Xpos) { checkGradients(tiny("xpos")); }
+TEST(LabGradients, T5) {
+  checkGradients(tiny("t5"));
+}
+TEST(LabGradients, KerpleLog) {
+  checkGradients(tiny("kerple-log"));
+}
+TEST(LabGradients, Fire) {
+  checkGradients(tiny("fire"));
+}
+TEST(LabGradients, Rope) {
+  checkGradients(tiny("rope"));
+}
+TEST(LabGradients, RopeLinearAtTwiceTheLength) {
+  checkGradients(tiny("rope-linear"), true, 16);
+}
+TEST(LabGradients, Xpos) {
+  checkGradients(tiny("xpos"));
+}
 TEST(LabGradients, WithoutNormalisation) {
   for (const char* scheme : {"rope", "t5", "fire"}) {
     Config c = tiny(scheme);
@@ -145,7 +167,8 @@ void expectMatchesCatalogue(const Config& c, relpos::Params p) {
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j <= i; ++j) {
         const size_t t = static_cast<size_t>((h * n + i) * n + j);
-        EXPECT_NEAR(got[t], expected[t], 1e-5 * (1 + std::fabs(expected[t]))) << c.scheme << " h" << h << " " << i << "," << j;
+        EXPECT_NEAR(got[t], expected[t], 1e-5 * (1 + std::fabs(expected[t])))
+            << c.scheme << " h" << h << " " << i << "," << j;
       }
     }
   }
@@ -194,8 +217,10 @@ TEST(LabTasks, TargetsFollowTheirDefinitions) {
   e = relpos::lab::makeExample(c, 64, rng);
   int last = -1;
   for (int i = 0; i < 64; ++i) {
-    if (last >= 0 && i > last + 1 && e.tokens[i] != c.vocab) EXPECT_EQ(e.targets[i], e.tokens[last + 1]);
-    else EXPECT_EQ(e.targets[i], -1);
+    if (last >= 0 && i > last + 1 && e.tokens[i] != c.vocab)
+      EXPECT_EQ(e.targets[i], e.tokens[last + 1]);
+    else
+      EXPECT_EQ(e.targets[i], -1);
     if (e.tokens[i] == c.vocab) last = i;
   }
 }

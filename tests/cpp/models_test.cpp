@@ -1,3 +1,5 @@
+#include "relpos/models.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 #include "relpos/catalogue.hpp"
 #include "relpos/errors.hpp"
 #include "relpos/json.hpp"
-#include "relpos/models.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -28,9 +29,13 @@ std::string configText(const std::string& file) {
   return text.str();
 }
 
-JsonValue fromConfig(const std::string& text) { return parseJson(fromConfigJson(text)); }
+JsonValue fromConfig(const std::string& text) {
+  return parseJson(fromConfigJson(text));
+}
 
-JsonValue presets() { return parseJson(presetsJson()); }
+JsonValue presets() {
+  return parseJson(presetsJson());
+}
 
 const JsonValue& presetById(const JsonValue& list, const std::string& id) {
   for (const JsonValue& p : list.array) {
@@ -127,9 +132,15 @@ Params toParams(const JsonValue& params, const std::string& op) {
   Params p = relpos::testing::params(op);
   for (const auto& [key, v] : params.object) {
     switch (v.type) {
-      case JsonValue::Type::Number: p.setNumber(key, v.number); break;
-      case JsonValue::Type::Boolean: p.setBoolean(key, v.boolean); break;
-      case JsonValue::Type::String: p.setString(key, v.string); break;
+      case JsonValue::Type::Number:
+        p.setNumber(key, v.number);
+        break;
+      case JsonValue::Type::Boolean:
+        p.setBoolean(key, v.boolean);
+        break;
+      case JsonValue::Type::String:
+        p.setString(key, v.string);
+        break;
       case JsonValue::Type::Array: {
         std::vector<float> data;
         for (const JsonValue& x : v.array) data.push_back(static_cast<float>(x.number));
@@ -137,20 +148,25 @@ Params toParams(const JsonValue& params, const std::string& op) {
         p.setArray(key, std::move(data), {size});
         break;
       }
-      default: ADD_FAILURE() << "unexpected param " << key;
+      default:
+        ADD_FAILURE() << "unexpected param " << key;
     }
   }
   return p;
 }
 
 // Fixture file of each preset: fromConfig must reproduce the preset exactly.
-const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {
-    {"llama-2-7b", "llama-2-7b.json"},     {"llama-3.1-8b", "llama-3.1-8b.json"},
-    {"qwen2-7b", "qwen2-7b.json"},         {"mistral-7b", "mistral-7b.json"},
-    {"gpt-neox-20b", "gpt-neox-20b.json"}, {"gpt-j-6b", "gpt-j-6b.json"},
-    {"phi-3-mini-128k", "phi-3-mini-128k.json"}, {"bloom-7b1", "bloom-7b1.json"},
-    {"mpt-7b", "mpt-7b.json"},             {"t5-base", "t5-base.json"},
-    {"deberta-v3-base", "deberta-v3-base.json"}};
+const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {{"llama-2-7b", "llama-2-7b.json"},
+                                                                         {"llama-3.1-8b", "llama-3.1-8b.json"},
+                                                                         {"qwen2-7b", "qwen2-7b.json"},
+                                                                         {"mistral-7b", "mistral-7b.json"},
+                                                                         {"gpt-neox-20b", "gpt-neox-20b.json"},
+                                                                         {"gpt-j-6b", "gpt-j-6b.json"},
+                                                                         {"phi-3-mini-128k", "phi-3-mini-128k.json"},
+                                                                         {"bloom-7b1", "bloom-7b1.json"},
+                                                                         {"mpt-7b", "mpt-7b.json"},
+                                                                         {"t5-base", "t5-base.json"},
+                                                                         {"deberta-v3-base", "deberta-v3-base.json"}};
 
 }  // namespace
 
@@ -273,7 +289,8 @@ TEST(FromConfig, YarnWithoutOriginalLengthFallsBackToMaxPositionsAndWarns) {
 }
 
 TEST(FromConfig, ReadsLinearDynamicAndNtkScaling) {
-  const std::string head = R"({"model_type":"llama","hidden_size":256,"num_attention_heads":4,"max_position_embeddings":2048,)";
+  const std::string head =
+      R"({"model_type":"llama","hidden_size":256,"num_attention_heads":4,"max_position_embeddings":2048,)";
   const JsonValue linear = fromConfig(head + R"("rope_scaling":{"type":"linear","factor":2.0}})");
   EXPECT_EQ(linear.find("scheme")->string, "rope-linear");
   EXPECT_EQ(toJson(*linear.find("params")), R"({"d":64,"base":10000,"layout":"half","factor":2})");
@@ -300,7 +317,8 @@ TEST(FromConfig, PartialRotaryFactorAndRotaryPct) {
 TEST(FromConfig, WarnsAboutWhatItDoesNotRead) {
   const JsonValue r = fromConfig(R"({"model_type":"qwen2","hidden_size":1024,"num_attention_heads":8,
       "max_position_embeddings":4096,"rope_scaling":{"type":"linear","rope_type":"linear","factor":2,"mrope_section":[16,24,24]}})");
-  EXPECT_TRUE(anyContains(warnings(r), "rope_scaling.mrope_section is not read by relpos")) << toJson(*r.find("warnings"));
+  EXPECT_TRUE(anyContains(warnings(r), "rope_scaling.mrope_section is not read by relpos"))
+      << toJson(*r.find("warnings"));
   const JsonValue mismatch = fromConfig(R"({"model_type":"llama","hidden_size":1024,"num_attention_heads":8,
       "max_position_embeddings":4096,"rope_scaling":{"type":"linear","rope_type":"dynamic","factor":2}})");
   EXPECT_EQ(mismatch.find("scheme")->string, "rope-dynamic");
@@ -346,7 +364,8 @@ TEST(FromConfig, WrongValueTypesAreTypeErrorsNamingTheField) {
   EXPECT_EQ(f.message, "relpos.fromConfig: rope_scaling must be an object, got string");
   f = failure(R"({"model_type":7})");
   EXPECT_EQ(f.message, "relpos.fromConfig: model_type must be a string, got number");
-  f = failure(R"({"model_type":"phi3","hidden_size":3072,"num_attention_heads":32,"original_max_position_embeddings":4096,
+  f = failure(
+      R"({"model_type":"phi3","hidden_size":3072,"num_attention_heads":32,"original_max_position_embeddings":4096,
       "rope_scaling":{"type":"su","short_factor":[1,"2"],"long_factor":[]}})");
   EXPECT_EQ(f.message, "relpos.fromConfig: rope_scaling.short_factor must be an array of numbers, got string");
 }
@@ -365,17 +384,24 @@ TEST(FromConfig, PrototypeKeysAnywhereAreRangeErrors) {
 TEST(FromConfig, UnreadableConfigsAreRangeErrorsNamingWhatIsMissing) {
   Failure f = failure(R"({"model_type":"llama","num_attention_heads":32})");
   EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
-  EXPECT_EQ(f.message, "relpos.fromConfig: cannot find the head dimension: need head_dim or hidden_size and num_attention_heads");
+  EXPECT_EQ(f.message,
+            "relpos.fromConfig: cannot find the head dimension: need head_dim or hidden_size and num_attention_heads");
   f = failure(R"({"model_type":"llama","hidden_size":4096})");
   EXPECT_EQ(f.message.rfind("relpos.fromConfig: cannot find the number of heads", 0), 0u) << f.message;
-  f = failure(R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"mrope","factor":2}})");
+  f = failure(
+      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"mrope","factor":2}})");
   EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
   EXPECT_EQ(f.message.rfind("relpos.fromConfig: unknown rope_scaling.rope_type 'mrope'; known: ", 0), 0u) << f.message;
-  f = failure(R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"llama3","factor":8}})");
-  EXPECT_NE(f.message.find("rope_scaling.low_freq_factor, required for rope_type 'llama3'"), std::string::npos) << f.message;
-  f = failure(R"({"model_type":"phi3","hidden_size":3072,"num_attention_heads":32,"original_max_position_embeddings":4096,
+  f = failure(
+      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"llama3","factor":8}})");
+  EXPECT_NE(f.message.find("rope_scaling.low_freq_factor, required for rope_type 'llama3'"), std::string::npos)
+      << f.message;
+  f = failure(
+      R"({"model_type":"phi3","hidden_size":3072,"num_attention_heads":32,"original_max_position_embeddings":4096,
       "rope_scaling":{"type":"su","short_factor":[1,2],"long_factor":[1,2]}})");
-  EXPECT_NE(f.message.find("rope_scaling.short_factor must hold rotary dimension / 2 = 48 values, got 2"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("rope_scaling.short_factor must hold rotary dimension / 2 = 48 values, got 2"),
+            std::string::npos)
+      << f.message;
   f = failure(R"({"model_type":"gptj","n_embd":4096,"n_head":16,"rotary_dim":63})");
   EXPECT_NE(f.message.find("must be even"), std::string::npos) << f.message;
   f = failure(R"({"model_type":"llama","hidden_size":4095,"num_attention_heads":32})");

@@ -141,9 +141,9 @@ TEST(Fire, NormalizedDistanceMatchesGolden) {
 
 TEST(Fire, MlpMatchesGoldenAndDefaultIsMinusEightU) {
   // Golden 024_fire_bias_mlp_n8.json: two heads, hidden 4, rows [w1, b1, w2, b2].
-  const std::vector<float> mlp = {-2.1435, -1.1362, -0.6581, 0.6252, -0.1643, -0.1911, 0.2646, 0.4262, -1.0386,
+  const std::vector<float> mlp = {-2.1435, -1.1362, -0.6581, 0.6252,  -0.1643, -0.1911, 0.2646,  0.4262,  -1.0386,
                                   -0.2805, 0.0741,  -1.155,  -0.5231, -1.6988, 0.3818,  -0.2889, -1.3744, -0.4534,
-                                  0.2438,  -0.0031, -0.465,  0.0497, 2.1458,  -0.0583, 1.175,   -1.4427};
+                                  0.2438,  -0.0031, -0.465,  0.0497,  2.1458,  -0.0583, 1.175,   -1.4427};
   Params p = biasParams(8, 2);
   p.setNumber("c", 0.1);
   p.setNumber("L", 4);

@@ -205,7 +205,7 @@ TEST(Deberta, LogBucketsMatchGoldenAndPublishedFacts) {
   for (int j = 0; j < 40; ++j) EXPECT_EQ(index.i32[j], row0[j]) << j;
 
   for (int delta = -8; delta <= 8; ++delta) EXPECT_EQ(log.i32[(20 + delta) * 40 + 20], delta);  // identity near 0
-  EXPECT_EQ(debertaBucket(16, 32, 31), 15);                                                    // bucket(P-1) = 2 mid - 1
+  EXPECT_EQ(debertaBucket(16, 32, 31), 15);  // bucket(P-1) = 2 mid - 1
   EXPECT_EQ(debertaBucket(16, 32, -31), -15);
   EXPECT_EQ(debertaBucket(256, 512, 511), 255);
 }
@@ -218,7 +218,8 @@ TEST(Deberta, TiesFollowExactArithmetic) {
 }
 
 TEST(Deberta, BucketsAreOddMonotoneAndTranslationInvariant) {
-  for (auto [pb, mrp] : {std::pair{16, 32}, std::pair{256, 512}, std::pair{128, 81}, std::pair{4, 8}, std::pair{0, 6}}) {
+  for (auto [pb, mrp] :
+       {std::pair{16, 32}, std::pair{256, 512}, std::pair{128, 81}, std::pair{4, 8}, std::pair{0, 6}}) {
     const int n = 300;
     Params p = params("buckets");
     p.setNumber("n", n);
@@ -226,7 +227,7 @@ TEST(Deberta, BucketsAreOddMonotoneAndTranslationInvariant) {
     p.setNumber("maxRelativePositions", mrp);
     const Tensor map = compute("buckets", "deberta", p).at("data");
     for (int delta = 1; delta < n; ++delta) {
-      EXPECT_EQ(map.i32[delta * n], -map.i32[delta]);                       // odd
+      EXPECT_EQ(map.i32[delta * n], -map.i32[delta]);                                 // odd
       EXPECT_LE(map.i32[(delta - 1) * n], map.i32[delta * n]) << pb << " " << delta;  // monotone in |delta|
     }
     for (int i = 0; i + 1 < n; i += 7) {
@@ -270,7 +271,8 @@ TEST(Deberta, FullLogitsAreDisentangledTermsOverSqrtOfScaledDim) {
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j) {
       int delta = i - j, bucket = delta;
-      if (std::abs(delta) > 2) bucket = (delta > 0 ? 1 : -1) * (int(std::ceil(std::log(std::abs(delta) / 2.0) / std::log(3.5))) + 2);
+      if (std::abs(delta) > 2)
+        bucket = (delta > 0 ? 1 : -1) * (int(std::ceil(std::log(std::abs(delta) / 2.0) / std::log(3.5))) + 2);
       const int idx = std::max(0, std::min(2 * span - 1, bucket + span));
       const double content = dot(&qc[i * d], &kc[j * d], d);
       const double toPos = dot(&qc[i * d], &kr[idx * d], d), fromPos = dot(&kc[j * d], &qr[idx * d], d);

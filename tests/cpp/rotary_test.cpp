@@ -1,10 +1,11 @@
+#include "relpos/rotary.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
 #include "relpos/catalogue.hpp"
-#include "relpos/rotary.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -92,10 +92,10 @@ TEST(T5, BucketsAreMonotoneInDistanceAndTranslationInvariant) {
 
 TEST(T5, BiasLooksUpTheGivenTable) {
   // Golden 011_t5_bias_bias_causal.json: unidirectional 32/128, one head, causal.
-  const std::vector<float> table = {-0.1254, -1.5523, 0.6293, 0.447,   0.0188,  -1.3456, -0.3889, 0.6822,
-                                    -0.1843, 0.1201,  1.1452, 0.6335,  -1.5987, 0.3666,  -0.9359, -2.2249,
+  const std::vector<float> table = {-0.1254, -1.5523, 0.6293,  0.447,  0.0188,  -1.3456, -0.3889, 0.6822,
+                                    -0.1843, 0.1201,  1.1452,  0.6335, -1.5987, 0.3666,  -0.9359, -2.2249,
                                     1.16,    -1.4856, -0.3155, 1.249,  0.703,   -0.062,  -0.8879, 0.2961,
-                                    -0.0683, 0.8214,  0.3882, 0.7291,  -1.5036, -0.8591, 0.1597,  0.3689};
+                                    -0.0683, 0.8214,  0.3882,  0.7291, -1.5036, -0.8591, 0.1597,  0.3689};
   Params p = params("bias");
   p.setNumber("n", 8);
   p.setBoolean("causal", true);

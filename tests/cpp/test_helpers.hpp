@@ -7,8 +7,12 @@
 
 namespace relpos::testing {
 
-inline Params params(const std::string& op) { return Params("relpos." + op); }
+inline Params params(const std::string& op) {
+  return Params("relpos." + op);
+}
 
-inline std::vector<float> data(const Result& r, const std::string& key = "data") { return r.at(key).f32; }
+inline std::vector<float> data(const Result& r, const std::string& key = "data") {
+  return r.at(key).f32;
+}
 
 }  // namespace relpos::testing
