@@ -1,6 +1,7 @@
 // Shared set-up for browser tests: a Vite dev server on 127.0.0.1 (what `npm start` serves) and
 // Debian's Chromium driven by playwright-core. Never a downloaded browser; no network beyond loopback.
 import { chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer } from 'vite';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +40,22 @@ export async function openPage(browser, url) {
   });
   await page.goto(url);
   return { page, errors };
+}
+
+/**
+ * One site, one browser and one open page for a whole test file: registers the beforeAll/afterAll
+ * hooks and returns the context ({ page, errors } once the hooks ran).
+ */
+export function useSitePage(path = '') {
+  const context = {};
+  beforeAll(async () => {
+    context.site = await startSite();
+    context.browser = await startBrowser();
+    Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`));
+  });
+  afterAll(async () => {
+    await context.browser?.close();
+    await context.site?.close();
+  });
+  return context;
 }

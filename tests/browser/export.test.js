@@ -1,25 +1,14 @@
 // Exports from every figure in Chromium: PNG (signature, size), SVG (parses), CSV (n rows), JSON
 // (round-trips), pgfplots (\begin{axis}); the export menu hands the file to the page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fromJSON } from '../../web/components/export.js';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { useSitePage } from './browser.js';
 import { addHeatmap } from './fixtures.js';
 
-let site;
-let browser;
+const shared = useSitePage();
 let page;
 let errors;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-  ({ page, errors } = await openPage(browser, site.url));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => ({ page, errors } = shared));
 
 // Every format of one element, as text (PNG as byte array + IHDR size, SVG parsed in the page).
 function exportAll(selector) {

@@ -1,25 +1,14 @@
 // <relpos-heatmap> interaction in Chromium: wheel zoom, drag pan, hover readout, click lock,
 // keyboard cursor with aria-live readout, hidden table for small n, messages, reduced motion.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSitePage } from './browser.js';
 import { addHeatmap, isValueColor } from './fixtures.js';
 import { readHeatmap } from './map-pixels.js';
 
-let site;
-let browser;
+const shared = useSitePage();
 let page;
 let errors;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-  ({ page, errors } = await openPage(browser, site.url));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => ({ page, errors } = shared));
 
 const state = (sel) => page.evaluate((s) => {
   const el = document.querySelector(s);

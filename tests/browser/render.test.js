@@ -1,25 +1,14 @@
 // <relpos-heatmap> views and renderers in Chromium: WebGL2 (R32F texture + LUT shader) and the
 // canvas-2D fallback both show the colour of every cell's value; each view computes what it says.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSitePage } from './browser.js';
 import { addHeatmap, isValueColor, withRp } from './fixtures.js';
 import { cellColor, readHeatmap } from './map-pixels.js';
 
-let site;
-let browser;
+const shared = useSitePage();
 let page;
 let errors;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-  ({ page, errors } = await openPage(browser, site.url));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => ({ page, errors } = shared));
 
 function expectPixelsFollowData(shot, colormap, range) {
   let checked = 0;

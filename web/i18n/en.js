@@ -1,5 +1,7 @@
 // English words of the tutorial, the playground and the components. Keys must match zh.js
 // (tests/node/i18n.test.js). Inline TeX between $…$ is typeset; {name} placeholders are filled.
+import { defaultMessages } from '../components/messages.js';
+
 export default {
   page: {
     'meta.htmlLang': 'en',
@@ -363,46 +365,6 @@ export default {
     'pg.long.unavailable': 'Pooled long-context maps are not available in this build yet.',
     'pg.long.readout': 'block row {i}, block column {j}: {value}',
   },
-  components: {
-    axisQuery: 'query i',
-    axisKey: 'key j',
-    colorbar: 'colour scale',
-    readout: 'i = {i}, j = {j}, r = j − i = {r}, value = {value}',
-    readoutLocked: '{readout} (locked)',
-    readoutHint: 'Hover, or focus the map and use the arrow keys; click to lock.',
-    masked: '−∞ (masked)',
-    mapLabel: '{name} {view}, {rows} by {cols}, values from {lo} to {hi}',
-    tableCaption: '{name} {view}: rows are query i, columns key j',
-    views: { bias: 'bias', scores: 'scores', weights: 'attention weights', buckets: 'buckets', distances: 'distances' },
-    toolbar: 'Figure tools',
-    resetView: 'Reset view',
-    zoomIn: 'Zoom in',
-    zoomOut: 'Zoom out',
-    exportMenu: 'Export',
-    exportPNG: 'PNG image',
-    exportSVG: 'SVG (vector)',
-    exportCSV: 'CSV table',
-    exportJSON: 'JSON data',
-    exportTeX: 'pgfplots (LaTeX)',
-    zoomStatus: 'showing rows {i0}–{i1}, columns {j0}–{j1}',
-    curveX: 'x',
-    curveY: 'y',
-    curveLabel: '{title}: {count} series over {points} points',
-    curveKinds: { profile: 'decay profile', frequencies: 'inverse frequency', wavelengths: 'wavelength', precision: 'precision error' },
-    curveAxis: {
-      distance: 'relative distance r = j − i',
-      value: 'value',
-      pair: 'dimension pair k',
-      invFreq: 'θ_k',
-      wavelength: 'wavelength 2π/θ_k (positions)',
-      position: 'position',
-      error: 'angle error (rad)',
-    },
-    head: 'head {h}',
-    errorView: 'view must be one of {views}, got “{view}”',
-    errorScheme: 'unknown scheme “{scheme}”',
-    errorUnsupported: '{scheme} has no {call} output',
-    errorParams: 'the params attribute must be a JSON object',
-    errorUnavailable: '{what} is not available in this build',
-  },
+  // The components' own English defaults, shared rather than copied.
+  components: defaultMessages,
 };
