@@ -52,9 +52,20 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 function nativeTimes() {
   try {
-    execFileSync('cmake', ['--build', 'build/native', '--target', 'relpos_native_bench'], { cwd: root, stdio: 'ignore' });
-    const out = execFileSync(`${root}/build/native/relpos_native_bench`, ['7', ...SIZES.map(String)], { encoding: 'utf8' });
-    return new Map(out.trim().split('\n').map((line) => JSON.parse(line)).map((r) => [r.n, median(r.ms)]));
+    execFileSync('cmake', ['--build', 'build/native', '--target', 'relpos_native_bench'], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+    const out = execFileSync(`${root}/build/native/relpos_native_bench`, ['7', ...SIZES.map(String)], {
+      encoding: 'utf8',
+    });
+    return new Map(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .map((r) => [r.n, median(r.ms)]),
+    );
   } catch (error) {
     console.warn(`native reference unavailable: ${error.message}`);
     return new Map();
@@ -70,7 +81,7 @@ async function main() {
     const data = workload(n);
     const qt = { shape: [n, D], data: data.q };
     const kt = { shape: [n, D], data: data.k };
-    const options = { q: qt, k: kt, scheme: 'alibi', alibiBiasMax: 4 };  // one head: slope 2^-4 = 1/16
+    const options = { q: qt, k: kt, scheme: 'alibi', alibiBiasMax: 4 }; // one head: slope 2^-4 = 1/16
     const contenders = {
       'relpos SIMD (API, copied result)': () => simd.attention(options).weights.data,
       'relpos SIMD (zero-copy view)': () => simd.attention({ ...options, view: true }).weights.data,
@@ -99,7 +110,7 @@ async function main() {
       for (const name of order) {
         const start = performance.now();
         await contenders[name]();
-        if (rep > 0) times[name].push(performance.now() - start);  // rep 0 is a warm-up
+        if (rep > 0) times[name].push(performance.now() - start); // rep 0 is a warm-up
       }
     }
     const result = { n, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
@@ -114,7 +125,8 @@ async function main() {
   const extras = {
     'RoPE apply, n = 2048, d = 128 (API incl. table)': () => simd.rotate(x, { positions }),
     'RoPE apply, zero-copy view': () => simd.rotate(x, { positions, view: true }),
-    'SVD 512×512 (values)': () => simd.analysis.svd({ shape: [512, 512], data: Float32Array.from({ length: 512 * 512 }, seeded(4)) }),
+    'SVD 512×512 (values)': () =>
+      simd.analysis.svd({ shape: [512, 512], data: Float32Array.from({ length: 512 * 512 }, seeded(4)) }),
   };
   const extraTimes = {};
   for (const [name, run] of Object.entries(extras)) {
@@ -142,21 +154,36 @@ async function main() {
   }
 
   const machine = `${cpus()[0].model}, ${cpus().length} cores, Node ${process.version}`;
-  const lines = [`# relpos benchmark`, '', `Machine: ${machine}. ${new Date().toISOString()}.`, '',
-    'Attention weights W = softmax(QKᵀ/√d + B), ALiBi bias, d = 64, one head; median ms of interleaved reps (GFLOP/s counts 2n²d).', ''];
+  const lines = [
+    `# relpos benchmark`,
+    '',
+    `Machine: ${machine}. ${new Date().toISOString()}.`,
+    '',
+    'Attention weights W = softmax(QKᵀ/√d + B), ALiBi bias, d = 64, one head; median ms of interleaved reps (GFLOP/s counts 2n²d).',
+    '',
+  ];
   const names = [...new Set(rows.flatMap((r) => Object.keys(r.medians)))];
   lines.push(`| implementation | ${rows.map((r) => `n = ${r.n}`).join(' | ')} |`);
   lines.push(`| --- | ${rows.map(() => '---').join(' | ')} |`);
   for (const name of names) {
-    lines.push(`| ${name} | ${rows.map((r) => {
-      const ms = r.medians[name];
-      return ms === undefined ? '–' : `${ms.toFixed(2)} ms (${((2 * r.n * r.n * D) / ms / 1e6).toFixed(1)} GF/s)`;
-    }).join(' | ')} |`);
+    lines.push(
+      `| ${name} | ${rows
+        .map((r) => {
+          const ms = r.medians[name];
+          return ms === undefined ? '–' : `${ms.toFixed(2)} ms (${((2 * r.n * r.n * D) / ms / 1e6).toFixed(1)} GF/s)`;
+        })
+        .join(' | ')} |`,
+    );
   }
   lines.push('', 'Ratios (time of the peer / time of relpos SIMD zero-copy; below 1 means the peer is faster):', '');
-  lines.push(`| peer | ${rows.map((r) => `n = ${r.n}`).join(' | ')} |`, `| --- | ${rows.map(() => '---').join(' | ')} |`);
+  lines.push(
+    `| peer | ${rows.map((r) => `n = ${r.n}`).join(' | ')} |`,
+    `| --- | ${rows.map(() => '---').join(' | ')} |`,
+  );
   for (const name of names.filter((nm) => !nm.includes('zero-copy'))) {
-    lines.push(`| ${name} | ${rows.map((r) => (r.medians[name] ? (r.medians[name] / r.medians['relpos SIMD (zero-copy view)']).toFixed(2) : '–')).join(' | ')} |`);
+    lines.push(
+      `| ${name} | ${rows.map((r) => (r.medians[name] ? (r.medians[name] / r.medians['relpos SIMD (zero-copy view)']).toFixed(2) : '–')).join(' | ')} |`,
+    );
   }
   lines.push('', '| other | median ms |', '| --- | --- |');
   for (const [name, ms] of Object.entries(extraTimes)) lines.push(`| ${name} | ${ms.toFixed(2)} |`);

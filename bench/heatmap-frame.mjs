@@ -11,7 +11,11 @@
 // finish); "+raf" additionally waits for the next animation frame (presentation).
 import { startBrowser, startSite, openPage } from '../tests/browser/browser.js';
 
-const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, k, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[k + 1]]] : pairs), []));
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .reduce((pairs, a, k, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[k + 1]]] : pairs), []),
+);
 const RUNS = Number(args.runs ?? 9);
 const SIZES = (args.sizes ?? '512,1024,4096').split(',').map(Number);
 const RENDERERS = (args.renderers ?? 'webgl2,2d').split(',');
@@ -29,74 +33,89 @@ function median(xs) {
 const rows = [];
 for (const renderer of RENDERERS) {
   for (const n of SIZES) {
-    const result = await page.evaluate(async ([size, kind, runs]) => {
-      document.getElementById('bench')?.remove();
-      const el = document.createElement('relpos-heatmap');
-      el.id = 'bench';
-      el.style.setProperty('--relpos-size', '480px');
-      Object.entries({ scheme: 'alibi', n: size, heads: 1, renderer: kind }).forEach(([k, v]) => el.setAttribute(k, String(v)));
-      const first = new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
-      document.body.prepend(el);
-      await first;
-      const finish = () => {
-        const canvas = el.shadowRoot.querySelector('canvas.map');
-        if (el.renderer === 'webgl2') {
-          const gl = canvas.getContext('webgl2');
-          gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-        } else canvas.getContext('2d').getImageData(0, 0, 1, 1);
-      };
-      const raf = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-      async function change(apply) {
-        const frame = [];
-        const presented = [];
-        const compute = [];
-        const draw = [];
-        for (let r = 0; r < runs; r++) {
-          await raf();
-          const done = new Promise((resolve) => el.addEventListener('relpos-render', (e) => resolve(e.detail), { once: true }));
-          const t0 = performance.now();
-          apply(r);
-          const detail = await done;
-          finish();
-          frame.push(performance.now() - t0);
-          await raf();
-          presented.push(performance.now() - t0);
-          compute.push(detail.computeMs);
-          draw.push(detail.drawMs);
+    const result = await page.evaluate(
+      async ([size, kind, runs]) => {
+        document.getElementById('bench')?.remove();
+        const el = document.createElement('relpos-heatmap');
+        el.id = 'bench';
+        el.style.setProperty('--relpos-size', '480px');
+        Object.entries({ scheme: 'alibi', n: size, heads: 1, renderer: kind }).forEach(([k, v]) =>
+          el.setAttribute(k, String(v)),
+        );
+        const first = new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
+        document.body.prepend(el);
+        await first;
+        const finish = () => {
+          const canvas = el.shadowRoot.querySelector('canvas.map');
+          if (el.renderer === 'webgl2') {
+            const gl = canvas.getContext('webgl2');
+            gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
+          } else canvas.getContext('2d').getImageData(0, 0, 1, 1);
+        };
+        const raf = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+        async function change(apply) {
+          const frame = [];
+          const presented = [];
+          const compute = [];
+          const draw = [];
+          for (let r = 0; r < runs; r++) {
+            await raf();
+            const done = new Promise((resolve) =>
+              el.addEventListener('relpos-render', (e) => resolve(e.detail), { once: true }),
+            );
+            const t0 = performance.now();
+            apply(r);
+            const detail = await done;
+            finish();
+            frame.push(performance.now() - t0);
+            await raf();
+            presented.push(performance.now() - t0);
+            compute.push(detail.computeMs);
+            draw.push(detail.drawMs);
+          }
+          return { frame, presented, compute, draw };
         }
-        return { frame, presented, compute, draw };
-      }
-      async function pan() {
-        const frame = [];
-        const presented = [];
-        for (let r = 0; r < runs; r++) {
-          await raf();
-          const t0 = performance.now();
-          const w = size / 4;
-          el.window = [(r % 3) * w * 0.5, (r % 2) * w * 0.5, (r % 3) * w * 0.5 + w, (r % 2) * w * 0.5 + w];
-          await raf();
-          finish();
-          presented.push(performance.now() - t0);
-          // Direct cost of the draw itself (no frame wait): one more window change drawn synchronously.
-          const t1 = performance.now();
-          el.zoom(r % 2 ? 0.9 : 1 / 0.9);
-          await raf();
-          finish();
-          frame.push(performance.now() - t1);
+        async function pan() {
+          const frame = [];
+          const presented = [];
+          for (let r = 0; r < runs; r++) {
+            await raf();
+            const t0 = performance.now();
+            const w = size / 4;
+            el.window = [(r % 3) * w * 0.5, (r % 2) * w * 0.5, (r % 3) * w * 0.5 + w, (r % 2) * w * 0.5 + w];
+            await raf();
+            finish();
+            presented.push(performance.now() - t0);
+            // Direct cost of the draw itself (no frame wait): one more window change drawn synchronously.
+            const t1 = performance.now();
+            el.zoom(r % 2 ? 0.9 : 1 / 0.9);
+            await raf();
+            finish();
+            frame.push(performance.now() - t1);
+          }
+          return { frame, presented, compute: [0], draw: frame };
         }
-        return { frame, presented, compute: [0], draw: frame };
-      }
-      const out = {
-        'scheme param': await change((r) => el.setAttribute('alibibiasmax', String(r % 2 ? 4 : 6))),
-        range: await change((r) => el.setAttribute('range', r % 2 ? '-100, 0' : '-50, 0')),
-        colormap: await change((r) => el.setAttribute('colormap', r % 2 ? 'magma' : 'viridis')),
-        'pan/zoom': await pan(),
-      };
-      el.remove();
-      return { renderer: el.renderer, out };
-    }, [n, renderer, RUNS]);
+        const out = {
+          'scheme param': await change((r) => el.setAttribute('alibibiasmax', String(r % 2 ? 4 : 6))),
+          range: await change((r) => el.setAttribute('range', r % 2 ? '-100, 0' : '-50, 0')),
+          colormap: await change((r) => el.setAttribute('colormap', r % 2 ? 'magma' : 'viridis')),
+          'pan/zoom': await pan(),
+        };
+        el.remove();
+        return { renderer: el.renderer, out };
+      },
+      [n, renderer, RUNS],
+    );
     for (const [what, m] of Object.entries(result.out)) {
-      rows.push({ renderer: result.renderer, n, change: what, 'frame ms': median(m.frame).toFixed(1), '+raf ms': median(m.presented).toFixed(1), 'compute ms': median(m.compute).toFixed(1), 'upload+draw ms': median(m.draw).toFixed(1) });
+      rows.push({
+        renderer: result.renderer,
+        n,
+        change: what,
+        'frame ms': median(m.frame).toFixed(1),
+        '+raf ms': median(m.presented).toFixed(1),
+        'compute ms': median(m.compute).toFixed(1),
+        'upload+draw ms': median(m.draw).toFixed(1),
+      });
     }
     console.error(`done: ${renderer} n=${n}`);
   }

@@ -91,7 +91,14 @@ function parseParam(text) {
 
 function printTable(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
-  for (const row of rows) process.stdout.write(`${row.map((v, c) => String(v).padEnd(widths[c])).join('  ').trimEnd()}\n`);
+  for (const row of rows) {
+    process.stdout.write(
+      `${row
+        .map((v, c) => String(v).padEnd(widths[c]))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
+  }
 }
 
 async function listSchemes(json) {
@@ -184,7 +191,10 @@ function csvNumber(v) {
 }
 
 function escapeXml(text) {
-  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+  return String(text).replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c],
+  );
 }
 
 async function toSvg(slice, colormap, range, scaleOption, title) {
@@ -203,7 +213,9 @@ async function toSvg(slice, colormap, range, scaleOption, title) {
           const at = Math.max(0, Math.min(255, Math.round((v - lo) * k))) * 4;
           fill = `rgb(${lut[at]},${lut[at + 1]},${lut[at + 2]})`;
         }
-        rects.push(`<rect x="${j * scale}" y="${i * scale}" width="${scale}" height="${scale}" fill="${fill}"><title>i=${i} j=${j} ${csvNumber(v)}</title></rect>`);
+        rects.push(
+          `<rect x="${j * scale}" y="${i * scale}" width="${scale}" height="${scale}" fill="${fill}"><title>i=${i} j=${j} ${csvNumber(v)}</title></rect>`,
+        );
       }
     }
     return `<?xml version="1.0" encoding="UTF-8"?>
@@ -226,8 +238,12 @@ ${rects.join('\n')}
 }
 
 async function render(positionals, values) {
-  if (positionals.length === 0) throw new UsageError('render needs a scheme id or preset id, e.g. relpos render alibi --n 128 --out alibi.png');
-  if (positionals.length > 1) throw new UsageError(`render takes one scheme, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (positionals.length === 0) {
+    throw new UsageError('render needs a scheme id or preset id, e.g. relpos render alibi --n 128 --out alibi.png');
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`render takes one scheme, got ${positionals.length}: ${positionals.join(' ')}`);
+  }
   const [id] = positionals;
   if (!values.out) throw new UsageError('render needs --out <file.png|file.svg|file.csv|file.json>');
   const out = resolve(values.out);
@@ -252,7 +268,9 @@ async function render(positionals, values) {
   const schemeId = preset ? preset.scheme : id;
   const info = rp.schemes.find((s) => s.id === schemeId);
   if (!info) {
-    throw new UsageError(`unknown scheme '${id}'; schemes: ${rp.schemes.map((s) => s.id).join(', ')}; presets: ${rp.presets.map((p) => p.id).join(', ')}`);
+    throw new UsageError(
+      `unknown scheme '${id}'; schemes: ${rp.schemes.map((s) => s.id).join(', ')}; presets: ${rp.presets.map((p) => p.id).join(', ')}`,
+    );
   }
   // Parameter names are matched case-insensitively against the scheme's own (alibibiasmax → alibiBiasMax).
   const byLowerName = new Map(Object.keys(info.params).map((name) => [name.toLowerCase(), name]));
@@ -262,10 +280,12 @@ async function render(positionals, values) {
     if (reserved in userParams) throw new UsageError(`use --${reserved} instead of --param ${reserved}=…`);
   }
 
-  const viewable = VIEWS.filter((v) => v === 'weights' ? info.calls.includes('attention') : info.calls.includes(v));
+  const viewable = VIEWS.filter((v) => (v === 'weights' ? info.calls.includes('attention') : info.calls.includes(v)));
   const view = values.view ?? (info.calls.includes('bias') ? 'bias' : 'scores');
   if (!VIEWS.includes(view)) throw new UsageError(`--view must be one of ${VIEWS.join(', ')}, got '${view}'`);
-  if (!viewable.includes(view)) throw new UsageError(`scheme '${info.id}' has no ${view} view; it has ${viewable.join(', ')}`);
+  if (!viewable.includes(view)) {
+    throw new UsageError(`scheme '${info.id}' has no ${view} view; it has ${viewable.join(', ')}`);
+  }
 
   const n = integerOption(values, 'n', 256);
   const heads = integerOption(values, 'heads', preset?.heads ?? 1);
@@ -297,7 +317,9 @@ async function render(positionals, values) {
     const rows = [];
     for (let i = 0; i < slice.rows; i++) {
       // JSON has no -Infinity: masked cells are null.
-      rows.push(Array.from(slice.data.subarray(i * slice.cols, (i + 1) * slice.cols), (v) => (Number.isFinite(v) ? v : null)));
+      rows.push(
+        Array.from(slice.data.subarray(i * slice.cols, (i + 1) * slice.cols), (v) => (Number.isFinite(v) ? v : null)),
+      );
     }
     bytes = `${JSON.stringify({
       relpos: version,
@@ -319,7 +341,9 @@ async function render(positionals, values) {
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, bytes);
-  process.stderr.write(`relpos: wrote ${values.out} (${title}, ${slice.rows}×${slice.cols}, range [${drawRange.map((v) => Number(v.toPrecision(6))).join(', ')}], ${scale.colormap})\n`);
+  process.stderr.write(
+    `relpos: wrote ${values.out} (${title}, ${slice.rows}×${slice.cols}, range [${drawRange.map((v) => Number(v.toPrecision(6))).join(', ')}], ${scale.colormap})\n`,
+  );
 }
 
 async function main(argv) {

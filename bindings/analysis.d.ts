@@ -203,7 +203,10 @@ export interface Analysis {
    * @example
    * rp.analysis.derivative({ name: 'alibi' }, { at: [1, 10, 100] }).derivative;  // −slope each
    */
-  derivative(profile: Profile, options: { n?: number; at?: TensorLike }): { r: Float32Array; value: Float32Array; derivative: Float32Array };
+  derivative(
+    profile: Profile,
+    options: { n?: number; at?: TensorLike },
+  ): { r: Float32Array; value: Float32Array; derivative: Float32Array };
 
   /**
    * RoFormer §3.4.3 long-term decay: for r = 0 … maxDistance (default 1024), (1/(d/2)) Σ_{j=1}^{d/2} |S_j| with
@@ -219,7 +222,14 @@ export interface Analysis {
    * @example
    * rp.analysis.precision({ d: 128, positions: [1e3, 1e5, 1e6], dtype: 'bfloat16' }).angleError;
    */
-  precision(options: RotaryOptions & { positions?: TensorLike; n?: number; dtype?: 'float32' | 'float16' | 'bfloat16'; perPair?: boolean }): Precision;
+  precision(
+    options: RotaryOptions & {
+      positions?: TensorLike;
+      n?: number;
+      dtype?: 'float32' | 'float16' | 'bfloat16';
+      perPair?: boolean;
+    },
+  ): Precision;
 
   /**
    * Per rotary pair: θ_k, wavelength and whether it completes a full turn over the training window (2.1.7), for RoPE

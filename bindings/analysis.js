@@ -34,14 +34,18 @@ function flattenProfile(where, profile) {
   if (isPlainObject(profile)) {
     if ('values' in profile) {
       const { values, ...rest } = profile;
-      if (Object.keys(rest).length > 0) throw new TypeError(`${where}: profile { values } takes no other fields, got ${Object.keys(rest).join(', ')}`);
+      if (Object.keys(rest).length > 0) {
+        throw new TypeError(`${where}: profile { values } takes no other fields, got ${Object.keys(rest).join(', ')}`);
+      }
       requireTensorLike(where, 'profile.values', values, '[2n - 1]');
       return { values };
     }
     const { name, ...params } = profile;
     if (typeof name === 'string') return { profile: name, ...params };
   }
-  throw new TypeError(`${where}: profile must be a name (${BUILTIN_PROFILES.map((p) => `'${p}'`).join(', ')} or a bias scheme id), { name, ...params } or { values }`);
+  throw new TypeError(
+    `${where}: profile must be a name (${BUILTIN_PROFILES.map((p) => `'${p}'`).join(', ')} or a bias scheme id), { name, ...params } or { values }`,
+  );
 }
 
 export function createAnalysis(call) {
@@ -49,7 +53,12 @@ export function createAnalysis(call) {
     const where = `${WHERE}.translationDefect`;
     requireTensorLike(where, 'S', S, '[n, n] or [heads, n, n]');
     const r = call('translationDefect', { ...requireOptions(where, options), S });
-    const out = { max: number(r.max), mean: number(r.mean), relative: number(r.relative), isToeplitz: flag(r.isToeplitz) };
+    const out = {
+      max: number(r.max),
+      mean: number(r.mean),
+      relative: number(r.relative),
+      isToeplitz: flag(r.isToeplitz),
+    };
     const batched = (S.shape ?? []).length === 3 || (Array.isArray(S) && Array.isArray(S[0]?.[0]));
     if (batched) out.perHead = { max: r.perHeadMax.data, mean: r.perHeadMean.data };
     return out;
@@ -81,7 +90,9 @@ export function createAnalysis(call) {
   function distances(E, metric = 'euclidean') {
     const where = `${WHERE}.distances`;
     requireTensorLike(where, 'E', E, '[n, d]');
-    if (typeof metric !== 'string') throw new TypeError(`${where}: metric must be 'euclidean', 'cosine' or 'manhattan'`);
+    if (typeof metric !== 'string') {
+      throw new TypeError(`${where}: metric must be 'euclidean', 'cosine' or 'manhattan'`);
+    }
     return call('distances', { E, metric }).data;
   }
 

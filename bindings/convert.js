@@ -1,7 +1,16 @@
 // Normalises user options into what the Embind layer accepts: numbers, booleans, strings, string
 // lists and tensors { shape, data: Float32Array }. Wrong kinds are TypeErrors naming the argument.
 
-const TYPED_ARRAYS = [Float32Array, Float64Array, Int32Array, Int16Array, Int8Array, Uint32Array, Uint16Array, Uint8Array];
+const TYPED_ARRAYS = [
+  Float32Array,
+  Float64Array,
+  Int32Array,
+  Int16Array,
+  Int8Array,
+  Uint32Array,
+  Uint16Array,
+  Uint8Array,
+];
 
 export function isTypedArray(value) {
   return TYPED_ARRAYS.some((T) => value instanceof T);
@@ -77,7 +86,9 @@ export function toTensor(where, name, value) {
       throw new TypeError(`${where}: ${name}.data must be a Float32Array or a list of numbers`);
     }
     if (data.length !== product(shape)) {
-      throw new RangeError(`${where}: ${name} has ${data.length} values, but its shape [${shape.join(', ')}] needs ${product(shape)}`);
+      throw new RangeError(
+        `${where}: ${name} has ${data.length} values, but its shape [${shape.join(', ')}] needs ${product(shape)}`,
+      );
     }
     return { shape: shape.slice(), data: data instanceof Float32Array ? data : Float32Array.from(data, Number) };
   }
@@ -99,7 +110,9 @@ export function normaliseOptions(where, options) {
     } else if (name === 'mlp' && Array.isArray(value) && value.length > 0 && isPlainObject(value[0])) {
       out[name] = flattenMlp(where, value);
     } else if (value === null || typeof value !== 'object') {
-      throw new TypeError(`${where}: ${name} must be a number, boolean, string or array, got ${value === null ? 'null' : typeof value}`);
+      throw new TypeError(
+        `${where}: ${name} must be a number, boolean, string or array, got ${value === null ? 'null' : typeof value}`,
+      );
     } else {
       out[name] = toTensor(where, name, value);
     }
@@ -113,7 +126,12 @@ export function requireSchemeId(where, id) {
 
 export function requireMatrix(where, name, tensor, what = '[n, d]') {
   if (!tensor || !Array.isArray(tensor.shape) || tensor.shape.length !== 2) {
-    const got = tensor === undefined ? 'nothing' : Array.isArray(tensor?.shape) ? `shape [${tensor.shape.join(', ')}]` : typeof tensor;
+    const got =
+      tensor === undefined
+        ? 'nothing'
+        : Array.isArray(tensor?.shape)
+          ? `shape [${tensor.shape.join(', ')}]`
+          : typeof tensor;
     throw new TypeError(`${where}: ${name} must be a tensor of shape ${what}, got ${got}`);
   }
 }

@@ -136,7 +136,15 @@ export interface Relpos {
    * Applies a rotary scheme to the rows of x [n, d].
    * @example rp.rotate(x, { scheme: 'rope', layout: 'half', positions: [0, 1, 2, 3] })
    */
-  rotate(x: TensorLike, options?: SchemeParams & { scheme?: string; positions?: number[] | Float32Array; layout?: 'half' | 'interleaved'; rotaryDim?: number }): Tensor;
+  rotate(
+    x: TensorLike,
+    options?: SchemeParams & {
+      scheme?: string;
+      positions?: number[] | Float32Array;
+      layout?: 'half' | 'interleaved';
+      rotaryDim?: number;
+    },
+  ): Tensor;
 
   /**
    * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, n]
@@ -158,17 +166,34 @@ export interface Relpos {
    * normalised exactly; tiles pooled by max or mean.
    * @example const map = await rp.attentionMap({ n: 1 << 20, scheme: 'alibi', heads: 8, size: 512, onProgress: console.log });
    */
-  attentionMap(options: SchemeParams & {
-    n: number; d?: number; scheme?: string; params?: SchemeParams; heads?: number; head?: number;
-    size?: number; pool?: 'max' | 'mean'; causal?: boolean; seed?: number; q?: TensorLike; k?: TensorLike;
-    onProgress?: (fraction: number) => void; signal?: AbortSignal;
-  }): Promise<Tensor>;
+  attentionMap(
+    options: SchemeParams & {
+      n: number;
+      d?: number;
+      scheme?: string;
+      params?: SchemeParams;
+      heads?: number;
+      head?: number;
+      size?: number;
+      pool?: 'max' | 'mean';
+      causal?: boolean;
+      seed?: number;
+      q?: TensorLike;
+      k?: TensorLike;
+      onProgress?: (fraction: number) => void;
+      signal?: AbortSignal;
+    },
+  ): Promise<Tensor>;
 
   /**
    * Runs a core job ('attentionMap', 'train') step by step with progress and cancellation.
    * @example await rp.runJob('attentionMap', { n: 4096, scheme: 'alibi' }, { where: 'mine' })
    */
-  runJob(kind: string, options: object, control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string }): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
+  runJob(
+    kind: string,
+    options: object,
+    control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string },
+  ): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
 
   /** Real-model presets: Llama-2/3.1, Qwen2, Mistral, GPT-NeoX, GPT-J, Phi-3, BLOOM, MPT, T5, DeBERTa. */
   readonly presets: readonly Preset[];

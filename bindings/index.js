@@ -19,10 +19,12 @@ export function load(options = {}) {
   if (!isPlainObject(options)) throw new TypeError('relpos.load: options must be a plain object');
   const simd = options.simd ?? simdSupported();
   if (typeof simd !== 'boolean') throw new TypeError('relpos.load: simd must be a boolean');
-  if (simd && !simdSupported()) throw new RangeError('relpos.load: this engine has no WebAssembly SIMD; use simd: false');
+  if (simd && !simdSupported()) {
+    throw new RangeError('relpos.load: this engine has no WebAssembly SIMD; use simd: false');
+  }
   if (!instances.has(simd)) {
     const created = instantiate(simd);
-    created.catch(() => instances.delete(simd));  // a failed load may be retried
+    created.catch(() => instances.delete(simd)); // a failed load may be retried
     instances.set(simd, created);
   }
   return instances.get(simd);
@@ -87,7 +89,7 @@ class Relpos {
       try {
         text = JSON.stringify(configJson);
       } catch (error) {
-        throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`);
+        throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`, { cause: error });
       }
     }
     return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
@@ -102,7 +104,8 @@ class Relpos {
   /** The analyses of chapter 2.1 (see analysis.js). */
   get analysis() {
     this.#analysis ??= createAnalysis((name, options) =>
-      unwrap(this.#core.analyze(name, normaliseOptions(`relpos.analysis.${name}`, options))));
+      unwrap(this.#core.analyze(name, normaliseOptions(`relpos.analysis.${name}`, options))),
+    );
     return this.#analysis;
   }
 
@@ -163,8 +166,10 @@ class Relpos {
     if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
     const { view = false, ...options_ } = { ...rest, ...params };
     if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
-    const merged = normaliseOptions(where, options_);  // params wins
-    for (const name of ['q', 'k']) requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+    const merged = normaliseOptions(where, options_); // params wins
+    for (const name of ['q', 'k']) {
+      requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+    }
     if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
     this.#core.releaseView();
     const result = unwrap(this.#core[view ? 'computeView' : 'compute']('attention', scheme ?? '', merged));

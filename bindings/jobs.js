@@ -21,7 +21,9 @@ function nextTurn() {
 }
 
 function abortError(signal, where) {
-  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error(`${where}: aborted`), { name: 'AbortError' });
+  return signal.reason instanceof Error
+    ? signal.reason
+    : Object.assign(new Error(`${where}: aborted`), { name: 'AbortError' });
 }
 
 /**
@@ -32,7 +34,9 @@ function abortError(signal, where) {
  * @param {{ onProgress?: (fraction: number, detail?: object) => void, signal?: AbortSignal, where: string, onStep?: (core: object, handle: number) => void }} control
  */
 export async function runJob(core, unwrap, kind, options, { onProgress, signal, where, onStep }) {
-  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${where}: onProgress must be a function`);
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${where}: onProgress must be a function`);
+  }
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
     throw new TypeError(`${where}: signal must be an AbortSignal`);
   }

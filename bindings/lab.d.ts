@@ -2,7 +2,8 @@
 import type { Tensor } from './index.js';
 
 export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
-export type LabSchemeId = 'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
+export type LabSchemeId =
+  'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
 
 export interface LabTask {
   id: LabTaskId;

@@ -1,5 +1,15 @@
 // Types of relpos/worker: the relpos API in a Web Worker, promise-based.
-import type { AttentionOptions, AttentionResult, ConfigReading, Frequencies, Preset, SchemeInfo, SchemeParams, Tensor, TensorLike } from './index.js';
+import type {
+  AttentionOptions,
+  AttentionResult,
+  ConfigReading,
+  Frequencies,
+  Preset,
+  SchemeInfo,
+  SchemeParams,
+  Tensor,
+  TensorLike,
+} from './index.js';
 
 /** Options of long calls: progress in [0, 1] and cancellation. */
 export interface Control {

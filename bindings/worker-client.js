@@ -8,7 +8,17 @@
 //   rp.terminate();
 
 const ERRORS = { TypeError, RangeError, Error };
-const METHODS = ['encoding', 'bias', 'buckets', 'frequencies', 'rotate', 'scores', 'attention', 'attentionMap', 'fromConfig'];
+const METHODS = [
+  'encoding',
+  'bias',
+  'buckets',
+  'frequencies',
+  'rotate',
+  'scores',
+  'attention',
+  'attentionMap',
+  'fromConfig',
+];
 const PROPERTIES = ['version', 'simd', 'schemes', 'presets'];
 
 /**
@@ -42,7 +52,13 @@ export function createRelposWorker(url = new URL('./worker.js', import.meta.url)
     const last = args.at(-1);
     let onProgress;
     let signal;
-    if (last && typeof last === 'object' && !Array.isArray(last) && !ArrayBuffer.isView(last) && ('onProgress' in last || 'signal' in last)) {
+    if (
+      last &&
+      typeof last === 'object' &&
+      !Array.isArray(last) &&
+      !ArrayBuffer.isView(last) &&
+      ('onProgress' in last || 'signal' in last)
+    ) {
       ({ onProgress, signal } = last);
       const { onProgress: _p, signal: _s, ...rest } = last;
       args = [...args.slice(0, -1), { ...rest, __relposControl: true }];
@@ -68,8 +84,26 @@ export function createRelposWorker(url = new URL('./worker.js', import.meta.url)
 
   const client = { call, terminate: () => worker.terminate() };
   for (const method of METHODS) client[method] = (...args) => call(method, ...args);
-  for (const property of PROPERTIES) Object.defineProperty(client, property, { get: () => call(property), enumerable: true });
-  client.analysis = new Proxy({}, { get: (_, name) => (...args) => call(`analysis.${String(name)}`, ...args) });
-  client.lab = new Proxy({}, { get: (_, name) => (...args) => call(`lab.${String(name)}`, ...args) });
+  for (const property of PROPERTIES) {
+    Object.defineProperty(client, property, { get: () => call(property), enumerable: true });
+  }
+  client.analysis = new Proxy(
+    {},
+    {
+      get:
+        (_, name) =>
+        (...args) =>
+          call(`analysis.${String(name)}`, ...args),
+    },
+  );
+  client.lab = new Proxy(
+    {},
+    {
+      get:
+        (_, name) =>
+        (...args) =>
+          call(`lab.${String(name)}`, ...args),
+    },
+  );
   return client;
 }

@@ -44,7 +44,11 @@ async function run(id, method, args) {
     const result = await fn(...args);
     postMessage({ id, type: 'result', result }, transferables(result));
   } catch (error) {
-    postMessage({ id, type: 'error', error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) } });
+    postMessage({
+      id,
+      type: 'error',
+      error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) },
+    });
   } finally {
     running.delete(id);
   }

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 missing=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 # clang-14 + libclang-rt-14-dev: libFuzzer, AddressSanitizer and UBSan runtimes (scripts/fuzz.sh).
-for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 libclang-rt-14-dev; do
+for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 libclang-rt-14-dev clang-format; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 if [ "${RELPOS_SKIP_BROWSER:-0}" != "1" ]; then

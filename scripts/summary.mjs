@@ -43,6 +43,8 @@ const passed = native.passed + js.passed + fuzz.passed;
 const fuzzText = fuzzJson
   ? `; fuzz ${fuzz.passed} passed / ${fuzz.failed} failed (${fuzz.targets.map(([name, t]) => `${name} ${t.execs} execs`).join(', ')})`
   : '';
-console.log(`suites: native ${native.passed} passed / ${native.failed} failed; vitest ${js.passed} passed / ${js.failed} failed / ${js.skipped} skipped${fuzzText}`);
+console.log(
+  `suites: native ${native.passed} passed / ${native.failed} failed; vitest ${js.passed} passed / ${js.failed} failed / ${js.skipped} skipped${fuzzText}`,
+);
 console.log(`${passed} passed, ${failed} failed, ${js.skipped} skipped`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -22,7 +22,11 @@ export interface HeatmapDrawn {
  * Draws one [rows, cols] slice of a tensor, one pixel per cell; −Infinity (masked) cells are grey.
  * @example renderHeatmap(canvas, rp.bias('alibi', { n: 64, heads: 8 }), { head: 3 })
  */
-export function renderHeatmap(canvas: HTMLCanvasElement, tensor: Tensor<Float32Array | Int32Array>, options?: HeatmapOptions): HeatmapDrawn;
+export function renderHeatmap(
+  canvas: HTMLCanvasElement,
+  tensor: Tensor<Float32Array | Int32Array>,
+  options?: HeatmapOptions,
+): HeatmapDrawn;
 
 /** The colour scale renderHeatmap would pick for the data. */
 export function autoScale(data: ArrayLike<number>, colormap?: string): { colormap: string; range: [number, number] };
@@ -31,7 +35,10 @@ export function autoScale(data: ArrayLike<number>, colormap?: string): { colorma
 export function finiteRange(data: ArrayLike<number>): [number, number];
 
 /** The 2-D slice `index` of a [.., rows, cols] tensor. */
-export function sliceMatrix(tensor: Tensor<Float32Array | Int32Array>, index?: number): { rows: number; cols: number; data: Float32Array | Int32Array };
+export function sliceMatrix(
+  tensor: Tensor<Float32Array | Int32Array>,
+  index?: number,
+): { rows: number; cols: number; data: Float32Array | Int32Array };
 
 export const colormapNames: string[];
 /** 256 RGBA entries of a named colormap. */
@@ -66,7 +73,13 @@ export function viewsFor(info: { calls: string[] }): HeatmapViewName[];
  * Computes a view through the API. `weights` = rp.attention with all-ones q = k (width heads·d)
  * and the scheme's positional term; `distances` = euclidean distances of rp.encoding rows.
  */
-export function computeView(rp: unknown, info: { id: string; calls: string[] }, view: HeatmapViewName, options: Record<string, unknown>, mode?: 'explicit' | 'implicit' | 'mixed'): Tensor<Float32Array | Int32Array>;
+export function computeView(
+  rp: unknown,
+  info: { id: string; calls: string[] },
+  view: HeatmapViewName,
+  options: Record<string, unknown>,
+  mode?: 'explicit' | 'implicit' | 'mixed',
+): Tensor<Float32Array | Int32Array>;
 /** Euclidean distances between the rows of an [n, d] tensor → [n, n]. */
 export function pairwiseDistances(E: Tensor): Tensor;
 
@@ -123,7 +136,11 @@ export function toPgfplots(figure: Figure, options?: { imageFile?: string }): st
 export function toSVG(figure: Figure, options?: { pngDataUrl?: string; size?: number }): string;
 export function toPNG(figure: Figure, options?: { canvas?: HTMLCanvasElement }): Promise<Blob>;
 export function heatmapPNGDataURL(figure: HeatmapFigure): string;
-export function exportFigure(figure: Figure, format: ExportFormat, options?: { basename?: string; canvas?: HTMLCanvasElement }): Promise<{ blob: Blob; filename: string }>;
+export function exportFigure(
+  figure: Figure,
+  format: ExportFormat,
+  options?: { basename?: string; canvas?: HTMLCanvasElement },
+): Promise<{ blob: Blob; filename: string }>;
 /** Saves a Blob through a temporary <a download>. */
 export function download(blob: Blob, filename: string): void;
 export function texEscape(text: string): string;
@@ -139,7 +156,11 @@ export type HashValue = string | number | boolean;
 /** `#k=v&…` of the scalar fields of a state. */
 export function encodeHash(state: Record<string, HashValue | null | undefined>): string;
 /** Only fields the schema (or a prefix rule such as `{ 'p.': name => spec }`) allows; never throws. */
-export function decodeHash(hash: unknown, schema?: Record<string, HashField>, prefixes?: Record<string, (name: string) => HashField | undefined>): Record<string, HashValue>;
+export function decodeHash(
+  hash: unknown,
+  schema?: Record<string, HashField>,
+  prefixes?: Record<string, (name: string) => HashField | undefined>,
+): Record<string, HashValue>;
 export function parseHashPairs(hash: unknown): Map<string, string>;
 export function coerce(raw: string, spec: HashField | undefined): HashValue | undefined;
 

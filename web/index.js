@@ -7,7 +7,19 @@ export { createHeatmapView } from './components/heatmap-view.js';
 export { colormapNames, colormapTable, colormapCss } from './components/colormap.js';
 export { VIEWS, viewsFor, computeView, pairwiseDistances } from './components/compute.js';
 export { niceTicks, niceStep, integerTicks, logTicks, formatNumber } from './components/ticks.js';
-export { toCSV, toJSON, fromJSON, toPgfplots, toSVG, toPNG, exportFigure, download, heatmapPNGDataURL, texEscape, xmlEscape } from './components/export.js';
+export {
+  toCSV,
+  toJSON,
+  fromJSON,
+  toPgfplots,
+  toSVG,
+  toPNG,
+  exportFigure,
+  download,
+  heatmapPNGDataURL,
+  texEscape,
+  xmlEscape,
+} from './components/export.js';
 export { encodeHash, decodeHash, parseHashPairs, coerce } from './components/hash-state.js';
 export { defaultMessages, setMessages, formatMessage, mergeMessages } from './components/messages.js';
 export { load } from '../bindings/index.js';

@@ -12,13 +12,29 @@ initI18n();
 const $ = (id) => document.getElementById(id);
 
 const build = $('build');
-const buildText = () => { build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version }); };
+const buildText = () => {
+  build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
+};
 buildText();
 onLang(buildText);
 
 let writeHash = () => {};
-const paneA = createPane(rp, $('pane-a'), { id: '', key: '', scheme: 'alibi', presets: true, title: 'pg.paneA', onChange: () => writeHash() });
-const paneB = createPane(rp, $('pane-b'), { id: 'b-', key: 'b.', scheme: 'rope', presets: true, title: 'pg.paneB', onChange: () => writeHash() });
+const paneA = createPane(rp, $('pane-a'), {
+  id: '',
+  key: '',
+  scheme: 'alibi',
+  presets: true,
+  title: 'pg.paneA',
+  onChange: () => writeHash(),
+});
+const paneB = createPane(rp, $('pane-b'), {
+  id: 'b-',
+  key: 'b.',
+  scheme: 'rope',
+  presets: true,
+  title: 'pg.paneB',
+  onChange: () => writeHash(),
+});
 $('pane-a').querySelector('.pane-title').id = 'pane-a-title';
 $('pane-b').querySelector('.pane-title').id = 'pane-b-title';
 writeHash = syncHash([paneA, paneB]);
@@ -41,8 +57,12 @@ $('config-apply').addEventListener('click', () => {
   const loaded = pane.load(reading);
   result.dataset.kind = loaded ? 'yes' : 'no';
   result.textContent = t('pg.config.read', {
-    scheme: reading.scheme, heads: reading.heads, d: reading.params.d ?? '—', base: reading.params.base ?? '—',
-    type: reading.model?.type ?? '—', context: reading.model?.maxPositionEmbeddings ?? '—',
+    scheme: reading.scheme,
+    heads: reading.heads,
+    d: reading.params.d ?? '—',
+    base: reading.params.base ?? '—',
+    type: reading.model?.type ?? '—',
+    context: reading.model?.maxPositionEmbeddings ?? '—',
   });
   // The core's warnings are shown as it words them.
   for (const warning of reading.warnings) list.append(el('li', { textContent: warning }));
@@ -54,9 +74,21 @@ $('config-apply').addEventListener('click', () => {
 function longContext(pane, prefix) {
   const box = el('details', { className: 'long' }, el('summary', {}, words('pg.long.title')));
   const n = el('input', { type: 'number', id: `${prefix}long-n`, min: 1024, max: 1048576, step: 1024, value: 65536 });
-  const size = el('select', { id: `${prefix}long-size` }, ...[128, 256, 512].map((s) => new Option(String(s), String(s))));
+  const size = el(
+    'select',
+    { id: `${prefix}long-size` },
+    ...[128, 256, 512].map((s) => new Option(String(s), String(s))),
+  );
   size.value = '256';
-  const pool = el('select', { id: `${prefix}long-pool` }, ...['max', 'mean'].map((p) => { const o = new Option('', p); o.dataset.i18n = `pg.long.pool.${p}`; return o; }));
+  const pool = el(
+    'select',
+    { id: `${prefix}long-pool` },
+    ...['max', 'mean'].map((p) => {
+      const o = new Option('', p);
+      o.dataset.i18n = `pg.long.pool.${p}`;
+      return o;
+    }),
+  );
   const seed = el('input', { type: 'number', id: `${prefix}long-seed`, min: 0, max: 1e6, step: 1, value: 0 });
   const run = el('button', { type: 'button', dataset: { i18n: 'pg.long.run' } });
   const cancel = el('button', { type: 'button', disabled: true, dataset: { i18n: 'pg.long.cancel' } });
@@ -64,7 +96,21 @@ function longContext(pane, prefix) {
   const status = el('p', { className: 'status', attrs: { 'aria-live': 'polite' } });
   const view = new MatrixView({ readout: (i, j, v) => t('pg.long.readout', { i, j, value: fmt(v) }) });
   const label = (key, input) => el('label', { className: 'control', htmlFor: input.id }, words(key), input);
-  box.append(el('div', { className: 'controls' }, label('pg.long.n', n), label('pg.long.size', size), label('pg.long.pool', pool), label('pg.long.seed', seed), run, cancel), progress, status, view.root);
+  box.append(
+    el(
+      'div',
+      { className: 'controls' },
+      label('pg.long.n', n),
+      label('pg.long.size', size),
+      label('pg.long.pool', pool),
+      label('pg.long.seed', seed),
+      run,
+      cancel,
+    ),
+    progress,
+    status,
+    view.root,
+  );
   pane.root.append(box);
   let controller = null;
   if (typeof rp.attentionMap !== 'function') {
@@ -81,7 +127,7 @@ function longContext(pane, prefix) {
     status.removeAttribute('data-i18n');
     status.textContent = t('pg.long.running');
     const onProgress = (p) => {
-      const fraction = typeof p === 'number' ? p : p?.fraction ?? (p?.total ? p.done / p.total : p?.progress ?? 0);
+      const fraction = typeof p === 'number' ? p : (p?.fraction ?? (p?.total ? p.done / p.total : (p?.progress ?? 0)));
       progress.value = Math.max(0, Math.min(1, fraction));
     };
     const options = { n: Number(n.value), scheme: info.id, params, size: Number(size.value), pool: pool.value };
@@ -90,14 +136,24 @@ function longContext(pane, prefix) {
     try {
       let tensor;
       const loader = Object.values(workerModules)[0];
-      const client = loader ? await loader().then((m) => m.createRelposWorker?.()).catch(() => null) : null;
+      const client = loader
+        ? await loader()
+            .then((m) => m.createRelposWorker?.())
+            .catch(() => null)
+        : null;
       if (client) tensor = await client.call('attentionMap', options, { onProgress, signal: controller.signal });
       else tensor = await rp.attentionMap({ ...options, onProgress, signal: controller.signal });
       progress.value = 1;
       view.show(tensor);
-      status.textContent = t('pg.long.done', { n: Number(n.value).toLocaleString(), size: size.value, ms: fmt(performance.now() - started) });
+      status.textContent = t('pg.long.done', {
+        n: Number(n.value).toLocaleString(),
+        size: size.value,
+        ms: fmt(performance.now() - started),
+      });
     } catch (error) {
-      status.textContent = controller.signal.aborted ? t('pg.long.cancelled') : t('pg.long.error', { message: error.message });
+      status.textContent = controller.signal.aborted
+        ? t('pg.long.cancelled')
+        : t('pg.long.error', { message: error.message });
     } finally {
       run.disabled = false;
       cancel.disabled = true;

@@ -87,7 +87,10 @@ beforeAll(async () => {
   });
   await server.listen();
   origin = `http://127.0.0.1:${server.httpServer.address().port}`;
-  browser = await chromium.launch({ executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  browser = await chromium.launch({
+    executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_FLAGS,
+  });
 });
 
 afterAll(async () => {
@@ -112,7 +115,9 @@ describe('strict Content-Security-Policy', () => {
     await page.addInitScript(() => {
       window.__violations = [];
       document.addEventListener('securitypolicyviolation', (event) => {
-        window.__violations.push(`${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
+        window.__violations.push(
+          `${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`,
+        );
       });
     });
 
@@ -120,15 +125,25 @@ describe('strict Content-Security-Policy', () => {
     expect(response.headers()['content-security-policy']).toBe(CSP);
     await page.waitForFunction(() => window.__report?.finished === true, null, { timeout: 45000 });
     // The custom element renders asynchronously; wait for its canvas to hold the new size.
-    await page.waitForFunction(() => {
-      const canvas = document.querySelector('relpos-heatmap')?.shadowRoot?.querySelector('canvas');
-      return canvas && canvas.width > 0;
-    }, null, { timeout: 20000 }).catch(() => {});
+    await page
+      .waitForFunction(
+        () => {
+          const canvas = document.querySelector('relpos-heatmap')?.shadowRoot?.querySelector('canvas');
+          return canvas && canvas.width > 0;
+        },
+        null,
+        { timeout: 20000 },
+      )
+      .catch(() => {});
 
     const element = await page.evaluate(() => {
       const host = document.querySelector('relpos-heatmap');
       const canvas = host?.shadowRoot?.querySelector('canvas') ?? host?.querySelector('canvas');
-      return { defined: !!customElements.get('relpos-heatmap'), width: canvas?.width ?? 0, height: canvas?.height ?? 0 };
+      return {
+        defined: !!customElements.get('relpos-heatmap'),
+        width: canvas?.width ?? 0,
+        height: canvas?.height ?? 0,
+      };
     });
     expect(element.defined).toBe(true);
     expect(element.width).toBeGreaterThan(0);
@@ -137,7 +152,7 @@ describe('strict Content-Security-Policy', () => {
     expect(report.failure).toBeUndefined();
     expect(report.steps).toEqual(['loaded', 'done']);
     expect(report.bias.shape).toEqual([2, 32, 32]);
-    expect(report.bias.corner).toBeLessThan(0);  // alibi: -m·31 at the far corner
+    expect(report.bias.corner).toBeLessThan(0); // alibi: -m·31 at the far corner
     expect(report.invFreq1).toBeCloseTo(10000 ** (-2 / 16), 6);
     expect(report.error).toMatch(/^RangeError: relpos\.bias: n must be finite, got NaN/);
     expect(report.pixel[3]).toBe(255);
@@ -155,14 +170,21 @@ describe('strict Content-Security-Policy', () => {
     const strict = await browser.newPage();
     await strict.route(`${origin}/csp.html`, async (route) => {
       const upstream = await route.fetch();
-      await route.fulfill({ response: upstream, headers: { ...upstream.headers(), 'content-security-policy': "script-src 'self'" } });
+      await route.fulfill({
+        response: upstream,
+        headers: { ...upstream.headers(), 'content-security-policy': "script-src 'self'" },
+      });
     });
     await strict.addInitScript(() => {
       window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (event) => window.__violations.push(event.violatedDirective));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        window.__violations.push(event.violatedDirective),
+      );
     });
     await strict.goto(`${origin}/csp.html`);
-    await strict.waitForFunction(() => window.__report?.finished === true || window.__violations.length > 0, null, { timeout: 45000 });
+    await strict.waitForFunction(() => window.__report?.finished === true || window.__violations.length > 0, null, {
+      timeout: 45000,
+    });
     await strict.waitForFunction(() => window.__report?.finished === true, null, { timeout: 45000 }).catch(() => {});
     const strictReport = await strict.evaluate(() => ({ report: window.__report, violations: window.__violations }));
     expect(strictReport.violations.length).toBeGreaterThan(0);

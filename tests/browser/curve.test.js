@@ -31,7 +31,13 @@ describe('<relpos-curve>', () => {
       const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
       let ink = 0;
       for (let p = 3; p < data.length; p += 4) if (data[p] > 0) ink++;
-      return { series: el.figure().series.length, x: el.figure().x.slice(0, 3), ink, css: root.querySelector('style').textContent.includes('.u-wrap'), over: getComputedStyle(root.querySelector('.u-over')).position };
+      return {
+        series: el.figure().series.length,
+        x: el.figure().x.slice(0, 3),
+        ink,
+        css: root.querySelector('style').textContent.includes('.u-wrap'),
+        over: getComputedStyle(root.querySelector('.u-over')).position,
+      };
     });
     expect(info.series).toBe(8);
     expect(info.x).toEqual([-32, -31, -30]);
@@ -45,7 +51,12 @@ describe('<relpos-curve>', () => {
       const host = document.createElement('div');
       host.style.width = '400px';
       document.body.prepend(host);
-      const el = m.renderCurve(host, { x: [0, 1, 2, 3, 4], series: [{ label: 'y = x', y: [0, 1, 2, 3, 4] }], xLabel: 'x', yLabel: 'y' });
+      const el = m.renderCurve(host, {
+        x: [0, 1, 2, 3, 4],
+        series: [{ label: 'y = x', y: [0, 1, 2, 3, 4] }],
+        xLabel: 'x',
+        yLabel: 'y',
+      });
       await new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
       const u = el.plot;
       const canvas = u.ctx.canvas;
@@ -54,17 +65,24 @@ describe('<relpos-curve>', () => {
       // Along the segment from (1, 1) to (3, 3): sample the series colour at its midpoints.
       const hits = [];
       for (const v of [1.5, 2, 2.5]) {
-        const px = Math.round((u.valToPos(v, 'x', true)));
-        const py = Math.round((u.valToPos(v, 'y', true)));
+        const px = Math.round(u.valToPos(v, 'x', true));
+        const py = Math.round(u.valToPos(v, 'y', true));
         let found = false;
-        for (let dx = -2; dx <= 2 && !found; dx++) for (let dy = -2; dy <= 2 && !found; dy++) {
-          const [r, g, b, a] = context.getImageData(px + dx, py + dy, 1, 1).data;
-          if (a > 0 && b > r && b > g) found = true; // #0072b2 is blue
+        for (let dx = -2; dx <= 2 && !found; dx++) {
+          for (let dy = -2; dy <= 2 && !found; dy++) {
+            const [r, g, b, a] = context.getImageData(px + dx, py + dy, 1, 1).data;
+            if (a > 0 && b > r && b > g) found = true; // #0072b2 is blue
+          }
         }
         hits.push(found);
       }
       // And no ink far from the line (top-left of the plotting area is y = 4 at x = 0).
-      const [, , , a] = context.getImageData(Math.round(u.valToPos(0.2, 'x', true)), Math.round(u.valToPos(3.8, 'y', true)), 1, 1).data;
+      const [, , , a] = context.getImageData(
+        Math.round(u.valToPos(0.2, 'x', true)),
+        Math.round(u.valToPos(3.8, 'y', true)),
+        1,
+        1,
+      ).data;
       const again = m.renderCurve(host, { x: [0, 1], series: [{ label: 'b', y: [1, 2] }] });
       return { hits, emptyAlpha: a, same: again === el, count: host.querySelectorAll('relpos-curve').length, dpr };
     });
@@ -108,7 +126,7 @@ describe('<relpos-curve>', () => {
   });
 
   it('bad data shows an error instead of throwing', async () => {
-    const state = await withModule(page, 'relpos-curve.js', async (m) => {
+    const state = await withModule(page, 'relpos-curve.js', async (_m) => {
       const el = document.createElement('relpos-curve');
       document.body.prepend(el);
       const done = new Promise((resolve) => el.addEventListener('relpos-error', resolve, { once: true }));

@@ -20,13 +20,25 @@ function exportAll(selector) {
       if (format === 'png') {
         const bytes = new Uint8Array(await blob.arrayBuffer());
         const view = new DataView(bytes.buffer);
-        out.png = { signature: Array.from(bytes.slice(0, 8)), width: view.getUint32(16), height: view.getUint32(20), type: blob.type, filename };
+        out.png = {
+          signature: Array.from(bytes.slice(0, 8)),
+          width: view.getUint32(16),
+          height: view.getUint32(20),
+          type: blob.type,
+          filename,
+        };
       } else {
         const text = await blob.text();
         out[format] = { text, filename, type: blob.type };
         if (format === 'svg') {
           const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-          out.svg.parsed = { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, rects: doc.querySelectorAll('rect[shape-rendering]').length, images: doc.querySelectorAll('image').length, texts: Array.from(doc.querySelectorAll('text'), (t) => t.textContent) };
+          out.svg.parsed = {
+            error: doc.querySelector('parsererror')?.textContent ?? null,
+            root: doc.documentElement.nodeName,
+            rects: doc.querySelectorAll('rect[shape-rendering]').length,
+            images: doc.querySelectorAll('image').length,
+            texts: Array.from(doc.querySelectorAll('text'), (t) => t.textContent),
+          };
         }
       }
     }
@@ -39,7 +51,13 @@ const PNG_SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 describe('heatmap export', () => {
   it('small map (n = 16): PNG, SVG with rects, CSV, JSON, pgfplots', async () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 16, heads: 2, head: 1, causal: 'true' });
-    const data = await page.evaluate((s) => Array.from(document.querySelector(s).tensor.data.subarray(256, 512), (v) => (Number.isFinite(v) ? v : String(v))), sel);
+    const data = await page.evaluate(
+      (s) =>
+        Array.from(document.querySelector(s).tensor.data.subarray(256, 512), (v) =>
+          Number.isFinite(v) ? v : String(v),
+        ),
+      sel,
+    );
     const out = await exportAll(sel);
     expect(out.png.signature).toEqual(PNG_SIGNATURE);
     expect([out.png.width, out.png.height]).toEqual([512, 512]);
@@ -77,7 +95,10 @@ describe('heatmap export', () => {
     const got = await page.evaluate(async (s) => {
       const el = document.querySelector(s);
       const files = [];
-      el.addEventListener('relpos-export', (e) => { e.preventDefault(); files.push({ format: e.detail.format, filename: e.detail.filename, size: e.detail.blob.size }); });
+      el.addEventListener('relpos-export', (e) => {
+        e.preventDefault();
+        files.push({ format: e.detail.format, filename: e.detail.filename, size: e.detail.blob.size });
+      });
       const root = el.shadowRoot;
       const labels = [];
       for (const button of root.querySelectorAll('.export button')) {
@@ -89,7 +110,9 @@ describe('heatmap export', () => {
       return { files, labels };
     }, sel);
     expect(got.labels).toEqual(['PNG image', 'SVG (vector)', 'CSV table', 'JSON data', 'pgfplots (LaTeX)']);
-    expect(got.files.map((f) => f.filename)).toEqual(['png', 'svg', 'csv', 'json', 'tex'].map((x) => `relpos-alibi-bias.${x}`));
+    expect(got.files.map((f) => f.filename)).toEqual(
+      ['png', 'svg', 'csv', 'json', 'tex'].map((x) => `relpos-alibi-bias.${x}`),
+    );
     expect(got.files.every((f) => f.size > 0)).toBe(true);
   });
 
@@ -97,7 +120,10 @@ describe('heatmap export', () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 8, heads: 1 });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('.export button[data-format="csv"]').click(), sel),
+      page.evaluate(
+        (s) => document.querySelector(s).shadowRoot.querySelector('.export button[data-format="csv"]').click(),
+        sel,
+      ),
     ]);
     expect(download.suggestedFilename()).toBe('relpos-alibi-bias.csv');
     expect(errors).toEqual([]);

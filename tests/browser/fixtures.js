@@ -4,15 +4,20 @@ import { colormapTable } from '../../web/components/colormap.js';
 
 /** Adds a <relpos-heatmap id=…> with the given attributes at the top of the page. */
 export async function addHeatmap(page, attributes, { id = 't', size = 256 } = {}) {
-  await page.waitForFunction(() => customElements.get('relpos-heatmap') && document.getElementById('map')?.dataset.state);
-  await page.evaluate(([attrs, elId, px]) => {
-    document.getElementById(elId)?.remove();
-    const el = document.createElement('relpos-heatmap');
-    el.id = elId;
-    el.style.setProperty('--relpos-size', `${px}px`);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-    document.body.prepend(el);
-  }, [attributes, id, size]);
+  await page.waitForFunction(
+    () => customElements.get('relpos-heatmap') && document.getElementById('map')?.dataset.state,
+  );
+  await page.evaluate(
+    ([attrs, elId, px]) => {
+      document.getElementById(elId)?.remove();
+      const el = document.createElement('relpos-heatmap');
+      el.id = elId;
+      el.style.setProperty('--relpos-size', `${px}px`);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+      document.body.prepend(el);
+    },
+    [attributes, id, size],
+  );
   await page.waitForFunction((elId) => ['ready', 'error'].includes(document.getElementById(elId)?.dataset.state), id);
   return `#${id}`;
 }
@@ -32,9 +37,15 @@ export function isValueColor(color, name, value, range) {
 
 /** Waits for a render of the element after `action` (resolves with the event detail). */
 export async function nextRender(page, selector, action) {
-  const wait = page.evaluate((sel) => new Promise((resolve) => {
-    document.querySelector(sel).addEventListener('relpos-render', (e) => resolve({ ...e.detail, tensor: undefined }), { once: true });
-  }), selector);
+  const wait = page.evaluate(
+    (sel) =>
+      new Promise((resolve) => {
+        document
+          .querySelector(sel)
+          .addEventListener('relpos-render', (e) => resolve({ ...e.detail, tensor: undefined }), { once: true });
+      }),
+    selector,
+  );
   await action();
   return wait;
 }
@@ -44,18 +55,27 @@ const COMPONENTS = `/@fs${new URL('../../web/components/', import.meta.url).path
 
 /** Runs fn(rp, arg) in the page with the page's own wasm instance (same module URL Vite serves). */
 export function withRp(page, fn, arg) {
-  return page.evaluate(`(async () => { const { load } = await import(${JSON.stringify(BINDINGS)}); const rp = await load(); return (${fn.toString()})(rp, ${JSON.stringify(arg ?? null)}); })()`);
+  return page.evaluate(
+    `(async () => { const { load } = await import(${JSON.stringify(BINDINGS)}); const rp = await load(); return (${fn.toString()})(rp, ${JSON.stringify(arg ?? null)}); })()`,
+  );
 }
 
 /** Runs fn(module, arg) in the page with a web component module (e.g. 'relpos-curve.js'). */
 export function withModule(page, file, fn, arg) {
-  return page.evaluate(`(async () => { const m = await import(${JSON.stringify(COMPONENTS + file)}); return (${fn.toString()})(m, ${JSON.stringify(arg ?? null)}); })()`);
+  return page.evaluate(
+    `(async () => { const m = await import(${JSON.stringify(COMPONENTS + file)}); return (${fn.toString()})(m, ${JSON.stringify(arg ?? null)}); })()`,
+  );
 }
 
 /** [min, max] of the finite numbers (no spread: safe for millions of values). */
 export function finiteMinMax(values) {
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  for (const v of values) {
+    if (Number.isFinite(v)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
   return [lo, hi];
 }

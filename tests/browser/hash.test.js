@@ -16,10 +16,21 @@ afterAll(async () => {
   await site?.close();
 });
 
-const mapState = (page) => page.evaluate(() => {
-  const el = document.getElementById('map');
-  return { scheme: el.getAttribute('scheme'), view: el.getAttribute('view'), n: el.getAttribute('n'), heads: el.getAttribute('heads'), head: el.getAttribute('head'), causal: el.getAttribute('causal'), colormap: el.getAttribute('colormap'), params: JSON.parse(el.getAttribute('params')), hash: location.hash };
-});
+const mapState = (page) =>
+  page.evaluate(() => {
+    const el = document.getElementById('map');
+    return {
+      scheme: el.getAttribute('scheme'),
+      view: el.getAttribute('view'),
+      n: el.getAttribute('n'),
+      heads: el.getAttribute('heads'),
+      head: el.getAttribute('head'),
+      causal: el.getAttribute('causal'),
+      colormap: el.getAttribute('colormap'),
+      params: JSON.parse(el.getAttribute('params')),
+      hash: location.hash,
+    };
+  });
 
 async function ready(page, n) {
   await page.waitForFunction((size) => {
@@ -30,10 +41,21 @@ async function ready(page, n) {
 
 describe('URL hash state', () => {
   it('a hash sets the view, control changes write the hash, and the hash round-trips', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}#scheme=rope&view=scores&n=32&heads=2&head=1&causal=true&colormap=magma&p.base=500`);
+    const { page, errors } = await openPage(
+      browser,
+      `${site.url}#scheme=rope&view=scores&n=32&heads=2&head=1&causal=true&colormap=magma&p.base=500`,
+    );
     await ready(page, 32);
     let s = await mapState(page);
-    expect(s).toMatchObject({ scheme: 'rope', view: 'scores', n: '32', heads: '2', head: '1', causal: 'true', colormap: 'magma' });
+    expect(s).toMatchObject({
+      scheme: 'rope',
+      view: 'scores',
+      n: '32',
+      heads: '2',
+      head: '1',
+      causal: 'true',
+      colormap: 'magma',
+    });
     expect(s.params.base).toBe(500);
     await page.evaluate(() => {
       const n = document.getElementById('n');
@@ -57,12 +79,17 @@ describe('URL hash state', () => {
   it('survives garbage and hostile hashes', async () => {
     const hostile = [
       `#scheme=${encodeURIComponent('<img src=x onerror=alert(1)>')}&n=99999&view=%E0%A4%A&p.__proto__=1&head=-1`,
-      '#%%%&&&===', `#${'n=8&'.repeat(3000)}`, `#view=${encodeURIComponent('"><script>alert(1)</script>')}&p.alibiBiasMax=1e999`,
+      '#%%%&&&===',
+      `#${'n=8&'.repeat(3000)}`,
+      `#view=${encodeURIComponent('"><script>alert(1)</script>')}&p.alibiBiasMax=1e999`,
     ];
     for (const hash of hostile) {
       const { page, errors } = await openPage(browser, `${site.url}${hash}`);
       let dialog = false;
-      page.on('dialog', (d) => { dialog = true; d.dismiss(); });
+      page.on('dialog', (d) => {
+        dialog = true;
+        d.dismiss();
+      });
       await ready(page, 64);
       const s = await mapState(page);
       expect(s).toMatchObject({ scheme: 'alibi', view: 'bias', n: '64' });
@@ -77,7 +104,9 @@ describe('URL hash state', () => {
   it('follows hashchange (links inside the page)', async () => {
     const { page, errors } = await openPage(browser, site.url);
     await ready(page, 64);
-    await page.evaluate(() => { location.hash = '#scheme=t5&view=buckets&n=40'; });
+    await page.evaluate(() => {
+      location.hash = '#scheme=t5&view=buckets&n=40';
+    });
     await ready(page, 40);
     expect(await mapState(page)).toMatchObject({ scheme: 't5', view: 'buckets', n: '40' });
     expect(errors).toEqual([]);

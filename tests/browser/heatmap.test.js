@@ -50,7 +50,12 @@ describe('playground page in Chromium', () => {
     expect(pixelAt(shot, 0, 63)).toEqual(lutColor('viridis', range[0], range));
     expect(pixelAt(shot, 10, 10)).not.toEqual(pixelAt(shot, 0, 63));
     // Every pixel is the colour of its value.
-    for (const [i, j] of [[3, 40], [40, 3], [20, 21], [63, 0]]) {
+    for (const [i, j] of [
+      [3, 40],
+      [40, 3],
+      [20, 21],
+      [63, 0],
+    ]) {
       expect(pixelAt(shot, i, j)).toEqual(lutColor('viridis', shot.values[i * 64 + j], range));
     }
 
@@ -65,7 +70,7 @@ describe('playground page in Chromium', () => {
     await page.close();
   });
 
-  it('draws RoPE scores: the diagonal is the maximum and every pixel is its value\'s colour', async () => {
+  it("draws RoPE scores: the diagonal is the maximum and every pixel is its value's colour", async () => {
     const { page, errors } = await openPage(browser, `${site.url}playground.html`);
     await snapshot(page, 64);
     await page.selectOption('#scheme', 'rope');
@@ -76,7 +81,12 @@ describe('playground page in Chromium', () => {
     expect(shot.values[5 * 64 + 5]).toBeCloseTo(64, 3);
     expect(max).toBeCloseTo(64, 3);
     const { colormap, range } = autoScale(shot.values);
-    for (const [i, j] of [[5, 5], [0, 63], [30, 2], [12, 50]]) {
+    for (const [i, j] of [
+      [5, 5],
+      [0, 63],
+      [30, 2],
+      [12, 50],
+    ]) {
       expect(pixelAt(shot, i, j)).toEqual(lutColor(colormap, shot.values[i * 64 + j], range));
     }
     expect(pixelAt(shot, 5, 5)).not.toEqual(pixelAt(shot, 0, 63));

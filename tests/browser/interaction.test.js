@@ -10,11 +10,18 @@ let page;
 let errors;
 beforeAll(() => ({ page, errors } = shared));
 
-const state = (sel) => page.evaluate((s) => {
-  const el = document.querySelector(s);
-  const root = el.shadowRoot;
-  return { window: el.window, cursor: el.cursor, locked: el.locked, readout: root.querySelector('.readout').textContent, live: root.querySelector('.readout').getAttribute('aria-live') };
-}, sel);
+const state = (sel) =>
+  page.evaluate((s) => {
+    const el = document.querySelector(s);
+    const root = el.shadowRoot;
+    return {
+      window: el.window,
+      cursor: el.cursor,
+      locked: el.locked,
+      readout: root.querySelector('.readout').textContent,
+      live: root.querySelector('.readout').getAttribute('aria-live'),
+    };
+  }, sel);
 
 async function surfaceBox(sel) {
   return page.evaluate((s) => {
@@ -25,7 +32,9 @@ async function surfaceBox(sel) {
 
 async function cellCentre(sel, i, j) {
   const box = await surfaceBox(sel);
-  const { window: [x0, y0, x1, y1] } = await state(sel);
+  const {
+    window: [x0, y0, x1, y1],
+  } = await state(sel);
   return { x: box.x + ((j + 0.5 - x0) / (x1 - x0)) * box.w, y: box.y + ((i + 0.5 - y0) / (y1 - y0)) * box.h };
 }
 
@@ -36,7 +45,10 @@ describe('zoom and pan', () => {
     const p = await cellCentre(sel, 16, 16);
     await page.mouse.move(p.x, p.y);
     await page.mouse.wheel(0, -400);
-    await page.waitForFunction((s) => document.querySelector(s).window[2] - document.querySelector(s).window[0] < 64, sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(s).window[2] - document.querySelector(s).window[0] < 64,
+      sel,
+    );
     const zoomed = (await state(sel)).window;
     const width = zoomed[2] - zoomed[0];
     expect(width).toBeLessThan(40);
@@ -44,7 +56,9 @@ describe('zoom and pan', () => {
     expect(zoomed[0] + ((16.5 - 0) / 64) * width).toBeCloseTo(16.5, 0);
     let shot = await readHeatmap(page, { selector: sel });
     expect(Object.keys(shot.cells).length).toBeLessThan(64 * 64);
-    for (const [key, color] of Object.entries(shot.cells)) expect(isValueColor(color, 'viridis', shot.cellValues[key], shot.finiteRange), key).toBe(true);
+    for (const [key, color] of Object.entries(shot.cells)) {
+      expect(isValueColor(color, 'viridis', shot.cellValues[key], shot.finiteRange), key).toBe(true);
+    }
 
     // Drag to the left by 100 px: the window moves right (towards larger j).
     const box = await surfaceBox(sel);
@@ -58,7 +72,9 @@ describe('zoom and pan', () => {
     expect(panned[1]).toBeCloseTo(zoomed[1], 6);
     shot = await readHeatmap(page, { selector: sel });
     expect(shot.window).toEqual(panned);
-    for (const [key, color] of Object.entries(shot.cells)) expect(isValueColor(color, 'viridis', shot.cellValues[key], shot.finiteRange), key).toBe(true);
+    for (const [key, color] of Object.entries(shot.cells)) {
+      expect(isValueColor(color, 'viridis', shot.cellValues[key], shot.finiteRange), key).toBe(true);
+    }
 
     // Double-click resets (reduced motion: at once).
     await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -69,13 +85,23 @@ describe('zoom and pan', () => {
 
   it('toolbar buttons zoom and reset; the window never leaves the matrix', async () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 32, heads: 1 });
-    await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('[data-action="zoom-in"]').click(), sel);
+    await page.evaluate(
+      (s) => document.querySelector(s).shadowRoot.querySelector('[data-action="zoom-in"]').click(),
+      sel,
+    );
     expect((await state(sel)).window).toEqual([8, 8, 24, 24]);
-    await page.evaluate((s) => { document.querySelector(s).window = [-100, -100, -90, -90]; }, sel);
+    await page.evaluate((s) => {
+      document.querySelector(s).window = [-100, -100, -90, -90];
+    }, sel);
     expect((await state(sel)).window).toEqual([0, 0, 10, 10]);
-    await page.evaluate((s) => { document.querySelector(s).window = [0, 0, 1e6, 1e6]; }, sel);
+    await page.evaluate((s) => {
+      document.querySelector(s).window = [0, 0, 1e6, 1e6];
+    }, sel);
     expect((await state(sel)).window).toEqual([0, 0, 32, 32]);
-    const label = await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('[data-action="zoom-in"]').getAttribute('aria-label'), sel);
+    const label = await page.evaluate(
+      (s) => document.querySelector(s).shadowRoot.querySelector('[data-action="zoom-in"]').getAttribute('aria-label'),
+      sel,
+    );
     expect(label).toBe('Zoom in');
   });
 });
@@ -151,22 +177,41 @@ describe('accessibility and words', () => {
     const table = await page.evaluate((s) => {
       const t = document.querySelector(s).shadowRoot.querySelector('table');
       const box = t.parentElement.getBoundingClientRect();
-      return { hidden: t.hidden, rows: t.querySelectorAll('tr').length, cells: t.querySelectorAll('td').length, caption: t.caption?.textContent, area: box.width * box.height, first: t.querySelectorAll('tr')[1].querySelector('td').textContent };
+      return {
+        hidden: t.hidden,
+        rows: t.querySelectorAll('tr').length,
+        cells: t.querySelectorAll('td').length,
+        caption: t.caption?.textContent,
+        area: box.width * box.height,
+        first: t.querySelectorAll('tr')[1].querySelector('td').textContent,
+      };
     }, sel);
     expect(table).toMatchObject({ hidden: false, rows: 17, cells: 256, first: '0' });
     expect(table.caption).toMatch(/ALiBi/);
     expect(table.area).toBeLessThanOrEqual(1);
     const big = await addHeatmap(page, { scheme: 'alibi', n: 64, heads: 1 });
-    expect(await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('table').hidden, big)).toBe(true);
+    expect(await page.evaluate((s) => document.querySelector(s).shadowRoot.querySelector('table').hidden, big)).toBe(
+      true,
+    );
   });
 
   it('every word comes from messages: per element and page-wide', async () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 8, heads: 1 });
     const words = await page.evaluate((s) => {
       const el = document.querySelector(s);
-      el.messages = { axisKey: '键 j', axisQuery: '查询 i', exportMenu: '导出', readout: '行 {i} 列 {j} 距离 {r} 值 {value}', views: { bias: '偏置' } };
+      el.messages = {
+        axisKey: '键 j',
+        axisQuery: '查询 i',
+        exportMenu: '导出',
+        readout: '行 {i} 列 {j} 距离 {r} 值 {value}',
+        views: { bias: '偏置' },
+      };
       const root = el.shadowRoot;
-      return { axes: Array.from(root.querySelectorAll('svg.axes text.label'), (t) => t.textContent), menu: root.querySelector('.export summary').textContent, caption: root.querySelector('table caption').textContent };
+      return {
+        axes: Array.from(root.querySelectorAll('svg.axes text.label'), (t) => t.textContent),
+        menu: root.querySelector('.export summary').textContent,
+        caption: root.querySelector('table caption').textContent,
+      };
     }, sel);
     expect(words.axes).toEqual(['键 j →', '← 查询 i']);
     expect(words.menu).toBe('导出');
@@ -178,7 +223,10 @@ describe('accessibility and words', () => {
     const safe = await page.evaluate((s) => {
       const el = document.querySelector(s);
       el.messages = { axisKey: '<img src=x>' };
-      return { imgs: el.shadowRoot.querySelectorAll('img').length, text: el.shadowRoot.querySelector('svg.axes text.label').textContent };
+      return {
+        imgs: el.shadowRoot.querySelectorAll('img').length,
+        text: el.shadowRoot.querySelector('svg.axes text.label').textContent,
+      };
     }, sel);
     expect(safe).toEqual({ imgs: 0, text: '<img src=x> →' });
     expect(errors).toEqual([]);

@@ -13,7 +13,9 @@ beforeAll(async () => {
   site = await startSite();
   browser = await startBrowser();
   ({ page, errors } = await openPage(browser, `${site.url}lab.html?schemes=alibi,rope&length=8&steps=15&seed=3`));
-  await page.waitForFunction(() => customElements.get('relpos-lab') && document.getElementById('lab')?.shadowRoot?.querySelector('form'));
+  await page.waitForFunction(
+    () => customElements.get('relpos-lab') && document.getElementById('lab')?.shadowRoot?.querySelector('form'),
+  );
 });
 
 afterAll(async () => {
@@ -93,7 +95,11 @@ describe('lab.html', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       root.querySelector('.cancel').click();
       const done = await running;
-      return { runs: done.length, text: root.querySelector('.status').textContent, trainEnabled: !root.querySelector('.train').disabled };
+      return {
+        runs: done.length,
+        text: root.querySelector('.status').textContent,
+        trainEnabled: !root.querySelector('.train').disabled,
+      };
     });
     expect(status.runs).toBe(0);
     expect(status.text).toBe('Cancelled.');

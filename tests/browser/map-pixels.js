@@ -2,10 +2,18 @@
 // colour at the cell's centre on the displayed canvas (WebGL2 or 2D — copied through drawImage, the
 // WebGL context keeps its drawing buffer).
 export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN, renderer } = {}) {
-  await page.waitForFunction(([sel, n, kind]) => {
-    const el = document.querySelector(sel);
-    return el?.dataset.state === 'ready' && el.tensor && (n === undefined || el.tensor.shape.at(-1) === n) && (!kind || el.renderer === kind);
-  }, [selector, expectedN, renderer]);
+  await page.waitForFunction(
+    ([sel, n, kind]) => {
+      const el = document.querySelector(sel);
+      return (
+        el?.dataset.state === 'ready' &&
+        el.tensor &&
+        (n === undefined || el.tensor.shape.at(-1) === n) &&
+        (!kind || el.renderer === kind)
+      );
+    },
+    [selector, expectedN, renderer],
+  );
   // Let a pending animation frame (pan / zoom) land.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate((sel) => {
@@ -36,10 +44,26 @@ export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN
     const slice = el.tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
     let lo = Infinity;
     let hi = -Infinity;
-    for (const v of slice) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+    for (const v of slice) {
+      if (Number.isFinite(v)) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
     // Whole-slice values only for small maps (serialising millions of numbers is slow).
     const values = rows * cols <= 65536 ? Array.from(slice, (v) => (Number.isFinite(v) ? v : String(v))) : null;
-    return { shape: el.tensor.shape, rows, cols, values, cells, cellValues, finiteRange: [lo, hi], window: [x0, y0, x1, y1], renderer: el.renderer, canvasSize: [copy.width, copy.height] };
+    return {
+      shape: el.tensor.shape,
+      rows,
+      cols,
+      values,
+      cells,
+      cellValues,
+      finiteRange: [lo, hi],
+      window: [x0, y0, x1, y1],
+      renderer: el.renderer,
+      canvasSize: [copy.width, copy.height],
+    };
   }, selector);
 }
 

@@ -18,10 +18,17 @@ afterAll(async () => {
 });
 
 const ready = (page, id) => page.waitForFunction((el) => document.getElementById(el)?.dataset.state === 'ready', id);
-const attrs = (page, id) => page.evaluate((el) => {
-  const m = document.getElementById(el);
-  return { scheme: m.getAttribute('scheme'), n: m.getAttribute('n'), heads: m.getAttribute('heads'), view: m.getAttribute('view'), params: JSON.parse(m.getAttribute('params')) };
-}, id);
+const attrs = (page, id) =>
+  page.evaluate((el) => {
+    const m = document.getElementById(el);
+    return {
+      scheme: m.getAttribute('scheme'),
+      n: m.getAttribute('n'),
+      heads: m.getAttribute('heads'),
+      view: m.getAttribute('view'),
+      params: JSON.parse(m.getAttribute('params')),
+    };
+  }, id);
 
 describe('playground', () => {
   it('shows two schemes side by side and loads a preset', async () => {
@@ -30,7 +37,9 @@ describe('playground', () => {
     await ready(page, 'b-map');
     expect((await attrs(page, 'map')).scheme).toBe('alibi');
     expect((await attrs(page, 'b-map')).scheme).toBe('rope');
-    const boxes = await page.evaluate(() => ['pane-a', 'pane-b'].map((id) => document.getElementById(id).getBoundingClientRect().toJSON()));
+    const boxes = await page.evaluate(() =>
+      ['pane-a', 'pane-b'].map((id) => document.getElementById(id).getBoundingClientRect().toJSON()),
+    );
     expect(boxes[1].left).toBeGreaterThan(boxes[0].left); // side by side at desktop width
     await page.selectOption('#b-preset', 'llama-3.1-8b');
     await page.waitForFunction(() => document.getElementById('b-map').getAttribute('scheme') === 'rope-llama3');
@@ -46,7 +55,14 @@ describe('playground', () => {
   it('reads a pasted config.json with rp.fromConfig and shows its warnings', async () => {
     const { page, errors } = await openPage(browser, `${site.url}playground.html`);
     await ready(page, 'map');
-    const config = { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, rope_theta: 1000000, max_position_embeddings: 32768, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } };
+    const config = {
+      model_type: 'qwen2',
+      hidden_size: 3584,
+      num_attention_heads: 28,
+      rope_theta: 1000000,
+      max_position_embeddings: 32768,
+      rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 },
+    };
     await page.fill('#config-json', JSON.stringify(config));
     await page.selectOption('#config-target', 'a');
     await page.click('#config-apply');

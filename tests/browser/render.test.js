@@ -13,9 +13,10 @@ beforeAll(() => ({ page, errors } = shared));
 function expectPixelsFollowData(shot, colormap, range) {
   let checked = 0;
   for (const key of Object.keys(shot.cells)) {
-    const [i, j] = key.split(',').map(Number);
     const value = shot.cellValues[key];
-    if (!isValueColor(shot.cells[key], colormap, value, range)) throw new Error(`cell ${key}: value ${value} drawn as ${shot.cells[key]}`);
+    if (!isValueColor(shot.cells[key], colormap, value, range)) {
+      throw new Error(`cell ${key}: value ${value} drawn as ${shot.cells[key]}`);
+    }
     checked++;
   }
   expect(checked).toBe(Object.keys(shot.cells).length);
@@ -59,12 +60,20 @@ describe('renderers', () => {
 
   it('colormap and range attributes are live and do not recompute', async () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 32, heads: 2 });
-    const detail = await page.evaluate((s) => new Promise((resolve) => {
-      const el = document.querySelector(s);
-      el.addEventListener('relpos-render', (e) => resolve({ colormap: e.detail.colormap, range: e.detail.range, computeMs: e.detail.computeMs }), { once: true });
-      el.setAttribute('colormap', 'magma');
-      el.setAttribute('range', '-4, 0');
-    }), sel);
+    const detail = await page.evaluate(
+      (s) =>
+        new Promise((resolve) => {
+          const el = document.querySelector(s);
+          el.addEventListener(
+            'relpos-render',
+            (e) => resolve({ colormap: e.detail.colormap, range: e.detail.range, computeMs: e.detail.computeMs }),
+            { once: true },
+          );
+          el.setAttribute('colormap', 'magma');
+          el.setAttribute('range', '-4, 0');
+        }),
+      sel,
+    );
     expect(detail).toEqual({ colormap: 'magma', range: [-4, 0], computeMs: 0 });
     const shot = await readHeatmap(page, { selector: sel });
     expectPixelsFollowData(shot, 'magma', [-4, 0]);
@@ -72,7 +81,9 @@ describe('renderers', () => {
 
   it('a 1024² map renders on WebGL2 and zooms to crisp cells', async () => {
     const sel = await addHeatmap(page, { scheme: 'alibi', n: 1024, heads: 1 });
-    await page.evaluate((s) => { document.querySelector(s).window = [500, 500, 516, 516]; }, sel);
+    await page.evaluate((s) => {
+      document.querySelector(s).window = [500, 500, 516, 516];
+    }, sel);
     const shot = await readHeatmap(page, { selector: sel });
     expect(shot.window).toEqual([500, 500, 516, 516]);
     expect(Object.keys(shot.cells)).toHaveLength(256);
@@ -84,7 +95,11 @@ describe('views', () => {
   async function tensorOf(sel) {
     return page.evaluate((s) => {
       const t = document.querySelector(s).tensor;
-      return { shape: t.shape, data: Array.from(t.data, (v) => (Number.isFinite(v) ? v : String(v))), kind: t.data.constructor.name };
+      return {
+        shape: t.shape,
+        data: Array.from(t.data, (v) => (Number.isFinite(v) ? v : String(v))),
+        kind: t.data.constructor.name,
+      };
     }, sel);
   }
 
@@ -118,7 +133,13 @@ describe('views', () => {
     const t = await tensorOf(sel);
     expect(t.shape).toEqual([20, 20]);
     const enc = await withRp(page, (rp) => Array.from(rp.encoding('sinusoidal', { n: 20, d: 16 }).data));
-    for (const [i, j] of [[0, 0], [0, 5], [5, 0], [3, 19], [10, 11]]) {
+    for (const [i, j] of [
+      [0, 0],
+      [0, 5],
+      [5, 0],
+      [3, 19],
+      [10, 11],
+    ]) {
       let s = 0;
       for (let k = 0; k < 16; k++) s += (enc[i * 16 + k] - enc[j * 16 + k]) ** 2;
       expect(t.data[i * 20 + j]).toBeCloseTo(Math.sqrt(s), 4);
@@ -129,7 +150,13 @@ describe('views', () => {
     const sel = await addHeatmap(page, { scheme: 't5', n: 24, view: 'buckets' });
     expect((await tensorOf(sel)).kind).toBe('Int32Array');
     const bad = await addHeatmap(page, { scheme: 'alibi', n: 8, view: 'distances' }, { id: 'bad' });
-    const state = await page.evaluate((s) => ({ state: document.querySelector(s).dataset.state, text: document.querySelector(s).shadowRoot.querySelector('.error').textContent }), bad);
+    const state = await page.evaluate(
+      (s) => ({
+        state: document.querySelector(s).dataset.state,
+        text: document.querySelector(s).shadowRoot.querySelector('.error').textContent,
+      }),
+      bad,
+    );
     expect(state.state).toBe('error');
     expect(state.text).toMatch(/alibi has no distances output/);
     expect(errors).toEqual([]);

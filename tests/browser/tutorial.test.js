@@ -30,26 +30,41 @@ async function mountAll(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
   for (const id of SECTIONS) {
     await page.evaluate((s) => document.querySelector(`#${s} .demo`).scrollIntoView(), id);
-    await page.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(`#${s} .demo`).dataset.state), id);
+    await page.waitForFunction(
+      (s) => ['ready', 'error'].includes(document.querySelector(`#${s} .demo`).dataset.state),
+      id,
+    );
   }
 }
 
 async function setInput(page, selector, value) {
-  await page.evaluate(([sel, v]) => {
-    const input = document.querySelector(sel);
-    input.value = String(v);
-    input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
-  }, [selector, value]);
+  await page.evaluate(
+    ([sel, v]) => {
+      const input = document.querySelector(sel);
+      input.value = String(v);
+      input.dispatchEvent(new Event(input.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+    },
+    [selector, value],
+  );
 }
 
 describe('chapter 2.1', () => {
   it('renders every section with its live demo, formulas typeset by KaTeX, no console errors', async () => {
     const { page, errors } = await openPage(browser, site.url);
     await mountAll(page);
-    const report = await page.evaluate((ids) => ids.map((id) => {
-      const demo = document.querySelector(`#${id} .demo`);
-      return { id, state: demo.dataset.state, figures: demo.querySelectorAll('canvas, relpos-curve, relpos-heatmap, table, svg').length, stats: demo.querySelectorAll('output').length };
-    }), SECTIONS);
+    const report = await page.evaluate(
+      (ids) =>
+        ids.map((id) => {
+          const demo = document.querySelector(`#${id} .demo`);
+          return {
+            id,
+            state: demo.dataset.state,
+            figures: demo.querySelectorAll('canvas, relpos-curve, relpos-heatmap, table, svg').length,
+            stats: demo.querySelectorAll('output').length,
+          };
+        }),
+      SECTIONS,
+    );
     for (const r of report) {
       expect(r.state, r.id).toBe('ready');
       expect(r.figures + r.stats, r.id).toBeGreaterThan(0);
@@ -80,9 +95,13 @@ describe('chapter 2.1', () => {
     const some = Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectmixed));
     expect(zero).toBeLessThan(1e-4);
     expect(some).toBeGreaterThan(1e-2);
-    expect(Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectimplicit))).toBeGreaterThan(1e-2);
+    expect(
+      Number(await page.evaluate(() => document.querySelector('#s216 .demo').dataset.defectimplicit)),
+    ).toBeGreaterThan(1e-2);
     // Plain RoPE: pairs that never complete a turn in the window.
-    expect(Number(await page.evaluate(() => document.querySelector('#s217 .demo').dataset.incomplete))).toBeGreaterThan(0);
+    expect(Number(await page.evaluate(() => document.querySelector('#s217 .demo').dataset.incomplete))).toBeGreaterThan(
+      0,
+    );
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -91,8 +110,16 @@ describe('chapter 2.1', () => {
     const { page, errors } = await openPage(browser, site.url);
     await mountAll(page);
     await page.selectOption('#lang', 'zh');
-    const check = () => page.evaluate(() => Array.from(document.querySelectorAll('[data-i18n]'), (el) => ({ key: el.dataset.i18n, text: el.textContent, math: el.querySelector('.katex') !== null, values: el.dataset.i18nValues ?? null })));
-        let items = await check();
+    const check = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('[data-i18n]'), (el) => ({
+          key: el.dataset.i18n,
+          text: el.textContent,
+          math: el.querySelector('.katex') !== null,
+          values: el.dataset.i18nValues ?? null,
+        })),
+      );
+    let items = await check();
     expect(items.length).toBeGreaterThan(150);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     for (const item of items) {
@@ -101,24 +128,41 @@ describe('chapter 2.1', () => {
       if (!item.math && !item.values) expect(item.text, item.key).toBe(want);
       else {
         // Compare the first plain-text run of the message (math and placeholders are rendered).
-        const run = want.split(/\$[^$]*\$|\{\w+\}/).map((p) => p.trim()).find((p) => p.length >= 2);
+        const run = want
+          .split(/\$[^$]*\$|\{\w+\}/)
+          .map((p) => p.trim())
+          .find((p) => p.length >= 2);
         if (run) expect(item.text.includes(run.slice(0, 6)), item.key).toBe(true);
       }
       // No English sentence remains where the two languages differ.
-      if (en.page[item.key] !== want && !item.math && !item.values) expect(item.text, item.key).not.toBe(en.page[item.key]);
+      if (en.page[item.key] !== want && !item.math && !item.values) {
+        expect(item.text, item.key).not.toBe(en.page[item.key]);
+      }
     }
     // Headings, captions and control labels are Chinese.
-    const words = await page.evaluate(() => Array.from(document.querySelectorAll('h1, h2, h3, figcaption [data-i18n], label > span[data-i18n], th [data-i18n]'), (el) => el.textContent));
+    const words = await page.evaluate(() =>
+      Array.from(
+        document.querySelectorAll('h1, h2, h3, figcaption [data-i18n], label > span[data-i18n], th [data-i18n]'),
+        (el) => el.textContent,
+      ),
+    );
     const cjk = /[\u4e00-\u9fff]/;
     const latinOnly = words.filter((w) => w.trim() && !cjk.test(w) && /[A-Za-z]{3,}/.test(w));
     expect(latinOnly.filter((w) => !/^(n|α|β|d|k|L)$/.test(w.trim()))).toEqual([]);
     // Component words follow (through their messages API).
-    const axis = await page.evaluate(() => Array.from(document.getElementById('map').shadowRoot.querySelectorAll('svg.axes text.label'), (t) => t.textContent));
+    const axis = await page.evaluate(() =>
+      Array.from(
+        document.getElementById('map').shadowRoot.querySelectorAll('svg.axes text.label'),
+        (t) => t.textContent,
+      ),
+    );
     expect(axis.some((text) => text.includes(zh.components.axisKey))).toBe(true);
     // Persisted: a reload stays Chinese.
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-    expect(await page.evaluate(() => [document.documentElement.lang, document.querySelector('h1').textContent])).toEqual(['zh-CN', zh.page['chapter.title']]);
+    expect(
+      await page.evaluate(() => [document.documentElement.lang, document.querySelector('h1').textContent]),
+    ).toEqual(['zh-CN', zh.page['chapter.title']]);
     // And back to English: no Chinese left in the words the page set.
     await page.selectOption('#lang', 'en');
     await mountAll(page);
@@ -132,23 +176,39 @@ describe('chapter 2.1', () => {
   it('the 2.1.9 summary table matches rp.analysis computed here', async () => {
     const { page, errors } = await openPage(browser, `${site.url}#s219`);
     await mountAll(page);
-    const table = await page.evaluate(() => Array.from(document.querySelectorAll('#s219 tbody tr'), (tr) => ({
-      scheme: tr.dataset.scheme, cells: Array.from(tr.querySelectorAll('td[data-verdict]'), (td) => td.dataset.verdict),
-    })));
+    const table = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#s219 tbody tr'), (tr) => ({
+        scheme: tr.dataset.scheme,
+        cells: Array.from(tr.querySelectorAll('td[data-verdict]'), (td) => td.dataset.verdict),
+      })),
+    );
     const n = Number(await page.evaluate(() => document.querySelector('#s219 .demo').dataset.n));
-    const truth = await withRp(page, (rp, size) => rp.schemes.filter((s) => s.calls.includes('scores')).map((s) => {
-      let invariant = 'na';
-      let psd = 'na';
-      try {
-        const S = rp.scores(s.id, { n: size, d: 32, heads: 1 });
-        invariant = rp.analysis.translationDefect(S).isToeplitz ? 'yes' : 'no';
-        if (s.calls.includes('bias')) psd = rp.analysis.kernelCheck({ name: s.id }, { n: size }).isPSD ? 'yes' : 'no';
-      } catch {
-        // contextual scheme: no position-only scores
-      }
-      const extrapolates = s.calls.includes('frequencies') ? (rp.analysis.angleCoverage({ d: 64, trainLength: 32, scheme: s.id }).incompleteCount === 0 ? 'yes' : 'no') : null;
-      return { scheme: s.id, invariant, psd, bias: s.calls.includes('bias'), extrapolates };
-    }), n);
+    const truth = await withRp(
+      page,
+      (rp, size) =>
+        rp.schemes
+          .filter((s) => s.calls.includes('scores'))
+          .map((s) => {
+            let invariant = 'na';
+            let psd = 'na';
+            try {
+              const S = rp.scores(s.id, { n: size, d: 32, heads: 1 });
+              invariant = rp.analysis.translationDefect(S).isToeplitz ? 'yes' : 'no';
+              if (s.calls.includes('bias')) {
+                psd = rp.analysis.kernelCheck({ name: s.id }, { n: size }).isPSD ? 'yes' : 'no';
+              }
+            } catch {
+              // contextual scheme: no position-only scores
+            }
+            const extrapolates = s.calls.includes('frequencies')
+              ? rp.analysis.angleCoverage({ d: 64, trainLength: 32, scheme: s.id }).incompleteCount === 0
+                ? 'yes'
+                : 'no'
+              : null;
+            return { scheme: s.id, invariant, psd, bias: s.calls.includes('bias'), extrapolates };
+          }),
+      n,
+    );
     expect(table.map((r) => r.scheme)).toEqual(truth.map((r) => r.scheme));
     for (const [index, row] of table.entries()) {
       const want = truth[index];
@@ -186,22 +246,39 @@ describe('chapter 2.1', () => {
     const configFile = fileURLToPath(new URL('../../vite.config.js', import.meta.url));
     try {
       await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } });
-      const server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1', strictPort: false } });
+      const server = await preview({
+        configFile,
+        logLevel: 'error',
+        build: { outDir },
+        preview: { port: 0, host: '127.0.0.1', strictPort: false },
+      });
       try {
         const url = server.resolvedUrls.local[0];
         const page = await browser.newPage();
         const errors = [];
-        page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(m.text());
+        });
         page.on('pageerror', (e) => errors.push(String(e)));
-        await page.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => { errors.push(`blocked ${route.request().url()}`); route.abort(); });
+        await page.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => {
+          errors.push(`blocked ${route.request().url()}`);
+          route.abort();
+        });
         const started = Date.now();
         await page.goto(url);
         await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
         const wall = Date.now() - started;
         const nav = await page.evaluate(() => performance.now());
-        console.log(`production build: first view interactive ${wall} ms wall clock (${Math.round(nav)} ms after navigation start)`);
+        console.log(
+          `production build: first view interactive ${wall} ms wall clock (${Math.round(nav)} ms after navigation start)`,
+        );
         expect(wall).toBeLessThan(15000);
-        const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).map((e) => e.name));
+        const wasm = await page.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => e.name.endsWith('.wasm'))
+            .map((e) => e.name),
+        );
         expect(wasm.length).toBe(1);
         await page.goto(`${url}playground.html`);
         await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');

@@ -8,7 +8,17 @@
 // Hermetic: dependencies come from the npm cache (--prefer-offline); pages are served on
 // 127.0.0.1 and any other request fails the test. Needs the wasm build and the web bundle in dist/.
 import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -22,23 +32,45 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const keep = Boolean(process.env.RELPOS_KEEP_CONSUMER);
 
-let work;      // temp dir holding the tarball and the consumer project
-let app;       // the consumer project (has node_modules/relpos from the tarball)
-let packed;    // npm pack --json result
+let work; // temp dir holding the tarball and the consumer project
+let app; // the consumer project (has node_modules/relpos from the tarball)
+let packed; // npm pack --json result
 let browser;
 
-const npm = (args, cwd) => exec('npm', args, { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 1 << 26, env: { ...process.env, npm_config_update_notifier: 'false' } });
+const npm = (args, cwd) =>
+  exec('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 180000,
+    maxBuffer: 1 << 26,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 /** Runs node; on failure throws with a short message (emscripten aborts print the whole glue). */
-const node = (args, cwd) => exec(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 }).catch((error) => {
-  const short = (text) => String(text ?? '').split('\n').map((line) => line.slice(0, 300)).slice(-12).join('\n');
-  throw Object.assign(new Error(`node ${args.join(' ')} failed (exit ${error.code}):\n${short(error.stderr)}`), { stdout: error.stdout });
-});
+const node = (args, cwd) =>
+  exec(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60000, maxBuffer: 1 << 26 }).catch((error) => {
+    const short = (text) =>
+      String(text ?? '')
+        .split('\n')
+        .map((line) => line.slice(0, 300))
+        .slice(-12)
+        .join('\n');
+    throw Object.assign(new Error(`node ${args.join(' ')} failed (exit ${error.code}):\n${short(error.stderr)}`), {
+      stdout: error.stdout,
+    });
+  });
 const write = (path, text) => {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, text);
 };
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 /** A tiny static server on 127.0.0.1 (no directory listing, no escaping the root). */
 async function serve(root, headers = {}) {
@@ -60,15 +92,21 @@ async function serve(root, headers = {}) {
  * what is displayed: the canvas (2D or WebGL2) is copied through drawImage onto a 2D canvas.
  */
 async function heatmapPixels(page, selector) {
-  await page.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    if (el?.dataset.state === 'error') return true;
-    return el?.dataset.state === 'ready';
-  }, selector, { timeout: 20000 });
+  await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      if (el?.dataset.state === 'error') return true;
+      return el?.dataset.state === 'ready';
+    },
+    selector,
+    { timeout: 20000 },
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate((sel) => {
     const el = document.querySelector(sel);
-    if (el.dataset.state === 'error') throw new Error(`heatmap error: ${el.shadowRoot?.querySelector('.error')?.textContent ?? ''}`);
+    if (el.dataset.state === 'error') {
+      throw new Error(`heatmap error: ${el.shadowRoot?.querySelector('.error')?.textContent ?? ''}`);
+    }
     const canvas = el.tagName === 'CANVAS' ? el : el.shadowRoot.querySelector('canvas.map');
     const copy = document.createElement('canvas');
     copy.width = canvas.width;
@@ -97,7 +135,13 @@ function expectHeatmap(result, n) {
 }
 
 beforeAll(async () => {
-  const required = ['dist/relpos.simd.wasm', 'dist/relpos.simd.mjs', 'dist/relpos.baseline.wasm', 'dist/relpos.baseline.mjs', 'dist/web/relpos-web.js'];
+  const required = [
+    'dist/relpos.simd.wasm',
+    'dist/relpos.simd.mjs',
+    'dist/relpos.baseline.wasm',
+    'dist/relpos.baseline.mjs',
+    'dist/web/relpos-web.js',
+  ];
   const missing = required.filter((f) => !existsSync(join(repo, f)));
   if (missing.length) throw new Error(`missing ${missing.join(', ')}: run 'bash scripts/build.sh wasm' first`);
 
@@ -106,12 +150,26 @@ beforeAll(async () => {
   // --ignore-scripts: test what is built; packing must not start a build of its own.
   // Under the build lock of scripts/build.sh, so a build running in parallel cannot hand us a
   // wasm file and a glue file from two different builds.
-  const { stdout } = await exec('flock', [join(repo, 'build', '.build.lock'), 'npm', 'pack', '--json', '--ignore-scripts', '--pack-destination', work],
-    { cwd: repo, encoding: 'utf8', timeout: 600000, maxBuffer: 1 << 26 });
+  const { stdout } = await exec(
+    'flock',
+    [join(repo, 'build', '.build.lock'), 'npm', 'pack', '--json', '--ignore-scripts', '--pack-destination', work],
+    { cwd: repo, encoding: 'utf8', timeout: 600000, maxBuffer: 1 << 26 },
+  );
   packed = JSON.parse(stdout)[0];
   app = join(work, 'app');
   write(join(app, 'package.json'), JSON.stringify({ name: 'relpos-consumer', private: true, type: 'module' }, null, 2));
-  await npm(['install', join(work, packed.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], app);
+  await npm(
+    [
+      'install',
+      join(work, packed.filename),
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel=error',
+    ],
+    app,
+  );
   browser = await startBrowser();
 }, 240000);
 
@@ -123,15 +181,34 @@ afterAll(async () => {
 describe('npm pack', () => {
   it('ships the wasm builds, JS entries, types, web components, web bundle and CLI, and nothing else', () => {
     const files = packed.files.map((f) => f.path).sort();
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'bin/relpos.js', 'bindings/index.js', 'bindings/index.d.ts',
-      'bindings/convert.js', 'bindings/simd.js', 'bindings/analysis.js', 'dist/relpos.simd.wasm', 'dist/relpos.simd.mjs',
-      'dist/relpos.baseline.wasm', 'dist/relpos.baseline.mjs', 'dist/web/relpos-web.js', 'web/index.js', 'web/index.d.ts',
-      'web/components/relpos-heatmap.js', 'web/components/colormap.js']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'CHANGELOG.md',
+      'bin/relpos.js',
+      'bindings/index.js',
+      'bindings/index.d.ts',
+      'bindings/convert.js',
+      'bindings/simd.js',
+      'bindings/analysis.js',
+      'dist/relpos.simd.wasm',
+      'dist/relpos.simd.mjs',
+      'dist/relpos.baseline.wasm',
+      'dist/relpos.baseline.mjs',
+      'dist/web/relpos-web.js',
+      'web/index.js',
+      'web/index.d.ts',
+      'web/components/relpos-heatmap.js',
+      'web/components/colormap.js',
+    ]) {
       expect(files).toContain(f);
     }
     // Every bindings/*.js in the checkout lands (e.g. the worker entry).
-    for (const f of readdirSync(join(repo, 'bindings')).filter((name) => /\.(js|d\.ts)$/.test(name))) expect(files).toContain(`bindings/${f}`);
-    const allowed = /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts))$/;
+    for (const f of readdirSync(join(repo, 'bindings')).filter((name) => /\.(js|d\.ts)$/.test(name))) {
+      expect(files).toContain(`bindings/${f}`);
+    }
+    const allowed =
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
   });
@@ -149,7 +226,9 @@ describe('npm pack', () => {
 
 describe('(a) Node 20', () => {
   it('imports the installed package and computes', async () => {
-    write(join(app, 'node.mjs'), `
+    write(
+      join(app, 'node.mjs'),
+      `
       import { load, version } from 'relpos';
       import pkg from 'relpos/package.json' with { type: 'json' };
       const rp = await load();
@@ -157,31 +236,38 @@ describe('(a) Node 20', () => {
       const { invFreq } = rp.frequencies('rope', { d: 8 });
       console.log(JSON.stringify({ version, pkg: pkg.version, simd: rp.simd, shape: bias.shape,
         row: Array.from(bias.data.subarray(4, 8)), invFreq: Array.from(invFreq), schemes: rp.schemes.length }));
-    `);
+    `,
+    );
     const { stdout } = await node(['node.mjs'], app);
     const out = JSON.parse(stdout);
     expect(out.version).toBe(pkg.version);
     expect(out.pkg).toBe(pkg.version);
     expect(out.simd).toBe(true);
     expect(out.shape).toEqual([2, 4, 4]);
-    expect(out.row).toEqual([-0.0625, 0, null, null]);   // row 1 of head 0 (slope 2^-4); −Infinity → null in JSON
+    expect(out.row).toEqual([-0.0625, 0, null, null]); // row 1 of head 0 (slope 2^-4); −Infinity → null in JSON
     expect(out.invFreq.map((v) => Number(v.toFixed(6)))).toEqual([1, 0.1, 0.01, 0.001]);
     expect(out.schemes).toBeGreaterThan(15);
   });
 
   it('loads the baseline build too', async () => {
-    write(join(app, 'baseline.mjs'), `
+    write(
+      join(app, 'baseline.mjs'),
+      `
       import { load } from 'relpos';
       const rp = await load({ simd: false });
       console.log(rp.simd, rp.bias('t5', { n: 3 }).shape.join('x'));
-    `);
+    `,
+    );
     const { stdout } = await node(['baseline.mjs'], app);
     expect(stdout.trim()).toBe('false 1x3x3');
   });
 
   it('runs the installed relpos command (node_modules/.bin) and writes a PNG through pngjs', async () => {
     const bin = join(app, 'node_modules', '.bin', 'relpos');
-    const { stderr } = await exec(bin, ['render', 'alibi', '--n', '24', '--heads', '4', '--out', 'out/alibi.png'], { cwd: app, encoding: 'utf8' });
+    const { stderr } = await exec(bin, ['render', 'alibi', '--n', '24', '--heads', '4', '--out', 'out/alibi.png'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
     expect(stderr).toContain('wrote out/alibi.png');
     const png = readFileSync(join(app, 'out', 'alibi.png'));
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -216,7 +302,12 @@ canvas.dataset.state = 'ready';
   it('builds for production (wasm emitted as a hashed asset) and renders in Chromium', async () => {
     const { build } = await import('vite');
     const root = join(app, 'vite-site');
-    await build({ root, configFile: false, logLevel: 'error', build: { outDir: join(root, 'dist'), target: 'es2022' } });
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'error',
+      build: { outDir: join(root, 'dist'), target: 'es2022' },
+    });
     const assets = readdirSync(join(root, 'dist', 'assets'));
     expect(assets.some((f) => /^relpos\.simd-[\w-]+\.wasm$/.test(f))).toBe(true);
     const site = await serve(join(root, 'dist'));
@@ -235,7 +326,10 @@ canvas.dataset.state = 'ready';
     const { createServer: createViteServer } = await import('vite');
     const root = join(app, 'vite-site');
     const server = await createViteServer({
-      root, configFile: false, logLevel: 'error', cacheDir: join(root, '.vite'),
+      root,
+      configFile: false,
+      logLevel: 'error',
+      cacheDir: join(root, '.vite'),
       server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
     });
     await server.listen();
@@ -253,14 +347,18 @@ canvas.dataset.state = 'ready';
 
 describe('(c) plain HTML, no bundler', () => {
   it('draws <relpos-heatmap> from the prebuilt bundle with one module script, under a strict CSP', async () => {
-    write(join(app, 'plain', 'index.html'), `<!doctype html>
+    write(
+      join(app, 'plain', 'index.html'),
+      `<!doctype html>
 <html><head><meta charset="utf-8"><title>relpos, no bundler</title>
 <script type="module" src="/node_modules/relpos/dist/web/relpos-web.js"></script>
 </head><body>
 <relpos-heatmap id="element" scheme="alibi" n="64" heads="8" head="3"></relpos-heatmap>
-</body></html>`);
+</body></html>`,
+    );
     // No 'unsafe-eval' (only 'wasm-unsafe-eval'), no inline scripts.
-    const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+    const csp =
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
     const site = await serve(app, { 'content-security-policy': csp });
     try {
       const { page: tab, errors } = await openPage(browser, `${site.url}/plain/`);
@@ -289,13 +387,16 @@ describe('(c) plain HTML, no bundler', () => {
         uplot: '/node_modules/uplot/dist/uPlot.esm.js',
       },
     };
-    write(join(app, 'importmap', 'index.html'), `<!doctype html>
+    write(
+      join(app, 'importmap', 'index.html'),
+      `<!doctype html>
 <html><head><meta charset="utf-8"><title>relpos with an import map</title>
 <script type="importmap">${JSON.stringify(map)}</script>
 <script type="module">import 'relpos/web';</script>
 </head><body>
 <relpos-heatmap id="element" scheme="t5" n="40" view="buckets"></relpos-heatmap>
-</body></html>`);
+</body></html>`,
+    );
     const site = await serve(app);
     try {
       const { page: tab, errors } = await openPage(browser, `${site.url}/importmap/`);
@@ -312,7 +413,9 @@ describe('(c) plain HTML, no bundler', () => {
 
 describe('(d) TypeScript', () => {
   it('type-checks a strict consumer of relpos and relpos/web against the installed types', async () => {
-    write(join(app, 'ts', 'consumer.ts'), `
+    write(
+      join(app, 'ts', 'consumer.ts'),
+      `
 import { load, version, type Relpos, type Tensor, type SchemeInfo } from 'relpos';
 import { renderHeatmap, colormapNames, type HeatmapDrawn } from 'relpos/web';
 
@@ -329,11 +432,24 @@ export async function draw(canvas: HTMLCanvasElement): Promise<HeatmapDrawn> {
 
 // @ts-expect-error: bias needs a scheme id
 load().then((rp) => rp.bias({ n: 4 }));
-`);
-    write(join(app, 'ts', 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
-      files: ['consumer.ts'],
-    }));
+`,
+    );
+    write(
+      join(app, 'ts', 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          lib: ['es2022', 'dom'],
+          types: [],
+          skipLibCheck: false,
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     write(join(app, 'ts', 'package.json'), JSON.stringify({ type: 'module' }));
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await node([tsc, '-p', join(app, 'ts', 'tsconfig.json')], app).catch((error) => error);

@@ -47,7 +47,9 @@ struct Finding {
   std::string what;
 };
 
-[[noreturn]] inline void finding(const std::string& what) { throw Finding{what}; }
+[[noreturn]] inline void finding(const std::string& what) {
+  throw Finding{what};
+}
 
 // Returns false when the input does not describe a call the JS layer could make.
 inline bool toValue(const relpos::JsonValue& j, relpos::Value& out, const Caps& caps) {
@@ -98,7 +100,8 @@ inline bool toValue(const relpos::JsonValue& j, relpos::Value& out, const Caps& 
             data.push_back(static_cast<float>(node.number));
             return true;
           }
-          if (node.type != JsonValue::Type::Array || static_cast<int64_t>(node.array.size()) != shape[depth]) return false;
+          if (node.type != JsonValue::Type::Array || static_cast<int64_t>(node.array.size()) != shape[depth])
+            return false;
           for (const auto& child : node.array) {
             if (!(*this)(child, depth + 1)) return false;
           }
@@ -112,12 +115,13 @@ inline bool toValue(const relpos::JsonValue& j, relpos::Value& out, const Caps& 
     case JsonValue::Type::Object: {
       const JsonValue* shape = j.find("shape");
       const JsonValue* data = j.find("data");
-      if (!shape || !data || shape->type != JsonValue::Type::Array || data->type != JsonValue::Type::Array) return false;
+      if (!shape || !data || shape->type != JsonValue::Type::Array || data->type != JsonValue::Type::Array)
+        return false;
       double total = 1;
       out.type = Value::Type::Array;
       for (const auto& e : shape->array) {
-        if (e.type != JsonValue::Type::Number || !(e.number >= 0) || std::floor(e.number) != e.number ||
-            e.number > 1e9) return false;
+        if (e.type != JsonValue::Type::Number || !(e.number >= 0) || std::floor(e.number) != e.number || e.number > 1e9)
+          return false;
         total *= e.number;
         out.shape.push_back(static_cast<int64_t>(e.number));
       }
@@ -160,8 +164,9 @@ inline void checkResult(const relpos::Result& result, const std::string& what) {
       count *= static_cast<double>(e);
     }
     const double held = static_cast<double>(t.isInt ? t.i32.size() : t.f32.size());
-    if (held != count) finding(what + ": result '" + entry.first + "' holds " + std::to_string(held) +
-                               " values for a shape of " + std::to_string(count));
+    if (held != count)
+      finding(what + ": result '" + entry.first + "' holds " + std::to_string(held) + " values for a shape of " +
+              std::to_string(count));
     if (count > relpos::kMaxResultElements) finding(what + ": result over kMaxResultElements");
   }
 }

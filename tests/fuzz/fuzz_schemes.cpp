@@ -1,4 +1,6 @@
 // libFuzzer target "schemes" (see fuzz_targets.hpp and scripts/fuzz.sh).
 #include "fuzz_targets.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { return fuzz::entry(fuzz::runSchemes, data, size); }
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return fuzz::entry(fuzz::runSchemes, data, size);
+}

@@ -28,7 +28,8 @@ inline int runSchemes(const std::string& text) {
   if (!parseInput(text, input)) return -1;
   const relpos::JsonValue* op = input.find("op");
   const relpos::JsonValue* id = input.find("id");
-  if (!op || !id || op->type != relpos::JsonValue::Type::String || id->type != relpos::JsonValue::Type::String) return -1;
+  if (!op || !id || op->type != relpos::JsonValue::Type::String || id->type != relpos::JsonValue::Type::String)
+    return -1;
   if (op->string == "attention") return -1;
   relpos::Params params("relpos." + op->string);
   if (!toParams(input.find("params"), params, Caps{})) return -1;

@@ -10,7 +10,15 @@ const out = process.argv[2] ?? `${root}build/fuzz/seeds`;
 const targets = ['schemes', 'attention', 'analysis', 'config'];
 for (const t of targets) mkdirSync(`${out}/${t}`, { recursive: true });
 
-const OPS = { encoding: 'encoding', bias: 'bias', bucket: 'buckets', scores: 'scores', inv_freq: 'frequencies', attention_factor: 'frequencies', rotate: 'rotate' };
+const OPS = {
+  encoding: 'encoding',
+  bias: 'bias',
+  bucket: 'buckets',
+  scores: 'scores',
+  inv_freq: 'frequencies',
+  attention_factor: 'frequencies',
+  rotate: 'rotate',
+};
 
 // Arrays named in `shapes` become { shape, data }; FIRE's per-head MLP list becomes [heads, 3h+1].
 function toParams(params) {
@@ -20,7 +28,10 @@ function toParams(params) {
     if (shapes[name]) outParams[name] = { shape: shapes[name], data: value };
     else if (name === 'mlp' && Array.isArray(value)) {
       const hidden = value[0].w1.length;
-      outParams[name] = { shape: [value.length, 3 * hidden + 1], data: value.flatMap((h) => [...h.w1, ...h.b1, ...h.w2, h.b2]) };
+      outParams[name] = {
+        shape: [value.length, 3 * hidden + 1],
+        data: value.flatMap((h) => [...h.w1, ...h.b1, ...h.w2, h.b2]),
+      };
     } else if (name === 'params' && value && typeof value === 'object') Object.assign(outParams, value);
     else outParams[name] = value;
   }
@@ -29,7 +40,9 @@ function toParams(params) {
 
 const goldenDir = `${root}tests/fixtures/golden/`;
 let count = 0;
-for (const file of readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sort()) {
+for (const file of readdirSync(goldenDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
   const c = JSON.parse(readFileSync(goldenDir + file, 'utf8'));
   const name = file.replace(/\.json$/, '');
   if (c.kind === 'attention_weights') {
@@ -39,7 +52,10 @@ for (const file of readdirSync(goldenDir).filter((f) => f.endsWith('.json')).sor
     params.mode ??= c.scheme.replace(/^attention-/, '');
     writeFileSync(`${out}/attention/${name}.json`, JSON.stringify(id ? { id, params } : { params }));
   } else if (OPS[c.kind]) {
-    writeFileSync(`${out}/schemes/${name}.json`, JSON.stringify({ op: OPS[c.kind], id: c.scheme, params: toParams(c.params) }));
+    writeFileSync(
+      `${out}/schemes/${name}.json`,
+      JSON.stringify({ op: OPS[c.kind], id: c.scheme, params: toParams(c.params) }),
+    );
   }
   count++;
 }
@@ -66,10 +82,17 @@ const analyses = [
   ['scaledCosine', { d: 16, n: 32, scheme: 'rope-linear', factor: 2 }],
   ['peBound', { d: 16, n: 64 }],
 ];
-analyses.forEach(([name, params], i) => writeFileSync(`${out}/analysis/${String(i).padStart(2, '0')}_${name}.json`, JSON.stringify({ name, params })));
+analyses.forEach(([name, params], i) =>
+  writeFileSync(`${out}/analysis/${String(i).padStart(2, '0')}_${name}.json`, JSON.stringify({ name, params })),
+);
 
 const configDir = `${root}tests/fixtures/configs/`;
-for (const file of readdirSync(configDir).filter((f) => f.endsWith('.json'))) copyFileSync(configDir + file, `${out}/config/${file}`);
-writeFileSync(`${out}/config/proto.json`, '{"__proto__":{"polluted":1},"rope_theta":10000,"hidden_size":64,"num_attention_heads":4}');
+for (const file of readdirSync(configDir).filter((f) => f.endsWith('.json'))) {
+  copyFileSync(configDir + file, `${out}/config/${file}`);
+}
+writeFileSync(
+  `${out}/config/proto.json`,
+  '{"__proto__":{"polluted":1},"rope_theta":10000,"hidden_size":64,"num_attention_heads":4}',
+);
 
 console.log(`fuzz seeds: ${count} golden cases, ${analyses.length} analyses, configs → ${out}`);

@@ -24,18 +24,23 @@ function projectedLogits(E, seed) {
   const [n, d] = E.shape;
   const wq = gaussians(d * d, seed);
   const wk = gaussians(d * d, seed + 1);
-  const project = (w) => Array.from({ length: n * d }, (_, at) => {
-    const i = Math.floor(at / d), c = at % d;
-    let sum = 0;
-    for (let t = 0; t < d; t++) sum += E.data[i * d + t] * w[t * d + c];
-    return sum;
-  });
-  const q = project(wq), k = project(wk);
+  const project = (w) =>
+    Array.from({ length: n * d }, (_, at) => {
+      const i = Math.floor(at / d),
+        c = at % d;
+      let sum = 0;
+      for (let t = 0; t < d; t++) sum += E.data[i * d + t] * w[t * d + c];
+      return sum;
+    });
+  const q = project(wq),
+    k = project(wk);
   const data = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    let dot = 0;
-    for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
-    data[i * n + j] = dot / Math.sqrt(d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      let dot = 0;
+      for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+      data[i * n + j] = dot / Math.sqrt(d);
+    }
   }
   return { shape: [n, n], data };
 }
@@ -59,13 +64,23 @@ describe('2.1.2 translation invariance: translationDefect', () => {
   });
 
   it('matches the O(n³) definition and takes a single shift k', () => {
-    const rows = [[1, 2, 3], [4, 1, 2], [0, 4, 5]];
-    let max = 0, sum = 0, count = 0;
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 1; i + k < 3 && j + k < 3; k++) {
-      const diff = Math.abs(rows[i + k][j + k] - rows[i][j]);
-      max = Math.max(max, diff);
-      sum += diff;
-      count++;
+    const rows = [
+      [1, 2, 3],
+      [4, 1, 2],
+      [0, 4, 5],
+    ];
+    let max = 0,
+      sum = 0,
+      count = 0;
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        for (let k = 1; i + k < 3 && j + k < 3; k++) {
+          const diff = Math.abs(rows[i + k][j + k] - rows[i][j]);
+          max = Math.max(max, diff);
+          sum += diff;
+          count++;
+        }
+      }
     }
     const result = A.translationDefect(rows);
     expect(result.max).toBe(max);
@@ -91,7 +106,8 @@ describe('2.1.3 geometry: distances and project2d', () => {
       }
     }
     // Sinusoidal vectors all have norm sqrt(d/2), so ‖p_i − p_j‖² = d·(1 − cos).
-    const euclid = A.distances(E).data, cosine = A.distances(E, 'cosine').data;
+    const euclid = A.distances(E).data,
+      cosine = A.distances(E, 'cosine').data;
     expect(euclid[3 * 64 + 17] ** 2).toBeCloseTo(16 * cosine[3 * 64 + 17], 3);
   });
 
@@ -106,7 +122,11 @@ describe('2.1.3 geometry: distances and project2d', () => {
 
 describe('2.1.4 linear algebra: svd and eig', () => {
   it('SVD of a diagonal matrix: its |entries| sorted, effective rank exp(H), condition number', () => {
-    const r = A.svd([[1, 0, 0], [0, -3, 0], [0, 0, 2]]);
+    const r = A.svd([
+      [1, 0, 0],
+      [0, -3, 0],
+      [0, 0, 2],
+    ]);
     expect(Array.from(r.singularValues)).toEqual([3, 2, 1]);
     expect(r.conditionNumber).toBeCloseTo(3, 6);
     const p = [3 / 6, 2 / 6, 1 / 6];
@@ -115,25 +135,40 @@ describe('2.1.4 linear algebra: svd and eig', () => {
   });
 
   it('SVD with vectors of a rank-1 matrix: one non-zero value, U Σ Vᵀ rebuilds it', () => {
-    const M = [[2, 4], [1, 2], [3, 6]];
+    const M = [
+      [2, 4],
+      [1, 2],
+      [3, 6],
+    ];
     const r = A.svd(M, { vectors: true });
     expect(r.rank).toBe(1);
     expect(r.singularValues[1]).toBeLessThan(1e-6);
     expect(r.U.shape).toEqual([3, 2]);
     expect(r.V.shape).toEqual([2, 2]);
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 2; j++) {
-      let sum = 0;
-      for (let k = 0; k < 2; k++) sum += r.U.data[i * 2 + k] * r.singularValues[k] * r.V.data[j * 2 + k];
-      expect(sum).toBeCloseTo(M[i][j], 5);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 2; j++) {
+        let sum = 0;
+        for (let k = 0; k < 2; k++) sum += r.U.data[i * 2 + k] * r.singularValues[k] * r.V.data[j * 2 + k];
+        expect(sum).toBeCloseTo(M[i][j], 5);
+      }
     }
   });
 
   it('eigenvalues of the symmetric part, ascending, with a PSD verdict', () => {
-    const r = A.eig([[2, 1], [1, 2]], { vectors: true });
+    const r = A.eig(
+      [
+        [2, 1],
+        [1, 2],
+      ],
+      { vectors: true },
+    );
     expect(Array.from(r.values)).toEqual([1, 3]);
     expect(r.isPSD).toBe(true);
     expect(r.vectors.shape).toEqual([2, 2]);
-    const skew = A.eig([[1, 4], [0, 1]]);  // symmetric part [[1, 2], [2, 1]]
+    const skew = A.eig([
+      [1, 4],
+      [0, 1],
+    ]); // symmetric part [[1, 2], [2, 1]]
     expect(skew.values[0]).toBeCloseTo(-1, 6);
     expect(skew.isPSD).toBe(false);
   });
@@ -185,28 +220,42 @@ describe('2.1.5 probability: kernelCheck, gpSample, entropy, distanceEntropy', (
     const s = A.gpSample({ name: 'exp-decay', lambda: 0.5 }, { n: 5, count: 20000, seed: 3 });
     expect(s.shape).toEqual([20000, 5]);
     expect(s.jitter).toBe(0);
-    for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) {
-      let cov = 0;
-      for (let c = 0; c < 20000; c++) cov += s.data[c * 5 + i] * s.data[c * 5 + j];
-      expect(Math.abs(cov / 20000 - Math.exp(-0.5 * Math.abs(j - i)))).toBeLessThan(0.04);
+    for (let i = 0; i < 5; i++) {
+      for (let j = 0; j < 5; j++) {
+        let cov = 0;
+        for (let c = 0; c < 20000; c++) cov += s.data[c * 5 + i] * s.data[c * 5 + j];
+        expect(Math.abs(cov / 20000 - Math.exp(-0.5 * Math.abs(j - i)))).toBeLessThan(0.04);
+      }
     }
-    expect(A.gpSample('exp-decay', { n: 5, count: 3, seed: 3 }).data).toEqual(A.gpSample('exp-decay', { n: 5, count: 3, seed: 3 }).data);
-    expect(A.gpSample('cosine', { n: 32, seed: 1 }).jitter).toBeGreaterThan(0);  // rank 2 needs jitter
+    expect(A.gpSample('exp-decay', { n: 5, count: 3, seed: 3 }).data).toEqual(
+      A.gpSample('exp-decay', { n: 5, count: 3, seed: 3 }).data,
+    );
+    expect(A.gpSample('cosine', { n: 32, seed: 1 }).jitter).toBeGreaterThan(0); // rank 2 needs jitter
   });
 
   it('entropy per row in nats, and the distance distribution p(r) of attention', () => {
     const uniform = Array.from({ length: 4 }, () => [1, 1, 1, 1]);
     expect(Array.from(A.entropy(uniform))).toEqual(Array(4).fill(Math.fround(Math.log(4))));
-    const eye = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+    const eye = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
     const d = A.distanceEntropy(eye);
     expect(Array.from(d.r)).toEqual([-2, -1, 0, 1, 2]);
     expect(Array.from(d.p)).toEqual([0, 0, 1, 0, 0]);
     expect(d.entropy).toBe(0);
-    const W = rp.attention({ q: { shape: [16, 4], data: new Float32Array(64) }, k: { shape: [16, 4], data: new Float32Array(64) }, scheme: 'alibi', causal: true, heads: 2 }).weights;
+    const W = rp.attention({
+      q: { shape: [16, 4], data: new Float32Array(64) },
+      k: { shape: [16, 4], data: new Float32Array(64) },
+      scheme: 'alibi',
+      causal: true,
+      heads: 2,
+    }).weights;
     const perHead = A.distanceEntropy(W);
     expect(perHead.p.shape).toEqual([2, 31]);
     expect(perHead.entropy).toHaveLength(2);
-    expect(perHead.entropy[0]).toBeLessThan(perHead.entropy[1]);  // the steeper slope concentrates p(r)
+    expect(perHead.entropy[0]).toBeLessThan(perHead.entropy[1]); // the steeper slope concentrates p(r)
     expect(A.entropy(W)).toHaveLength(32);
   });
 });
@@ -247,16 +296,26 @@ describe('2.1.8 numerical stability', () => {
     expect(r.norms).toHaveLength(300);
   });
 
-  it('derivative: analytic f\'(r) agrees with central differences of f', () => {
+  it("derivative: analytic f'(r) agrees with central differences of f", () => {
     const at = [-9.5, -1.25, 0.75, 3.5, 40.25];
-    for (const profile of ['exp-decay', { name: 'gaussian', sigma: 3 }, 'sinc', 'alibi', 'kerple-log', { name: 'kerple-power', r2: 0.5 }, 'sin-freq']) {
+    for (const profile of [
+      'exp-decay',
+      { name: 'gaussian', sigma: 3 },
+      'sinc',
+      'alibi',
+      'kerple-log',
+      { name: 'kerple-power', r2: 0.5 },
+      'sin-freq',
+    ]) {
       const h = 1e-2;
       const plus = A.derivative(profile, { at: at.map((r) => r + h) }).value;
       const minus = A.derivative(profile, { at: at.map((r) => r - h) }).value;
       const { derivative } = A.derivative(profile, { at });
       at.forEach((r, t) => {
         const fd = (plus[t] - minus[t]) / (2 * h);
-        expect(Math.abs(derivative[t] - fd), `${JSON.stringify(profile)} at ${r}`).toBeLessThan(2e-3 * Math.max(1, Math.abs(fd)));
+        expect(Math.abs(derivative[t] - fd), `${JSON.stringify(profile)} at ${r}`).toBeLessThan(
+          2e-3 * Math.max(1, Math.abs(fd)),
+        );
       });
     }
   });
@@ -270,41 +329,179 @@ describe('2.1.8 numerical stability', () => {
       expect(f16[i]).toBeLessThan(bf16[i]);
     }
     expect(f32[2]).toBeGreaterThan(f32[0]);
-    expect(A.precision({ d: 128, positions: [1e6], dtype: 'float16' }).maxAngleError).toBe(Infinity);  // 1e6 > 65504
+    expect(A.precision({ d: 128, positions: [1e6], dtype: 'float16' }).maxAngleError).toBe(Infinity); // 1e6 > 65504
     expect(A.precision({ d: 8, n: 3, perPair: true }).angleErrorPerPair.shape).toEqual([3, 4]);
   });
 });
 
 describe('bad input names the function and the argument; the instance keeps working', () => {
   const cases = [
-    ['svd of a string', () => A.svd('M'), TypeError, /^relpos\.analysis\.svd: M must be a tensor of shape \[rows, cols\]$/],
-    ['svd of a vector', () => A.svd([1, 2, 3]), TypeError, /relpos\.analysis\.svd: M must be a tensor of shape \[rows, cols\]/],
+    [
+      'svd of a string',
+      () => A.svd('M'),
+      TypeError,
+      /^relpos\.analysis\.svd: M must be a tensor of shape \[rows, cols\]$/,
+    ],
+    [
+      'svd of a vector',
+      () => A.svd([1, 2, 3]),
+      TypeError,
+      /relpos\.analysis\.svd: M must be a tensor of shape \[rows, cols\]/,
+    ],
     ['svd with NaN', () => A.svd([[1, NaN]]), RangeError, /relpos\.analysis\.svd: M must hold finite numbers, got NaN/],
-    ['svd too large', () => A.svd({ shape: [2049, 2], data: new Float32Array(4098) }), RangeError, /relpos\.analysis\.svd: M is 2049×2; at most 2048/],
-    ['svd too much work', () => A.svd({ shape: [1400, 1400], data: new Float32Array(1400 * 1400) }), RangeError, /relpos\.analysis\.svd: M is 1400×1400; an SVD needs rows·cols·min\(rows, cols\) <= 2\^31/],
-    ['eig too large', () => A.eig({ shape: [2049, 2049], data: new Float32Array(2049 * 2049) }), RangeError, /relpos\.analysis\.eig: M is 2049×2049; at most 2048/],
-    ['eig of a non-square matrix', () => A.eig([[1, 2, 3], [4, 5, 6]]), RangeError, /relpos\.analysis\.eig: M must be square, got shape \[2, 3\]/],
-    ['translationDefect of a non-square S', () => A.translationDefect([[1, 2]]), RangeError, /relpos\.analysis\.translationDefect: S must be square/],
-    ['translationDefect with Infinity', () => A.translationDefect([[1, Infinity], [0, 1]]), RangeError, /S must hold finite numbers, got Infinity/],
-    ['distances with an unknown metric', () => A.distances([[1, 2]], 'chebyshev'), RangeError, /relpos\.analysis\.distances: metric must be one of 'euclidean', 'cosine', 'manhattan', got 'chebyshev'/],
-    ['entropy with a negative weight', () => A.entropy([[0.5, -0.5]]), RangeError, /relpos\.analysis\.entropy: W must be non-negative/],
-    ['kernelCheck with no profile', () => A.kernelCheck(42, { n: 4 }), TypeError, /relpos\.analysis\.kernelCheck: profile must be a name/],
-    ['kernelCheck with an unknown profile', () => A.kernelCheck('triangle', { n: 4 }), RangeError, /relpos\.analysis\.kernelCheck: profile must be one of 'exp-decay', .*'alibi'.* got 'triangle'/],
-    ['kernelCheck with a parameter of another profile', () => A.kernelCheck({ name: 'gaussian', lambda: 1 }, { n: 4 }), RangeError, /relpos\.analysis\.kernelCheck: unknown parameter 'lambda'/],
-    ['kernelCheck with a bad sigma', () => A.kernelCheck({ name: 'gaussian', sigma: -1 }, { n: 4 }), RangeError, /relpos\.analysis\.kernelCheck: sigma must be > 0/],
-    ['kernelCheck values of the wrong length', () => A.kernelCheck({ values: [1, 2, 3] }, { n: 4 }), RangeError, /values must hold 2n - 1 = 7 numbers/],
-    ['kernelCheck n too large', () => A.kernelCheck('gaussian', { n: 3000 }), RangeError, /relpos\.analysis\.kernelCheck: n must be <= 2048/],
-    ['gpSample n too large', () => A.gpSample('gaussian', { n: 5000 }), RangeError, /relpos\.analysis\.gpSample: n must be <= 4096/],
-    ['gpSample of sin', () => A.gpSample('sin', { n: 8 }), RangeError, /relpos\.analysis\.gpSample: profile 'sin' is not symmetric/],
-    ['gpSample with a fractional count', () => A.gpSample('gaussian', { n: 8, count: 1.5 }), RangeError, /relpos\.analysis\.gpSample: count must be an integer, got 1.5/],
-    ['derivative of the box', () => A.derivative('box', { n: 4 }), RangeError, /relpos\.analysis\.derivative: profile 'box' has no analytic derivative/],
-    ['decayBound with odd d', () => A.decayBound({ d: 63 }), RangeError, /relpos\.analysis\.decayBound: d must be even, got 63/],
+    [
+      'svd too large',
+      () => A.svd({ shape: [2049, 2], data: new Float32Array(4098) }),
+      RangeError,
+      /relpos\.analysis\.svd: M is 2049×2; at most 2048/,
+    ],
+    [
+      'svd too much work',
+      () => A.svd({ shape: [1400, 1400], data: new Float32Array(1400 * 1400) }),
+      RangeError,
+      /relpos\.analysis\.svd: M is 1400×1400; an SVD needs rows·cols·min\(rows, cols\) <= 2\^31/,
+    ],
+    [
+      'eig too large',
+      () => A.eig({ shape: [2049, 2049], data: new Float32Array(2049 * 2049) }),
+      RangeError,
+      /relpos\.analysis\.eig: M is 2049×2049; at most 2048/,
+    ],
+    [
+      'eig of a non-square matrix',
+      () =>
+        A.eig([
+          [1, 2, 3],
+          [4, 5, 6],
+        ]),
+      RangeError,
+      /relpos\.analysis\.eig: M must be square, got shape \[2, 3\]/,
+    ],
+    [
+      'translationDefect of a non-square S',
+      () => A.translationDefect([[1, 2]]),
+      RangeError,
+      /relpos\.analysis\.translationDefect: S must be square/,
+    ],
+    [
+      'translationDefect with Infinity',
+      () =>
+        A.translationDefect([
+          [1, Infinity],
+          [0, 1],
+        ]),
+      RangeError,
+      /S must hold finite numbers, got Infinity/,
+    ],
+    [
+      'distances with an unknown metric',
+      () => A.distances([[1, 2]], 'chebyshev'),
+      RangeError,
+      /relpos\.analysis\.distances: metric must be one of 'euclidean', 'cosine', 'manhattan', got 'chebyshev'/,
+    ],
+    [
+      'entropy with a negative weight',
+      () => A.entropy([[0.5, -0.5]]),
+      RangeError,
+      /relpos\.analysis\.entropy: W must be non-negative/,
+    ],
+    [
+      'kernelCheck with no profile',
+      () => A.kernelCheck(42, { n: 4 }),
+      TypeError,
+      /relpos\.analysis\.kernelCheck: profile must be a name/,
+    ],
+    [
+      'kernelCheck with an unknown profile',
+      () => A.kernelCheck('triangle', { n: 4 }),
+      RangeError,
+      /relpos\.analysis\.kernelCheck: profile must be one of 'exp-decay', .*'alibi'.* got 'triangle'/,
+    ],
+    [
+      'kernelCheck with a parameter of another profile',
+      () => A.kernelCheck({ name: 'gaussian', lambda: 1 }, { n: 4 }),
+      RangeError,
+      /relpos\.analysis\.kernelCheck: unknown parameter 'lambda'/,
+    ],
+    [
+      'kernelCheck with a bad sigma',
+      () => A.kernelCheck({ name: 'gaussian', sigma: -1 }, { n: 4 }),
+      RangeError,
+      /relpos\.analysis\.kernelCheck: sigma must be > 0/,
+    ],
+    [
+      'kernelCheck values of the wrong length',
+      () => A.kernelCheck({ values: [1, 2, 3] }, { n: 4 }),
+      RangeError,
+      /values must hold 2n - 1 = 7 numbers/,
+    ],
+    [
+      'kernelCheck n too large',
+      () => A.kernelCheck('gaussian', { n: 3000 }),
+      RangeError,
+      /relpos\.analysis\.kernelCheck: n must be <= 2048/,
+    ],
+    [
+      'gpSample n too large',
+      () => A.gpSample('gaussian', { n: 5000 }),
+      RangeError,
+      /relpos\.analysis\.gpSample: n must be <= 4096/,
+    ],
+    [
+      'gpSample of sin',
+      () => A.gpSample('sin', { n: 8 }),
+      RangeError,
+      /relpos\.analysis\.gpSample: profile 'sin' is not symmetric/,
+    ],
+    [
+      'gpSample with a fractional count',
+      () => A.gpSample('gaussian', { n: 8, count: 1.5 }),
+      RangeError,
+      /relpos\.analysis\.gpSample: count must be an integer, got 1.5/,
+    ],
+    [
+      'derivative of the box',
+      () => A.derivative('box', { n: 4 }),
+      RangeError,
+      /relpos\.analysis\.derivative: profile 'box' has no analytic derivative/,
+    ],
+    [
+      'decayBound with odd d',
+      () => A.decayBound({ d: 63 }),
+      RangeError,
+      /relpos\.analysis\.decayBound: d must be even, got 63/,
+    ],
     ['decayBound without d', () => A.decayBound({}), TypeError, /relpos\.analysis\.decayBound: d is required/],
-    ['precision with an unknown dtype', () => A.precision({ d: 8, n: 2, dtype: 'float8' }), RangeError, /relpos\.analysis\.precision: dtype must be one of 'float32', 'float16', 'bfloat16', got 'float8'/],
-    ['angleCoverage with a non-rotary scheme', () => A.angleCoverage({ d: 8, trainLength: 16, scheme: 'alibi' }), RangeError, /relpos\.analysis\.angleCoverage: scheme must be a rotary scheme/],
-    ['angleCoverage with an unknown parameter', () => A.angleCoverage({ d: 8, trainLength: 16, fctor: 2 }), RangeError, /relpos\.analysis\.angleCoverage: unknown parameter 'fctor'/],
-    ['scaledCosine with base NaN', () => A.scaledCosine({ d: 8, n: 2, base: NaN }), RangeError, /relpos\.analysis\.scaledCosine: base must be finite, got NaN/],
-    ['options not an object', () => A.svd([[1]], 'vectors'), TypeError, /relpos\.analysis\.svd: options must be a plain object/],
+    [
+      'precision with an unknown dtype',
+      () => A.precision({ d: 8, n: 2, dtype: 'float8' }),
+      RangeError,
+      /relpos\.analysis\.precision: dtype must be one of 'float32', 'float16', 'bfloat16', got 'float8'/,
+    ],
+    [
+      'angleCoverage with a non-rotary scheme',
+      () => A.angleCoverage({ d: 8, trainLength: 16, scheme: 'alibi' }),
+      RangeError,
+      /relpos\.analysis\.angleCoverage: scheme must be a rotary scheme/,
+    ],
+    [
+      'angleCoverage with an unknown parameter',
+      () => A.angleCoverage({ d: 8, trainLength: 16, fctor: 2 }),
+      RangeError,
+      /relpos\.analysis\.angleCoverage: unknown parameter 'fctor'/,
+    ],
+    [
+      'scaledCosine with base NaN',
+      () => A.scaledCosine({ d: 8, n: 2, base: NaN }),
+      RangeError,
+      /relpos\.analysis\.scaledCosine: base must be finite, got NaN/,
+    ],
+    [
+      'options not an object',
+      () => A.svd([[1]], 'vectors'),
+      TypeError,
+      /relpos\.analysis\.svd: options must be a plain object/,
+    ],
   ];
 
   for (const [what, call, ErrorType, message] of cases) {
@@ -317,16 +514,34 @@ describe('bad input names the function and the argument; the instance keeps work
       }
       expect(caught).toBeInstanceOf(ErrorType);
       expect(caught.message).toMatch(message);
-      expect(A.eig([[2, 1], [1, 2]]).values[1]).toBe(3);
+      expect(
+        A.eig([
+          [2, 1],
+          [1, 2],
+        ]).values[1],
+      ).toBe(3);
     });
   }
 
   it('does not leak on failing calls', () => {
-    for (const [, call] of cases) try { call(); } catch { /* expected */ }
-    A.svd([[1, 2], [3, 4]]);
+    for (const [, call] of cases) {
+      try {
+        call();
+      } catch {
+        /* expected */
+      }
+    }
+    A.svd([
+      [1, 2],
+      [3, 4],
+    ]);
     const before = rp.heapInUse();
     for (let round = 0; round < 300; round++) {
-      try { cases[round % cases.length][1](); } catch { /* expected */ }
+      try {
+        cases[round % cases.length][1]();
+      } catch {
+        /* expected */
+      }
       A.kernelCheck('gaussian', { n: 16 });
     }
     expect(rp.heapInUse()).toBe(before);

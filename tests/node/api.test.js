@@ -11,7 +11,7 @@ describe('load', () => {
     expect(await load()).toBe(rp);
     expect(rp.version).toBe(pkg.version);
     expect(version).toBe(pkg.version);
-    expect(rp.simd).toBe(true);  // Node 20's V8 supports SIMD128
+    expect(rp.simd).toBe(true); // Node 20's V8 supports SIMD128
   });
 
   it('the baseline build gives the same results as the SIMD build', async () => {
@@ -30,7 +30,11 @@ describe('load', () => {
       shape: [rows, cols],
       data: Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(seed * 1e3 + i * 12.9898) * 2),
     });
-    for (const [n, m, heads, dh] of [[37, 37, 2, 16], [5, 29, 3, 8], [64, 64, 1, 64]]) {
+    for (const [n, m, heads, dh] of [
+      [37, 37, 2, 16],
+      [5, 29, 3, 8],
+      [64, 64, 1, 64],
+    ]) {
       const q = random(n, heads * dh, 1);
       const k = random(m, heads * dh, 2);
       const v = random(m, heads * 5, 3);
@@ -79,15 +83,19 @@ describe('encoding("sinusoidal")', () => {
     const w1 = 10000 ** (-2 / 4);
     expect(inter.shape).toEqual([3, 4]);
     expect(Array.from(inter.data.subarray(8, 12))).toEqual(
-      [Math.sin(2), Math.cos(2), Math.sin(2 * w1), Math.cos(2 * w1)].map(Math.fround));
+      [Math.sin(2), Math.cos(2), Math.sin(2 * w1), Math.cos(2 * w1)].map(Math.fround),
+    );
     expect(Array.from(concat.data.subarray(8, 12))).toEqual(
-      [Math.sin(2), Math.sin(2 * w1), Math.cos(2), Math.cos(2 * w1)].map(Math.fround));
+      [Math.sin(2), Math.sin(2 * w1), Math.cos(2), Math.cos(2 * w1)].map(Math.fround),
+    );
   });
 });
 
 describe('bias("alibi")', () => {
   it('has slopes 1/2 … 1/256 for 8 heads and a symmetric −m|j − i| bias', () => {
-    expect(Array.from(rp.bias('alibi', { heads: 8, output: 'slopes' }).data)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((t) => 2 ** -t));
+    expect(Array.from(rp.bias('alibi', { heads: 8, output: 'slopes' }).data)).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((t) => 2 ** -t),
+    );
     const b = rp.bias('alibi', { n: 5, heads: 8 });
     expect(b.shape).toEqual([8, 5, 5]);
     expect(b.data[0 * 25 + 1 * 5 + 4]).toBeCloseTo(-3 / 2, 7);
@@ -114,7 +122,7 @@ describe('bias("alibi")', () => {
 describe('frequencies("rope") and rotate', () => {
   it('returns θ_k = base^(−2k/d)', () => {
     const { invFreq, attentionFactor } = rp.frequencies('rope', { d: 8, base: 100 });
-    expect(Array.from(invFreq)).toEqual([0, 1, 2, 3].map((k) => Math.fround(100 ** (-2 * k / 8))));
+    expect(Array.from(invFreq)).toEqual([0, 1, 2, 3].map((k) => Math.fround(100 ** ((-2 * k) / 8))));
     expect(attentionFactor).toBe(1);
   });
 
@@ -173,7 +181,9 @@ describe('attention (explicit)', () => {
     for (let i = 0; i < 3; i++) {
       const row = Array.from(weights.data.subarray(i * 3, i * 3 + 3));
       expect(row.reduce((a, b) => a + b)).toBeCloseTo(1, 6);
-      const logits = [0, 1, 2].map((j) => (q.data[2 * i] * k.data[2 * j] + q.data[2 * i + 1] * k.data[2 * j + 1]) / Math.SQRT2 + B.data[3 * i + j]);
+      const logits = [0, 1, 2].map(
+        (j) => (q.data[2 * i] * k.data[2 * j] + q.data[2 * i + 1] * k.data[2 * j + 1]) / Math.SQRT2 + B.data[3 * i + j],
+      );
       const z = logits.map((l) => Math.exp(l - Math.max(...logits)));
       const total = z.reduce((a, b) => a + b);
       row.forEach((w, j) => expect(w).toBeCloseTo(z[j] / total, 6));
@@ -185,7 +195,7 @@ describe('attention (explicit)', () => {
     const B = rp.bias('alibi', { n: 3, heads: 1 });
     const viaB = rp.attention({ q, k, v, B, causal: true });
     expect(viaScheme.weights.data).toEqual(viaB.weights.data);
-    expect(viaScheme.weights.data[1]).toBe(0);  // causal: masked keys get weight exactly 0
+    expect(viaScheme.weights.data[1]).toBe(0); // causal: masked keys get weight exactly 0
   });
 
   it('returns no output without v', () => {
@@ -197,7 +207,7 @@ describe('zero-copy views', () => {
   it('view: true returns views into the wasm heap, equal to the copies and valid until the next call', () => {
     const copy = rp.bias('alibi', { n: 32, heads: 2 });
     const view = rp.bias('alibi', { n: 32, heads: 2, view: true });
-    expect(view.data.buffer.byteLength).toBeGreaterThan(view.data.byteLength);  // the heap, not a fresh buffer
+    expect(view.data.buffer.byteLength).toBeGreaterThan(view.data.byteLength); // the heap, not a fresh buffer
     expect(Array.from(view.data)).toEqual(Array.from(copy.data));
     const q = { shape: [8, 4], data: Float32Array.from({ length: 32 }, (_, i) => Math.cos(i)) };
     const copied = rp.attention({ q, k: q, v: q, scheme: 'alibi' });
@@ -212,9 +222,9 @@ describe('results', () => {
   it('are fresh JS-owned arrays that later calls never change', () => {
     const a = rp.bias('alibi', { n: 8, heads: 2 });
     const snapshot = Float32Array.from(a.data);
-    expect(a.data.buffer.byteLength).toBe(a.data.byteLength);  // not a view into the wasm heap
+    expect(a.data.buffer.byteLength).toBe(a.data.byteLength); // not a view into the wasm heap
     a.data.fill(42);
-    rp.bias('alibi', { n: 512, heads: 16 });  // may grow the heap
+    rp.bias('alibi', { n: 512, heads: 16 }); // may grow the heap
     expect(rp.bias('alibi', { n: 8, heads: 2 }).data).toEqual(snapshot);
   });
 });

@@ -9,9 +9,18 @@ function pooled(weights, n, size, pool) {
   const out = new Float64Array(size * size);
   for (let a = 0; a < size; a++) {
     for (let b = 0; b < size; b++) {
-      const [i0, i1, j0, j1] = [Math.floor((a * n) / size), Math.floor(((a + 1) * n) / size), Math.floor((b * n) / size), Math.floor(((b + 1) * n) / size)];
+      const [i0, i1, j0, j1] = [
+        Math.floor((a * n) / size),
+        Math.floor(((a + 1) * n) / size),
+        Math.floor((b * n) / size),
+        Math.floor(((b + 1) * n) / size),
+      ];
       let acc = 0;
-      for (let i = i0; i < i1; i++) for (let j = j0; j < j1; j++) acc = pool === 'max' ? Math.max(acc, weights[i * n + j]) : acc + weights[i * n + j];
+      for (let i = i0; i < i1; i++) {
+        for (let j = j0; j < j1; j++) {
+          acc = pool === 'max' ? Math.max(acc, weights[i * n + j]) : acc + weights[i * n + j];
+        }
+      }
       out[a * size + b] = pool === 'max' ? acc : acc / ((i1 - i0) * (j1 - j0));
     }
   }
@@ -46,7 +55,13 @@ describe('rp.attentionMap', () => {
 
   it('is reproducible for a seed and reports monotone progress ending at 1', async () => {
     const progress = [];
-    const a = await rp.attentionMap({ n: 2048, seed: 7, scheme: 'alibi', size: 64, onProgress: (p) => progress.push(p) });
+    const a = await rp.attentionMap({
+      n: 2048,
+      seed: 7,
+      scheme: 'alibi',
+      size: 64,
+      onProgress: (p) => progress.push(p),
+    });
     const b = await rp.attentionMap({ n: 2048, seed: 7, scheme: 'alibi', size: 64 });
     const c = await rp.attentionMap({ n: 2048, seed: 8, scheme: 'alibi', size: 64 });
     expect(a.data).toEqual(b.data);
@@ -58,15 +73,21 @@ describe('rp.attentionMap', () => {
   it('maps a million positions without holding n×n', async () => {
     const map = await rp.attentionMap({ n: 1 << 20, scheme: 'alibi', heads: 8, size: 256, pool: 'max', causal: true });
     expect(map.shape).toEqual([256, 256]);
-    expect(map.data[0]).toBeGreaterThan(0);          // diagonal tile carries weight
-    expect(map.data[1]).toBe(0);                     // causal: the future is empty
+    expect(map.data[0]).toBeGreaterThan(0); // diagonal tile carries weight
+    expect(map.data[1]).toBe(0); // causal: the future is empty
     expect(map.data[255 * 256 + 254]).toBeGreaterThan(0);
   });
 
   it('cancels through an AbortSignal and frees its job', async () => {
     const before = rp.heapInUse();
     const controller = new AbortController();
-    const run = rp.attentionMap({ n: 32768, seed: 1, size: 64, onProgress: (p) => p > 0 && controller.abort(), signal: controller.signal });
+    const run = rp.attentionMap({
+      n: 32768,
+      seed: 1,
+      size: 64,
+      onProgress: (p) => p > 0 && controller.abort(),
+      signal: controller.signal,
+    });
     await expect(run).rejects.toThrow(/abort/i);
     expect(rp.heapInUse()).toBe(before);
   });

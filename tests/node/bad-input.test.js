@@ -13,7 +13,8 @@ const golden = goldenCases();
 const fallbackCase = golden.find((c) => c.file.startsWith('041_rope_rotate'));
 
 // A golden case of the same scheme when there is one (so a corrupted scheme state would show).
-const referenceFor = (id) => golden.find((c) => implementingScheme(c) === id && c.kind !== 'attention_weights') ?? fallbackCase;
+const referenceFor = (id) =>
+  golden.find((c) => implementingScheme(c) === id && c.kind !== 'attention_weights') ?? fallbackCase;
 function expectStillWorks(id) {
   const reference = referenceFor(id);
   const got = callFor(reference)(rp);
@@ -21,7 +22,10 @@ function expectStillWorks(id) {
   expect(verdict.ok, `${reference.file} after a bad call: ${verdict.reason}`).toBe(true);
 }
 
-const mat = (rows, cols, f = (i) => Math.sin(i + 1)) => ({ shape: [rows, cols], data: Float32Array.from({ length: rows * cols }, (_, i) => f(i)) });
+const mat = (rows, cols, f = (i) => Math.sin(i + 1)) => ({
+  shape: [rows, cols],
+  data: Float32Array.from({ length: rows * cols }, (_, i) => f(i)),
+});
 
 // Parameters a scheme cannot do without in these small calls.
 const REQUIRED = {
@@ -38,17 +42,29 @@ function invoke(scheme, call, over = {}) {
   const options = { ...REQUIRED[scheme.id], ...over };
   const heads = scheme.params.heads ? { heads: 2 } : {};
   switch (call) {
-    case 'encoding': return rp.encoding(scheme.id, { n: 4, d: 8, ...options });
-    case 'bias': return rp.bias(scheme.id, { n: 4, heads: 2, ...options });
-    case 'buckets': return rp.buckets(scheme.id, { n: 4, ...options });
-    case 'frequencies': return rp.frequencies(scheme.id, { d: 8, ...options });
-    case 'rotate': return rp.rotate(mat(4, 8), { scheme: scheme.id, ...options });
+    case 'encoding':
+      return rp.encoding(scheme.id, { n: 4, d: 8, ...options });
+    case 'bias':
+      return rp.bias(scheme.id, { n: 4, heads: 2, ...options });
+    case 'buckets':
+      return rp.buckets(scheme.id, { n: 4, ...options });
+    case 'frequencies':
+      return rp.frequencies(scheme.id, { d: 8, ...options });
+    case 'rotate':
+      return rp.rotate(mat(4, 8), { scheme: scheme.id, ...options });
     case 'scores': {
       const content = scheme.id === 'cope' ? { q: mat(4, 8), k: mat(4, 8, Math.cos) } : {};
       return rp.scores(scheme.id, { n: 4, d: 8, ...heads, ...content, ...options });
     }
     case 'attention':
-      return rp.attention({ q: mat(4, 8), k: mat(4, 8, Math.cos), v: mat(4, 8), heads: heads.heads ?? 1, scheme: scheme.id, params: options });
+      return rp.attention({
+        q: mat(4, 8),
+        k: mat(4, 8, Math.cos),
+        v: mat(4, 8),
+        heads: heads.heads ?? 1,
+        scheme: scheme.id,
+        params: options,
+      });
     default:
       throw new Error(`no baseline for call '${call}'`);
   }
@@ -75,7 +91,12 @@ function badValues(name, info) {
     if (name === 'posAttType') {
       out.push(['an unknown entry', ['c2x'], RangeError], ['a number', 5, TypeError]);
     } else {
-      out.push(['a number', 5, TypeError], ['a string', 'abc', TypeError], ['NaN inside', [NaN, 1], RangeError], ['Infinity inside', [1, Infinity], RangeError]);
+      out.push(
+        ['a number', 5, TypeError],
+        ['a string', 'abc', TypeError],
+        ['NaN inside', [NaN, 1], RangeError],
+        ['Infinity inside', [1, Infinity], RangeError],
+      );
     }
   }
   return out;
@@ -83,7 +104,10 @@ function badValues(name, info) {
 
 // In attention q, k and v are the call's own matrices, checked (as tensors) before the scheme's.
 const ATTENTION_OWN = new Set(['q', 'k', 'v']);
-const show = (value) => (typeof value === 'number' ? String(value) : JSON.stringify(value, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)));
+const show = (value) =>
+  typeof value === 'number'
+    ? String(value)
+    : JSON.stringify(value, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
 // Whether a RangeError message shows the offending value after "got" (numbers as the core prints
 // them, %.10g: 2000000000001 → 2e+12; strings quoted; for a list, its bad entry).
 function showsValue(message, value) {
@@ -102,7 +126,9 @@ for (const scheme of rp.schemes) {
   for (const call of scheme.calls) {
     for (const [name, info] of Object.entries(scheme.params)) {
       if (call === 'attention' && ATTENTION_OWN.has(name)) continue;
-      for (const [label, value, ErrorClass] of badValues(name, info)) battery.push({ scheme, call, name, label, value, ErrorClass });
+      for (const [label, value, ErrorClass] of badValues(name, info)) {
+        battery.push({ scheme, call, name, label, value, ErrorClass });
+      }
     }
   }
 }
@@ -144,13 +170,23 @@ describe('every scheme × call × parameter of rp.schemes refuses bad values', (
         const where = `relpos.${call}: `;
         const what = `${name} = ${show(value)} (${label})`;
         if (!(caught instanceof ErrorClass)) {
-          problems.push(`${what}: expected ${ErrorClass.name}, got ${caught ? `${caught.constructor.name}: ${caught.message}` : 'no error'}`);
+          problems.push(
+            `${what}: expected ${ErrorClass.name}, got ${caught ? `${caught.constructor.name}: ${caught.message}` : 'no error'}`,
+          );
           continue;
         }
-        if (!caught.message.startsWith(where)) problems.push(`${what}: message does not start with '${where}': ${caught.message}`);
-        if (!caught.message.includes(name)) problems.push(`${what}: message does not name '${name}': ${caught.message}`);
-        if (!/, got /.test(caught.message)) problems.push(`${what}: message does not say what it got: ${caught.message}`);
-        if (ErrorClass === RangeError && !showsValue(caught.message, value)) problems.push(`${what}: message does not show the value: ${caught.message}`);
+        if (!caught.message.startsWith(where)) {
+          problems.push(`${what}: message does not start with '${where}': ${caught.message}`);
+        }
+        if (!caught.message.includes(name)) {
+          problems.push(`${what}: message does not name '${name}': ${caught.message}`);
+        }
+        if (!/, got /.test(caught.message)) {
+          problems.push(`${what}: message does not say what it got: ${caught.message}`);
+        }
+        if (ErrorClass === RangeError && !showsValue(caught.message, value)) {
+          problems.push(`${what}: message does not show the value: ${caught.message}`);
+        }
       }
       expect(problems, problems.join('\n')).toEqual([]);
       expectStillWorks(cases[0].scheme.id);
@@ -161,28 +197,138 @@ describe('every scheme × call × parameter of rp.schemes refuses bad values', (
 describe('cross-parameter and shape checks', () => {
   const x = mat(2, 8);
   const cases = [
-    ['odd d for rotary frequencies', () => rp.frequencies('rope', { d: 7 }), RangeError, /relpos\.frequencies: d must be even, got 7/],
-    ['rotaryDim > d in frequencies', () => rp.frequencies('rope', { d: 8, rotaryDim: 10 }), RangeError, /relpos\.frequencies: rotaryDim must be <= d \(8\), got 10/],
-    ['odd rotaryDim in frequencies', () => rp.frequencies('rope', { d: 8, rotaryDim: 3 }), RangeError, /relpos\.frequencies: rotaryDim must be even, got 3/],
-    ['rotaryDim > d in encoding', () => rp.encoding('rope', { n: 2, d: 8, rotaryDim: 16 }), RangeError, /relpos\.encoding: rotaryDim must be <= d \(8\), got 16/],
-    ['rotaryDim > d in attention', () => rp.attention({ q: x, k: x, scheme: 'rope', params: { rotaryDim: 12 } }), RangeError, /relpos\.attention: rotaryDim must be <= d \(8\), got 12/],
-    ['heads not dividing the width in attention', () => rp.attention({ q: mat(2, 6), k: mat(2, 6), heads: 4, scheme: 'alibi' }), RangeError, /relpos\.attention: heads \(4\) must divide the width of q, got 6/],
-    ['heads not dividing v', () => rp.attention({ q: x, k: x, v: mat(2, 3), heads: 2 }), RangeError, /relpos\.attention: heads \(2\) must divide the width of v, got 3/],
-    ['per-head list of the wrong length', () => rp.bias('kerple-log', { n: 4, heads: 2, r1: [1, 2, 3], r2: 1 }), RangeError, /relpos\.bias: r1 must have one value per head \(2\), got 3/],
-    ['positions of the wrong length', () => rp.encoding('rope', { n: 3, d: 8, positions: [0, 1] }), RangeError, /relpos\.encoding: positions must hold 3 values/],
-    ['longrope factors of the wrong length', () => rp.frequencies('rope-longrope', { d: 8, shortFactor: [1, 1] }), RangeError, /relpos\.frequencies: shortFactor must hold 4 values .*got 2/],
-    ['Float64Array of the wrong length for x', () => rp.rotate({ shape: [2, 4], data: new Float64Array(5) }), RangeError, /relpos\.rotate: x has 5 values, but its shape \[2, 4\] needs 8/],
-    ['BigInt64Array as x', () => rp.rotate({ shape: [1, 2], data: new BigInt64Array(2) }), TypeError, /relpos\.rotate: x\.data must be a Float32Array or a list of numbers/],
-    ['q given as a string', () => rp.attention({ q: 'q', k: x }), TypeError, /relpos\.attention: q must be a tensor of shape \[n, heads\*d\], got string/],
-    ['k of rank 1', () => rp.attention({ q: x, k: [1, 2, 3] }), TypeError, /relpos\.attention: k must be a tensor of shape \[m, heads\*d\], got shape \[3\]/],
-    ['unknown parameter in attention params', () => rp.attention({ q: x, k: x, scheme: 'alibi', params: { slope: 1 } }), RangeError, /relpos\.attention: unknown parameter 'slope'/],
-    ['unknown scheme in attention', () => rp.attention({ q: x, k: x, scheme: 'nope' }), RangeError, /relpos\.attention: unknown scheme id 'nope'; known ids: .*'rope'/],
-    ['unknown scheme for rotate', () => rp.rotate(x, { scheme: 'alibi' }), RangeError, /relpos\.rotate: scheme 'alibi' has no rotate/],
-    ['heads of the wrong kind in a call that ignores it', () => rp.scores('rope', { n: 2, d: 8, causal: 'yes' }), TypeError, /relpos\.scores: causal must be a boolean, got 'yes'/],
-    ['frequencies options not an object', () => rp.frequencies('rope', 8), TypeError, /relpos\.frequencies: options must be a plain object/],
-    ['a function as an option', () => rp.bias('alibi', { n: 4, heads: () => 2 }), TypeError, /relpos\.bias: heads must be a number, boolean, string or array, got function/],
-    ['a symbol id', () => rp.scores(Symbol('rope'), { n: 2 }), TypeError, /relpos\.scores: id must be a scheme id string, got symbol/],
-    ['buckets of a scheme without', () => rp.buckets('rope', { n: 4 }), RangeError, /relpos\.buckets: scheme 'rope' has no buckets; schemes with one: .*'t5'/],
+    [
+      'odd d for rotary frequencies',
+      () => rp.frequencies('rope', { d: 7 }),
+      RangeError,
+      /relpos\.frequencies: d must be even, got 7/,
+    ],
+    [
+      'rotaryDim > d in frequencies',
+      () => rp.frequencies('rope', { d: 8, rotaryDim: 10 }),
+      RangeError,
+      /relpos\.frequencies: rotaryDim must be <= d \(8\), got 10/,
+    ],
+    [
+      'odd rotaryDim in frequencies',
+      () => rp.frequencies('rope', { d: 8, rotaryDim: 3 }),
+      RangeError,
+      /relpos\.frequencies: rotaryDim must be even, got 3/,
+    ],
+    [
+      'rotaryDim > d in encoding',
+      () => rp.encoding('rope', { n: 2, d: 8, rotaryDim: 16 }),
+      RangeError,
+      /relpos\.encoding: rotaryDim must be <= d \(8\), got 16/,
+    ],
+    [
+      'rotaryDim > d in attention',
+      () => rp.attention({ q: x, k: x, scheme: 'rope', params: { rotaryDim: 12 } }),
+      RangeError,
+      /relpos\.attention: rotaryDim must be <= d \(8\), got 12/,
+    ],
+    [
+      'heads not dividing the width in attention',
+      () => rp.attention({ q: mat(2, 6), k: mat(2, 6), heads: 4, scheme: 'alibi' }),
+      RangeError,
+      /relpos\.attention: heads \(4\) must divide the width of q, got 6/,
+    ],
+    [
+      'heads not dividing v',
+      () => rp.attention({ q: x, k: x, v: mat(2, 3), heads: 2 }),
+      RangeError,
+      /relpos\.attention: heads \(2\) must divide the width of v, got 3/,
+    ],
+    [
+      'per-head list of the wrong length',
+      () => rp.bias('kerple-log', { n: 4, heads: 2, r1: [1, 2, 3], r2: 1 }),
+      RangeError,
+      /relpos\.bias: r1 must have one value per head \(2\), got 3/,
+    ],
+    [
+      'positions of the wrong length',
+      () => rp.encoding('rope', { n: 3, d: 8, positions: [0, 1] }),
+      RangeError,
+      /relpos\.encoding: positions must hold 3 values/,
+    ],
+    [
+      'longrope factors of the wrong length',
+      () => rp.frequencies('rope-longrope', { d: 8, shortFactor: [1, 1] }),
+      RangeError,
+      /relpos\.frequencies: shortFactor must hold 4 values .*got 2/,
+    ],
+    [
+      'Float64Array of the wrong length for x',
+      () => rp.rotate({ shape: [2, 4], data: new Float64Array(5) }),
+      RangeError,
+      /relpos\.rotate: x has 5 values, but its shape \[2, 4\] needs 8/,
+    ],
+    [
+      'BigInt64Array as x',
+      () => rp.rotate({ shape: [1, 2], data: new BigInt64Array(2) }),
+      TypeError,
+      /relpos\.rotate: x\.data must be a Float32Array or a list of numbers/,
+    ],
+    [
+      'q given as a string',
+      () => rp.attention({ q: 'q', k: x }),
+      TypeError,
+      /relpos\.attention: q must be a tensor of shape \[n, heads\*d\], got string/,
+    ],
+    [
+      'k of rank 1',
+      () => rp.attention({ q: x, k: [1, 2, 3] }),
+      TypeError,
+      /relpos\.attention: k must be a tensor of shape \[m, heads\*d\], got shape \[3\]/,
+    ],
+    [
+      'unknown parameter in attention params',
+      () => rp.attention({ q: x, k: x, scheme: 'alibi', params: { slope: 1 } }),
+      RangeError,
+      /relpos\.attention: unknown parameter 'slope'/,
+    ],
+    [
+      'unknown scheme in attention',
+      () => rp.attention({ q: x, k: x, scheme: 'nope' }),
+      RangeError,
+      /relpos\.attention: unknown scheme id 'nope'; known ids: .*'rope'/,
+    ],
+    [
+      'unknown scheme for rotate',
+      () => rp.rotate(x, { scheme: 'alibi' }),
+      RangeError,
+      /relpos\.rotate: scheme 'alibi' has no rotate/,
+    ],
+    [
+      'heads of the wrong kind in a call that ignores it',
+      () => rp.scores('rope', { n: 2, d: 8, causal: 'yes' }),
+      TypeError,
+      /relpos\.scores: causal must be a boolean, got 'yes'/,
+    ],
+    [
+      'frequencies options not an object',
+      () => rp.frequencies('rope', 8),
+      TypeError,
+      /relpos\.frequencies: options must be a plain object/,
+    ],
+    [
+      'a function as an option',
+      () => rp.bias('alibi', { n: 4, heads: () => 2 }),
+      TypeError,
+      /relpos\.bias: heads must be a number, boolean, string or array, got function/,
+    ],
+    [
+      'a symbol id',
+      () => rp.scores(Symbol('rope'), { n: 2 }),
+      TypeError,
+      /relpos\.scores: id must be a scheme id string, got symbol/,
+    ],
+    [
+      'buckets of a scheme without',
+      () => rp.buckets('rope', { n: 4 }),
+      RangeError,
+      /relpos\.buckets: scheme 'rope' has no buckets; schemes with one: .*'t5'/,
+    ],
   ];
   for (const [what, call, ErrorClass, message] of cases) {
     it(`${what} → ${ErrorClass.name}`, () => {
@@ -206,7 +352,10 @@ describe('memory limits', () => {
     ['scores with rotated rows over the working-set limit', () => rp.scores('rope', { n: 8192, d: 65536 })],
     ['Shaw key table over the working-set limit', () => rp.scores('shaw', { n: 8000, d: 65536, clip: 1 << 20 })],
     ['Transformer-XL encodings over the working-set limit', () => rp.scores('transformer-xl', { n: 8000, d: 65536 })],
-    ['CoPE table over the working-set limit', () => rp.scores('cope', { n: 2, d: 1024, q: mat(2, 1024), k: mat(2, 1024), nposMax: 1 << 20 })],
+    [
+      'CoPE table over the working-set limit',
+      () => rp.scores('cope', { n: 2, d: 1024, q: mat(2, 1024), k: mat(2, 1024), nposMax: 1 << 20 }),
+    ],
     ['attention weights over the per-result limit', () => rp.attention({ q: mat(8193, 1), k: mat(8193, 1) })],
     ['encoding over the per-result limit', () => rp.encoding('sinusoidal', { n: 1 << 20, d: 65536 })],
   ];
@@ -230,19 +379,23 @@ describe('memory limits', () => {
   it('an attentionMap job whose queries and keys would not fit is refused before allocating', async () => {
     await rp.attentionMap({ n: 256, scheme: 'rope', d: 16, seed: 1, size: 16 });
     const before = rp.heapInUse();
-    await expect(rp.attentionMap({ n: 131072, scheme: 'rope', d: 4096, seed: 1, size: 64 })).rejects.toThrow(/^relpos\.attentionMap: this call would need 4097 MiB of working memory .*over the limit of 1024 MiB/);
-    await expect(rp.attentionMap({ n: 1024, scheme: 'alibi', size: 16, alibiBiasMax: NaN })).rejects.toThrow(/^relpos\.attentionMap: alibiBiasMax must be finite, got NaN/);
+    await expect(rp.attentionMap({ n: 131072, scheme: 'rope', d: 4096, seed: 1, size: 64 })).rejects.toThrow(
+      /^relpos\.attentionMap: this call would need 4097 MiB of working memory .*over the limit of 1024 MiB/,
+    );
+    await expect(rp.attentionMap({ n: 1024, scheme: 'alibi', size: 16, alibiBiasMax: NaN })).rejects.toThrow(
+      /^relpos\.attentionMap: alibiBiasMax must be finite, got NaN/,
+    );
     expect(rp.heapInUse()).toBe(before);
     expectStillWorks('rope');
   });
 
   it('a request just under the per-result limit still works and the heap returns', () => {
     const before = rp.heapInUse();
-    const b = rp.bias('alibi', { n: 4096, heads: 4 });  // 64 Mi values, exactly the limit
+    const b = rp.bias('alibi', { n: 4096, heads: 4 }); // 64 Mi values, exactly the limit
     expect(b.shape).toEqual([4, 4096, 4096]);
     expect(b.data.length).toBe(4 * 4096 * 4096);
     expect(Math.abs(b.data[4096 + 1])).toBe(0);
-    expect(b.data[4096 - 1]).toBeCloseTo(-0.25 * 4095, 2);  // head 0 of 4: slope 2^-2 at distance 4095
+    expect(b.data[4096 - 1]).toBeCloseTo(-0.25 * 4095, 2); // head 0 of 4: slope 2^-2 at distance 4095
     expect(rp.heapInUse()).toBe(before);
     expectStillWorks('alibi');
   }, 60000);
@@ -271,23 +424,78 @@ describe('memory limits', () => {
 describe('rp.fromConfig treats its input as hostile', () => {
   const base = { model_type: 'llama', hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 };
   const cases = [
-    ['__proto__ in JSON text', '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"__proto__":{"polluted":1}}', RangeError, /relpos\.fromConfig: key '__proto__' is not allowed in a config \(at __proto__\)/],
-    ['constructor.prototype', { ...base, constructor: { prototype: { polluted: 1 } } }, RangeError, /key 'constructor' is not allowed/],
-    ['nested __proto__', { ...base, rope_scaling: JSON.parse('{"rope_type":"linear","factor":2,"__proto__":{"polluted":1}}') }, RangeError, /at rope_scaling\.__proto__/],
-    ['__proto__ inside an array', `{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"x":[{"__proto__":{"polluted":1}}]}`, RangeError, /at x\[0\]\.__proto__/],
-    ['nesting deeper than 64', `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`, RangeError, /relpos\.fromConfig: .*nesting deeper than 64 levels/],
+    [
+      '__proto__ in JSON text',
+      '{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"__proto__":{"polluted":1}}',
+      RangeError,
+      /relpos\.fromConfig: key '__proto__' is not allowed in a config \(at __proto__\)/,
+    ],
+    [
+      'constructor.prototype',
+      { ...base, constructor: { prototype: { polluted: 1 } } },
+      RangeError,
+      /key 'constructor' is not allowed/,
+    ],
+    [
+      'nested __proto__',
+      { ...base, rope_scaling: JSON.parse('{"rope_type":"linear","factor":2,"__proto__":{"polluted":1}}') },
+      RangeError,
+      /at rope_scaling\.__proto__/,
+    ],
+    [
+      '__proto__ inside an array',
+      `{"model_type":"llama","hidden_size":64,"num_attention_heads":4,"x":[{"__proto__":{"polluted":1}}]}`,
+      RangeError,
+      /at x\[0\]\.__proto__/,
+    ],
+    [
+      'nesting deeper than 64',
+      `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`,
+      RangeError,
+      /relpos\.fromConfig: .*nesting deeper than 64 levels/,
+    ],
     ['100,000 open brackets', '['.repeat(100000), RangeError, /relpos\.fromConfig: .*not valid JSON/],
     ['over 4 MiB', `{"x":"${'a'.repeat(5 << 20)}"}`, RangeError, /over the limit of 4194304 bytes \(4 MiB\)/],
     ['NaN in the text', '{"model_type":"llama","rope_theta":NaN}', RangeError, /NaN and Infinity are not JSON numbers/],
-    ['a number out of the double range', '{"model_type":"llama","hidden_size":1e999}', RangeError, /number out of the double range/],
-    ['heads as a list', { ...base, num_attention_heads: [4] }, TypeError, /relpos\.fromConfig: num_attention_heads must be a number, got array/],
+    [
+      'a number out of the double range',
+      '{"model_type":"llama","hidden_size":1e999}',
+      RangeError,
+      /number out of the double range/,
+    ],
+    [
+      'heads as a list',
+      { ...base, num_attention_heads: [4] },
+      TypeError,
+      /relpos\.fromConfig: num_attention_heads must be a number, got array/,
+    ],
     ['negative heads', { ...base, num_attention_heads: -4 }, RangeError, /num_attention_heads must be >= 1, got -4/],
-    ['factor as a string', { ...base, rope_scaling: { rope_type: 'linear', factor: '2' } }, TypeError, /rope_scaling\.factor must be a number, got string/],
-    ['rope_theta outside the range rp.schemes documents', { ...base, rope_theta: 1e300 }, RangeError, /relpos\.fromConfig: base must be > 1 and <= 1e\+12, got 1e\+300/],
-    ['more heads than the catalogue allows', { ...base, hidden_size: 8192, num_attention_heads: 4096 }, RangeError, /relpos\.fromConfig: heads must be >= 1 and <= 1024, got 4096/],
+    [
+      'factor as a string',
+      { ...base, rope_scaling: { rope_type: 'linear', factor: '2' } },
+      TypeError,
+      /rope_scaling\.factor must be a number, got string/,
+    ],
+    [
+      'rope_theta outside the range rp.schemes documents',
+      { ...base, rope_theta: 1e300 },
+      RangeError,
+      /relpos\.fromConfig: base must be > 1 and <= 1e\+12, got 1e\+300/,
+    ],
+    [
+      'more heads than the catalogue allows',
+      { ...base, hidden_size: 8192, num_attention_heads: 4096 },
+      RangeError,
+      /relpos\.fromConfig: heads must be >= 1 and <= 1024, got 4096/,
+    ],
     ['a config that is an array', '[]', TypeError, /relpos\.fromConfig: the config must be a JSON object, got array/],
     ['a number', 42, TypeError, /relpos\.fromConfig: configJson must be a config\.json object or its JSON text/],
-    ['a BigInt inside', { ...base, hidden_size: 64n }, TypeError, /relpos\.fromConfig: configJson must be plain JSON data/],
+    [
+      'a BigInt inside',
+      { ...base, hidden_size: 64n },
+      TypeError,
+      /relpos\.fromConfig: configJson must be plain JSON data/,
+    ],
   ];
   for (const [what, config, ErrorClass, message] of cases) {
     it(`${what} → ${ErrorClass.name}, nothing polluted, still working`, () => {

@@ -49,20 +49,54 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe('relpos render', { timeout: 30000 }, () => {
   it('writes a PNG of the requested size (ALiBi, causal, one head of 8)', async () => {
-    const { code, stderr } = await relpos('render', 'alibi', '--n', '96', '--heads', '8', '--head', '3', '--causal', '--out', out('alibi.png'));
+    const { code, stderr } = await relpos(
+      'render',
+      'alibi',
+      '--n',
+      '96',
+      '--heads',
+      '8',
+      '--head',
+      '3',
+      '--causal',
+      '--out',
+      out('alibi.png'),
+    );
     expect(code, stderr).toBe(0);
     expect(pngSize(readFileSync(out('alibi.png')))).toEqual({ width: 96, height: 96 });
     expect(stderr).toContain('head 3 of 8');
   });
 
   it('scales PNG cells with --scale', async () => {
-    const { code, stderr } = await relpos('render', 'exp-decay', '--n', '20', '--scale', '3', '--colormap', 'magma', '--out', out('decay.png'));
+    const { code, stderr } = await relpos(
+      'render',
+      'exp-decay',
+      '--n',
+      '20',
+      '--scale',
+      '3',
+      '--colormap',
+      'magma',
+      '--out',
+      out('decay.png'),
+    );
     expect(code, stderr).toBe(0);
     expect(pngSize(readFileSync(out('decay.png')))).toEqual({ width: 60, height: 60 });
   });
 
   it('writes a CSV with n rows of n numbers, equal to the API result', async () => {
-    const { code, stderr } = await relpos('render', 't5', '--n', '40', '--view', 'buckets', '--param', 'numBuckets=16', '--out', out('t5.csv'));
+    const { code, stderr } = await relpos(
+      'render',
+      't5',
+      '--n',
+      '40',
+      '--view',
+      'buckets',
+      '--param',
+      'numBuckets=16',
+      '--out',
+      out('t5.csv'),
+    );
     expect(code, stderr).toBe(0);
     const rows = readFileSync(out('t5.csv'), 'utf8').trimEnd().split('\n');
     expect(rows).toHaveLength(40);
@@ -76,15 +110,42 @@ describe('relpos render', { timeout: 30000 }, () => {
   it('writes -Infinity into CSV for masked cells', async () => {
     const { code } = await relpos('render', 'alibi', '--n', '4', '--causal', '--out', out('causal.csv'));
     expect(code).toBe(0);
-    expect(readFileSync(out('causal.csv'), 'utf8').split('\n')[0].split(',')).toEqual(['0', '-Infinity', '-Infinity', '-Infinity']);
+    expect(readFileSync(out('causal.csv'), 'utf8').split('\n')[0].split(',')).toEqual([
+      '0',
+      '-Infinity',
+      '-Infinity',
+      '-Infinity',
+    ]);
   });
 
   it('writes JSON with shape, metadata and rows (masked cells as null)', async () => {
-    const { code, stderr } = await relpos('render', 'alibi', '--n', '12', '--heads', '4', '--head', '2', '--causal',
-      '--param', 'alibiBiasMax=4', '--out', out('alibi.json'));
+    const { code, stderr } = await relpos(
+      'render',
+      'alibi',
+      '--n',
+      '12',
+      '--heads',
+      '4',
+      '--head',
+      '2',
+      '--causal',
+      '--param',
+      'alibiBiasMax=4',
+      '--out',
+      out('alibi.json'),
+    );
     expect(code, stderr).toBe(0);
     const json = JSON.parse(readFileSync(out('alibi.json'), 'utf8'));
-    expect(json).toMatchObject({ scheme: 'alibi', view: 'bias', n: 12, heads: 4, head: 2, causal: true, shape: [12, 12], params: { alibiBiasMax: 4 } });
+    expect(json).toMatchObject({
+      scheme: 'alibi',
+      view: 'bias',
+      n: 12,
+      heads: 4,
+      head: 2,
+      causal: true,
+      shape: [12, 12],
+      params: { alibiBiasMax: 4 },
+    });
     expect(json.data).toHaveLength(12);
     expect(json.data[0]).toHaveLength(12);
     expect(json.data[0][1]).toBeNull();
@@ -92,7 +153,19 @@ describe('relpos render', { timeout: 30000 }, () => {
   });
 
   it('writes attention weights that are row-stochastic', async () => {
-    const { code, stderr } = await relpos('render', 'rope', '--n', '16', '--d', '32', '--view', 'weights', '--causal', '--out', out('weights.json'));
+    const { code, stderr } = await relpos(
+      'render',
+      'rope',
+      '--n',
+      '16',
+      '--d',
+      '32',
+      '--view',
+      'weights',
+      '--causal',
+      '--out',
+      out('weights.json'),
+    );
     expect(code, stderr).toBe(0);
     const { data, view } = JSON.parse(readFileSync(out('weights.json'), 'utf8'));
     expect(view).toBe('weights');
@@ -110,7 +183,16 @@ describe('relpos render', { timeout: 30000 }, () => {
   });
 
   it('writes an SVG embedding a PNG for large n', async () => {
-    const { code, stderr } = await relpos('render', 'rope', '--n', '128', '--view', 'scores', '--out', out('large.svg'));
+    const { code, stderr } = await relpos(
+      'render',
+      'rope',
+      '--n',
+      '128',
+      '--view',
+      'scores',
+      '--out',
+      out('large.svg'),
+    );
     expect(code, stderr).toBe(0);
     const svg = readFileSync(out('large.svg'), 'utf8');
     checkXml(svg);
@@ -120,7 +202,16 @@ describe('relpos render', { timeout: 30000 }, () => {
   });
 
   it('accepts a preset id in place of a scheme (its params and heads)', async () => {
-    const { code, stderr } = await relpos('render', 'bloom-7b1', '--n', '8', '--head', '31', '--out', out('bloom.json'));
+    const { code, stderr } = await relpos(
+      'render',
+      'bloom-7b1',
+      '--n',
+      '8',
+      '--head',
+      '31',
+      '--out',
+      out('bloom.json'),
+    );
     expect(code, stderr).toBe(0);
     const json = JSON.parse(readFileSync(out('bloom.json'), 'utf8'));
     expect(json).toMatchObject({ scheme: 'alibi', preset: 'bloom-7b1', heads: 32, head: 31 });
@@ -131,7 +222,9 @@ describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
   it('lists every scheme', async () => {
     const { code, stdout } = await relpos('schemes');
     expect(code).toBe(0);
-    for (const id of ['alibi', 't5', 'rope-yarn', 'deberta', 'cope']) expect(stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    for (const id of ['alibi', 't5', 'rope-yarn', 'deberta', 'cope']) {
+      expect(stdout).toMatch(new RegExp(`^${id}\\s`, 'm'));
+    }
   });
 
   it('lists schemes as JSON with --json', async () => {
@@ -163,19 +256,54 @@ describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
 
 describe('relpos errors', { timeout: 30000 }, () => {
   const cases = [
-    ['an unknown scheme', ['render', 'alibbi', '--out', out('x.png')], 2, /unknown scheme 'alibbi'; schemes: sinusoidal, .*alibi/],
-    ['--param without =', ['render', 'alibi', '--param', 'alibiBiasMax', '--out', out('x.png')], 2, /--param must look like name=value/],
+    [
+      'an unknown scheme',
+      ['render', 'alibbi', '--out', out('x.png')],
+      2,
+      /unknown scheme 'alibbi'; schemes: sinusoidal, .*alibi/,
+    ],
+    [
+      '--param without =',
+      ['render', 'alibi', '--param', 'alibiBiasMax', '--out', out('x.png')],
+      2,
+      /--param must look like name=value/,
+    ],
     ['--param with bad JSON', ['render', 'alibi', '--param', 'x=[1,', '--out', out('x.png')], 2, /not valid JSON/],
-    ['an unknown extension', ['render', 'alibi', '--out', out('x.gif')], 2, /--out must end in \.png, \.svg, \.csv, \.json, got '\.gif'/],
+    [
+      'an unknown extension',
+      ['render', 'alibi', '--out', out('x.gif')],
+      2,
+      /--out must end in \.png, \.svg, \.csv, \.json, got '\.gif'/,
+    ],
     ['a missing --out', ['render', 'alibi'], 2, /needs --out/],
     ['an unknown option', ['render', 'alibi', '--bogus', '--out', out('x.png')], 2, /--bogus/],
     ['an unknown command', ['draw', 'alibi'], 2, /unknown command 'draw'/],
     ['a view the scheme lacks', ['render', 'alibi', '--view', 'buckets', '--out', out('x.png')], 2, /no buckets view/],
     ['a bad --n', ['render', 'alibi', '--n', 'ten', '--out', out('x.png')], 2, /--n must be an integer/],
-    ['an unknown colormap', ['render', 'alibi', '--colormap', 'jet', '--out', out('x.png')], 2, /--colormap must be one of viridis/],
-    ['--head out of range', ['render', 'alibi', '--heads', '2', '--head', '2', '--out', out('x.png')], 2, /--head must be < --heads/],
-    ['an unknown scheme parameter (from the core)', ['render', 'alibi', '--param', 'slope=1', '--out', out('x.png')], 1, /unknown parameter 'slope'/],
-    ['an out-of-range parameter (from the core)', ['render', 'rope', '--view', 'scores', '--param', 'base=-1', '--out', out('x.png')], 1, /base/],
+    [
+      'an unknown colormap',
+      ['render', 'alibi', '--colormap', 'jet', '--out', out('x.png')],
+      2,
+      /--colormap must be one of viridis/,
+    ],
+    [
+      '--head out of range',
+      ['render', 'alibi', '--heads', '2', '--head', '2', '--out', out('x.png')],
+      2,
+      /--head must be < --heads/,
+    ],
+    [
+      'an unknown scheme parameter (from the core)',
+      ['render', 'alibi', '--param', 'slope=1', '--out', out('x.png')],
+      1,
+      /unknown parameter 'slope'/,
+    ],
+    [
+      'an out-of-range parameter (from the core)',
+      ['render', 'rope', '--view', 'scores', '--param', 'base=-1', '--out', out('x.png')],
+      1,
+      /base/,
+    ],
   ];
   for (const [what, args, expectedCode, message] of cases) {
     it(`rejects ${what} with exit code ${expectedCode}`, async () => {

@@ -30,26 +30,40 @@ function interfaceMembers(text, name) {
     else if (c === ')') parens--;
     else if (braces === 1 && parens === 0) top += c;
   }
-  return [...new Set(top.split(/[;\n]/).map((s) => /^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*\??\s*[:<]?/.exec(s)?.[1]).filter(Boolean))]
-    .filter((m) => !['readonly'].includes(m));
+  return [
+    ...new Set(
+      top
+        .split(/[;\n]/)
+        .map((s) => /^\s*(?:readonly\s+)?([A-Za-z_$][\w$]*)\s*\??\s*[:<]?/.exec(s)?.[1])
+        .filter(Boolean),
+    ),
+  ].filter((m) => !['readonly'].includes(m));
 }
 
 /** Exported functions and constants of a .d.ts text. */
 function exportedNames(text) {
-  return [...text.matchAll(/^export\s+(?:declare\s+)?(?:async\s+)?(?:function|const|let)\s+([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]);
+  return [...text.matchAll(/^export\s+(?:declare\s+)?(?:async\s+)?(?:function|const|let)\s+([A-Za-z_$][\w$]*)/gm)].map(
+    (m) => m[1],
+  );
 }
 
 // Section headings of docs/api.md: "### `rp.bias(id, options)`", "### `rp.schemes`", "### `load(options?)`".
 const headings = [...doc.matchAll(/^###\s+`([^`]+)`/gm)].map((m) => m[1]);
-const instanceSections = headings.filter((h) => h.startsWith('rp.')).map((h) => ({ name: /^rp\.([\w$]+)/.exec(h)[1], method: h.includes('(') }));
-const exportSections = headings.filter((h) => !h.startsWith('rp.')).map((h) => ({ name: /^([\w$]+)/.exec(h)[1], method: h.includes('(') }));
+const instanceSections = headings
+  .filter((h) => h.startsWith('rp.'))
+  .map((h) => ({ name: /^rp\.([\w$]+)/.exec(h)[1], method: h.includes('(') }));
+const exportSections = headings
+  .filter((h) => !h.startsWith('rp.'))
+  .map((h) => ({ name: /^([\w$]+)/.exec(h)[1], method: h.includes('(') }));
 
 describe('docs/api.md covers bindings/index.d.ts', { timeout: 30000 }, () => {
   const members = interfaceMembers(dts, 'Relpos');
   const exports = exportedNames(dts);
 
   it('reads the declarations (sanity)', () => {
-    expect(members).toEqual(expect.arrayContaining(['version', 'simd', 'schemes', 'bias', 'attention', 'presets', 'fromConfig']));
+    expect(members).toEqual(
+      expect.arrayContaining(['version', 'simd', 'schemes', 'bias', 'attention', 'presets', 'fromConfig']),
+    );
     expect(exports).toEqual(expect.arrayContaining(['load', 'version']));
   });
 
@@ -93,7 +107,9 @@ describe('docs/api.md examples', { timeout: 30000 }, () => {
     it(`example ${index + 1} (${title}…) runs and prints what its comments say`, () => {
       mkdirSync(dir, { recursive: true });
       const file = fileURLToPath(new URL(`example-${index + 1}.mjs`, dir));
-      const program = code.includes('import ') ? code : `import { load } from 'relpos';\nconst rp = await load();\n${code}`;
+      const program = code.includes('import ')
+        ? code
+        : `import { load } from 'relpos';\nconst rp = await load();\n${code}`;
       writeFileSync(file, program);
       const printed = execFileSync(process.execPath, [file], { encoding: 'utf8' }).trimEnd().split('\n');
       // Single-line console.log calls map one-to-one to printed lines; a trailing comment is the

@@ -76,7 +76,12 @@ export function compare(got, want, tol) {
     const excess = Math.abs(g - w) - (tol.abs + tol.rel * Math.abs(w));
     if (!(excess <= 0) && (worst.index < 0 || !(excess <= worst.excess))) worst = { index: i, excess, got: g, want: w };
   }
-  if (worst.index >= 0) return { ok: false, reason: `[${worst.index}] = ${worst.got}, expected ${worst.want} (tol ${JSON.stringify(tol)})` };
+  if (worst.index >= 0) {
+    return {
+      ok: false,
+      reason: `[${worst.index}] = ${worst.got}, expected ${worst.want} (tol ${JSON.stringify(tol)})`,
+    };
+  }
   return { ok: true };
 }
 

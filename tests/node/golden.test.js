@@ -5,7 +5,7 @@ import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases, implementingScheme, sameShape } from './golden.js';
 
 const cases = goldenCases();
-const status = new Map();  // scheme → { passed, failed, notImplemented }
+const status = new Map(); // scheme → { passed, failed, notImplemented }
 
 function record(scheme, outcome) {
   const entry = status.get(scheme) ?? { passed: 0, failed: 0, notImplemented: 0 };

@@ -6,9 +6,15 @@ import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import { defaultMessages } from '../../web/components/messages.js';
 
-const flatten = (object, prefix = '') => Object.entries(object).flatMap(([k, v]) => (v && typeof v === 'object' ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+const flatten = (object, prefix = '') =>
+  Object.entries(object).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
+  );
 const placeholders = (text) => [...String(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-const maths = (text) => String(text).split('$').filter((_, i) => i % 2 === 1);
+const maths = (text) =>
+  String(text)
+    .split('$')
+    .filter((_, i) => i % 2 === 1);
 
 describe('i18n message files', () => {
   const a = new Map(flatten(en));
@@ -27,9 +33,19 @@ describe('i18n message files', () => {
     }
   });
   it('cover every component message', () => {
-    const keys = flatten(defaultMessages).map(([k]) => k).sort();
-    expect(flatten(en.components).map(([k]) => k).sort()).toEqual(keys);
-    expect(flatten(zh.components).map(([k]) => k).sort()).toEqual(keys);
+    const keys = flatten(defaultMessages)
+      .map(([k]) => k)
+      .sort();
+    expect(
+      flatten(en.components)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(keys);
+    expect(
+      flatten(zh.components)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(keys);
   });
   it('Chinese titles, headings and prose are Chinese', () => {
     const cjk = /[\u4e00-\u9fff]/;
@@ -40,7 +56,9 @@ describe('i18n message files', () => {
   it('every data-i18n key used by the pages exists', () => {
     for (const file of ['index.html', 'playground.html']) {
       const html = readFileSync(new URL(`../../web/${file}`, import.meta.url), 'utf8');
-      for (const [, key] of html.matchAll(/data-i18n="([^"]+)"/g)) expect(a.has(`page.${key}`), `${file}: ${key}`).toBe(true);
+      for (const [, key] of html.matchAll(/data-i18n="([^"]+)"/g)) {
+        expect(a.has(`page.${key}`), `${file}: ${key}`).toBe(true);
+      }
       for (const [, spec] of html.matchAll(/data-i18n-attr="([^"]+)"/g)) {
         for (const pair of spec.split(';')) expect(a.has(`page.${pair.split(':')[1]}`), `${file}: ${pair}`).toBe(true);
       }

@@ -5,7 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
 const rp = await load();
-const small = { scheme: 'kerple-log', task: 'copy', length: 8, steps: 12, batch: 4, dModel: 16, dFF: 16, evalSequences: 2, seed: 5 };
+const small = {
+  scheme: 'kerple-log',
+  task: 'copy',
+  length: 8,
+  steps: 12,
+  batch: 4,
+  dModel: 16,
+  dFF: 16,
+  evalSequences: 2,
+  seed: 5,
+};
 
 describe('rp.lab', () => {
   it('lists its tasks and schemes', () => {
@@ -22,7 +32,7 @@ describe('rp.lab', () => {
     expect(r.learningRate.length).toBe(12);
     expect(r.evalLengths).toEqual([8, 16, 32, 64]);
     expect(r.accuracy.length).toBe(4);
-    for (const a of r.accuracy) expect(a).toBeGreaterThanOrEqual(0), expect(a).toBeLessThanOrEqual(1);
+    for (const a of r.accuracy) (expect(a).toBeGreaterThanOrEqual(0), expect(a).toBeLessThanOrEqual(1));
     expect(r.attention.L.shape).toEqual([4, 8, 8]);
     expect(r.attention['4L'].shape).toEqual([4, 32, 32]);
     expect(r.tokens['4L'].length).toBe(32);
@@ -52,14 +62,17 @@ describe('rp.lab', () => {
   });
 
   it('cancels through an AbortSignal and frees the job', async () => {
-    await rp.lab.train(small);  // warm caches so the heap level is stable
+    await rp.lab.train(small); // warm caches so the heap level is stable
     const before = rp.heapInUse();
     const controller = new AbortController();
     let steps = 0;
     const run = rp.lab.train({
-      ...small, steps: 100000, onProgress: () => {
+      ...small,
+      steps: 100000,
+      onProgress: () => {
         if (++steps === 3) controller.abort();
-      }, signal: controller.signal,
+      },
+      signal: controller.signal,
     });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(steps).toBe(3);

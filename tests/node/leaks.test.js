@@ -7,12 +7,28 @@ import { callFor, compare, goldenCases } from './golden.js';
 
 const rp = await load();
 const golden = goldenCases();
-const mat = (rows, cols, f = (i) => Math.sin(i + 1)) => ({ shape: [rows, cols], data: Float32Array.from({ length: rows * cols }, (_, i) => f(i)) });
+const mat = (rows, cols, f = (i) => Math.sin(i + 1)) => ({
+  shape: [rows, cols],
+  data: Float32Array.from({ length: rows * cols }, (_, i) => f(i)),
+});
 const q = mat(6, 8);
 const k = mat(6, 8, Math.cos);
 const tallK = mat(8193, 8);
 const wideB = mat(5, 8193);
-const llama = { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 500000, max_position_embeddings: 131072, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } };
+const llama = {
+  model_type: 'llama',
+  hidden_size: 4096,
+  num_attention_heads: 32,
+  rope_theta: 500000,
+  max_position_embeddings: 131072,
+  rope_scaling: {
+    rope_type: 'llama3',
+    factor: 8,
+    low_freq_factor: 1,
+    high_freq_factor: 4,
+    original_max_position_embeddings: 8192,
+  },
+};
 
 // Valid and failing calls over every entry family.
 const calls = [
@@ -29,15 +45,19 @@ const calls = [
   () => rp.rotate(q, { scheme: 'xpos' }),
   () => rp.rotate(q, { rotaryDim: 12 }),
   () => rp.scores('shaw', { n: 6, d: 8 }),
-  () => rp.scores('rope', { n: 8192, d: 65536 }),  // over the working-set limit
+  () => rp.scores('rope', { n: 8192, d: 65536 }), // over the working-set limit
   () => rp.scores('cope', { n: 6, d: 8, q, k }),
   () => rp.attention({ q, k, v: q, heads: 2, scheme: 'alibi', causal: true }),
   () => rp.attention({ q, k, v: q, scheme: 'rope', mode: 'explicit' }),
   () => rp.attention({ q, k, scheme: 'shaw' }),
   () => rp.attention({ q, k, heads: 3 }),
-  () => rp.attention({ q, k: tallK, v: tallK, heads: 1, B: wideB }),  // B of the wrong shape
+  () => rp.attention({ q, k: tallK, v: tallK, heads: 1, B: wideB }), // B of the wrong shape
   () => rp.analysis.svd(q, { vectors: true }),
-  () => rp.analysis.eig([[1, 2], [2, NaN]]),
+  () =>
+    rp.analysis.eig([
+      [1, 2],
+      [2, NaN],
+    ]),
   () => rp.analysis.kernelCheck('gaussian', { n: 16 }),
   () => rp.analysis.gpSample('sin', { n: 8 }),
   () => rp.fromConfig(llama),
@@ -63,7 +83,7 @@ describe('no leaks', () => {
       }
       return failures;
     };
-    runAll(calls.length * 2);  // first-use statics (catalogue, tables) settle
+    runAll(calls.length * 2); // first-use statics (catalogue, tables) settle
     const before = rp.heapInUse();
     const failures = runAll(10000);
     expect(failures).toBeGreaterThan(3000);
@@ -74,14 +94,19 @@ describe('no leaks', () => {
 
   it('a cancelled attentionMap frees its job', async () => {
     const map = () => rp.attentionMap({ n: 1 << 16, scheme: 'alibi', size: 64 });
-    await map();  // warm up
+    await map(); // warm up
     const before = rp.heapInUse();
     for (let round = 0; round < 5; round++) {
       const controller = new AbortController();
       let steps = 0;
       const job = rp.attentionMap({
-        n: 1 << 16, scheme: 'alibi', size: 64, signal: controller.signal,
-        onProgress: () => { if (++steps === 1) controller.abort(); },
+        n: 1 << 16,
+        scheme: 'alibi',
+        size: 64,
+        signal: controller.signal,
+        onProgress: () => {
+          if (++steps === 1) controller.abort();
+        },
       });
       await expect(job).rejects.toThrow(/abort/i);
       expect(steps).toBeGreaterThanOrEqual(1);
@@ -99,9 +124,23 @@ describe('no leaks', () => {
     const before = rp.heapInUse();
     for (let round = 0; round < 20; round++) {
       await expect(rp.attentionMap({ n: 0, scheme: 'alibi' })).rejects.toThrow(RangeError);
-      await expect(rp.attentionMap({ n: 4096, scheme: 'alibi', size: 32, bogus: 1 })).rejects.toThrow(/relpos\.attentionMap: unknown parameter 'bogus'/);
-      await expect(rp.attentionMap({ n: 4096, scheme: 'rope', params: { d: 16 }, size: 32, onProgress: () => { throw new Error('listener failed'); } })).rejects.toThrow('listener failed');
-      await expect(rp.attentionMap({ n: 4096, scheme: 'alibi', size: 32, signal: AbortSignal.abort() })).rejects.toThrow();
+      await expect(rp.attentionMap({ n: 4096, scheme: 'alibi', size: 32, bogus: 1 })).rejects.toThrow(
+        /relpos\.attentionMap: unknown parameter 'bogus'/,
+      );
+      await expect(
+        rp.attentionMap({
+          n: 4096,
+          scheme: 'rope',
+          params: { d: 16 },
+          size: 32,
+          onProgress: () => {
+            throw new Error('listener failed');
+          },
+        }),
+      ).rejects.toThrow('listener failed');
+      await expect(
+        rp.attentionMap({ n: 4096, scheme: 'alibi', size: 32, signal: AbortSignal.abort() }),
+      ).rejects.toThrow();
     }
     expect(rp.heapInUse()).toBe(before);
   }, 60000);

@@ -9,7 +9,9 @@ const config = (name) => JSON.parse(readFileSync(new URL(name, configDir), 'utf8
 
 describe('rp.presets', () => {
   it('lists the eleven real models of schemes.md §9, each with a source and a scheme in the catalogue', () => {
-    expect(rp.presets.map((p) => p.name)).toEqual(expect.arrayContaining(['Llama-2-7B', 'Llama-3.1-8B', 'GPT-NeoX-20B', 'BLOOM-7b1', 'T5-base', 'DeBERTa-v3-base']));
+    expect(rp.presets.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['Llama-2-7B', 'Llama-3.1-8B', 'GPT-NeoX-20B', 'BLOOM-7b1', 'T5-base', 'DeBERTa-v3-base']),
+    );
     expect(rp.presets.length).toBe(11);
     for (const preset of rp.presets) {
       expect(preset.source.length).toBeGreaterThan(0);
@@ -49,15 +51,19 @@ describe('rp.fromConfig', () => {
   });
 
   it('treats its input as hostile: prototype keys, wrong types, deep nesting', () => {
-    expect(() => rp.fromConfig(JSON.parse('{"__proto__": {"polluted": 1}, "model_type": "llama"}'))).toThrow(RangeError);
-    expect(({}).polluted).toBeUndefined();
-    expect(() => rp.fromConfig({ model_type: 'llama', hidden_size: '4096', num_attention_heads: 32 })).toThrow(TypeError);
+    expect(() => rp.fromConfig(JSON.parse('{"__proto__": {"polluted": 1}, "model_type": "llama"}'))).toThrow(
+      RangeError,
+    );
+    expect({}.polluted).toBeUndefined();
+    expect(() => rp.fromConfig({ model_type: 'llama', hidden_size: '4096', num_attention_heads: 32 })).toThrow(
+      TypeError,
+    );
     expect(() => rp.fromConfig('['.repeat(100000))).toThrow(/relpos\.fromConfig: .*not valid JSON/);
     expect(() => rp.fromConfig(42)).toThrow(TypeError);
     const cyclic = {};
     cyclic.self = cyclic;
     expect(() => rp.fromConfig(cyclic)).toThrow(/relpos\.fromConfig: configJson must be plain JSON data/);
     expect(() => rp.fromConfig({ model_type: 'gpt2', n_embd: 768, n_head: 12 })).toThrow(RangeError);
-    expect(rp.bias('alibi', { n: 2 }).shape).toEqual([1, 2, 2]);  // still working
+    expect(rp.bias('alibi', { n: 2 }).shape).toEqual([1, 2, 2]); // still working
   });
 });

@@ -1,15 +1,44 @@
 // Text exporters of the web figures (CSV, JSON, pgfplots, SVG) and messages — pure, no DOM.
 import { describe, expect, it } from 'vitest';
-import { dataNumber, fromJSON, texEscape, toCSV, toJSON, toPgfplots, toSVG, xmlEscape } from '../../web/components/export.js';
+import {
+  dataNumber,
+  fromJSON,
+  texEscape,
+  toCSV,
+  toJSON,
+  toPgfplots,
+  toSVG,
+  xmlEscape,
+} from '../../web/components/export.js';
 import { defaultMessages, formatMessage, mergeMessages } from '../../web/components/messages.js';
 
 function heatmap(n, f = (i, j) => 0 - Math.abs(j - i) * 0.5) {
   const data = new Float32Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) data[i * n + j] = j > i + 2 ? -Infinity : f(i, j);
-  return { kind: 'heatmap', rows: n, cols: n, data, colormap: 'viridis', range: [-(n - 1) * 0.5, 0], xLabel: 'key j', yLabel: 'query i', title: 'ALiBi & <bias>' };
+  return {
+    kind: 'heatmap',
+    rows: n,
+    cols: n,
+    data,
+    colormap: 'viridis',
+    range: [-(n - 1) * 0.5, 0],
+    xLabel: 'key j',
+    yLabel: 'query i',
+    title: 'ALiBi & <bias>',
+  };
 }
 
-const curve = { kind: 'curve', x: [0, 1, 2, 3], series: [{ label: 'head 0', y: [1, 0.5, 0.25, null] }, { label: 'a, "quoted" one', y: [2, 1, 0.5, 0.125] }], xLabel: 'r', yLabel: 'f(r)_1', log: true };
+const curve = {
+  kind: 'curve',
+  x: [0, 1, 2, 3],
+  series: [
+    { label: 'head 0', y: [1, 0.5, 0.25, null] },
+    { label: 'a, "quoted" one', y: [2, 1, 0.5, 0.125] },
+  ],
+  xLabel: 'r',
+  yLabel: 'f(r)_1',
+  log: true,
+};
 
 describe('CSV', () => {
   it('writes n rows of n float32-exact values, -inf for masked cells', () => {
@@ -18,7 +47,13 @@ describe('CSV', () => {
     expect(lines).toHaveLength(5);
     expect(lines.every((l) => l.split(',').length === 5)).toBe(true);
     expect(lines[0].split(',')[4]).toBe('-inf');
-    expect(lines.flatMap((l) => l.split(',')).filter((v) => v !== '-inf').map(Number).map(Math.fround)).toEqual(Array.from(fig.data).filter(Number.isFinite));
+    expect(
+      lines
+        .flatMap((l) => l.split(','))
+        .filter((v) => v !== '-inf')
+        .map(Number)
+        .map(Math.fround),
+    ).toEqual(Array.from(fig.data).filter(Number.isFinite));
     expect(dataNumber(0.1)).toBe('0.1');
     expect(Math.fround(Number(dataNumber(Math.fround(0.1))))).toBe(Math.fround(0.1));
   });
@@ -100,7 +135,9 @@ describe('SVG', () => {
 
 describe('messages', () => {
   it('fills placeholders and merges only known string keys', () => {
-    expect(formatMessage(defaultMessages.readout, { i: 1, j: 3, r: 2, value: '0.5' })).toBe('i = 1, j = 3, r = j − i = 2, value = 0.5');
+    expect(formatMessage(defaultMessages.readout, { i: 1, j: 3, r: 2, value: '0.5' })).toBe(
+      'i = 1, j = 3, r = j − i = 2, value = 0.5',
+    );
     expect(formatMessage('{a} {b}', { a: '<b>' })).toBe('<b> {b}');
     const m = mergeMessages(defaultMessages, { axisKey: '键 j', views: { bias: '偏置' }, bogus: 'x', axisQuery: 42 });
     expect(m.axisKey).toBe('键 j');

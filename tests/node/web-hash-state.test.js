@@ -10,11 +10,25 @@ const schema = {
   causal: { type: 'boolean' },
   label: { type: 'string' },
 };
-const params = { 'p.': (name) => ({ alibiBiasMax: { type: 'number', min: 0, max: 1e6 }, form: { type: 'choice', choices: ['symmetric', 'keyPosition'] } })[name] };
+const params = {
+  'p.': (name) =>
+    ({
+      alibiBiasMax: { type: 'number', min: 0, max: 1e6 },
+      form: { type: 'choice', choices: ['symmetric', 'keyPosition'] },
+    })[name],
+};
 
 describe('hash state', () => {
   it('round-trips a state', () => {
-    const state = { scheme: 'alibi', view: 'weights', n: 256, causal: true, label: 'a-b_c.1', 'p.alibiBiasMax': 4.5, 'p.form': 'keyPosition' };
+    const state = {
+      scheme: 'alibi',
+      view: 'weights',
+      n: 256,
+      causal: true,
+      label: 'a-b_c.1',
+      'p.alibiBiasMax': 4.5,
+      'p.form': 'keyPosition',
+    };
     const hash = encodeHash(state);
     expect(hash.startsWith('#')).toBe(true);
     expect({ ...decodeHash(hash, schema, params) }).toEqual(state);
@@ -27,15 +41,34 @@ describe('hash state', () => {
   });
 
   it('drops invalid fields and keeps the valid ones', () => {
-    const state = decodeHash('#scheme=nope&n=3&view=scores&causal=maybe&p.alibiBiasMax=-1&p.unknown=2&p.form=keyPosition', schema, params);
+    const state = decodeHash(
+      '#scheme=nope&n=3&view=scores&causal=maybe&p.alibiBiasMax=-1&p.unknown=2&p.form=keyPosition',
+      schema,
+      params,
+    );
     expect({ ...state }).toEqual({ view: 'scores', 'p.form': 'keyPosition' });
   });
 
   it('survives garbage and hostile input', () => {
     const hostile = [
-      '#%E0%A4%A', '#%', '#==&&==', '#n=1e999', '#n=0x40', '#n=64abc', '#n= 64', '#n=64.5', '#__proto__=1&constructor=2&n=8',
-      `#label=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, `#label=${encodeURIComponent('"><script>alert(1)</script>')}`,
-      `#scheme=${'a'.repeat(10000)}`, `#${'x=1&'.repeat(5000)}`, '#scheme=alibi&scheme=rope', 'no-hash-at-all', '', '#', '#p.=1&p.__proto__=3',
+      '#%E0%A4%A',
+      '#%',
+      '#==&&==',
+      '#n=1e999',
+      '#n=0x40',
+      '#n=64abc',
+      '#n= 64',
+      '#n=64.5',
+      '#__proto__=1&constructor=2&n=8',
+      `#label=${encodeURIComponent('<img src=x onerror=alert(1)>')}`,
+      `#label=${encodeURIComponent('"><script>alert(1)</script>')}`,
+      `#scheme=${'a'.repeat(10000)}`,
+      `#${'x=1&'.repeat(5000)}`,
+      '#scheme=alibi&scheme=rope',
+      'no-hash-at-all',
+      '',
+      '#',
+      '#p.=1&p.__proto__=3',
       `#label=${encodeURIComponent('javascript:alert(1)')}`,
     ];
     for (const hash of hostile) {
@@ -48,13 +81,23 @@ describe('hash state', () => {
     }
     expect(decodeHash('#n=1e999', schema).n).toBeUndefined();
     expect(decodeHash('#scheme=alibi&scheme=rope', schema).scheme).toBe('rope');
-    expect(({}).polluted).toBeUndefined();
+    expect({}.polluted).toBeUndefined();
     for (const weird of [undefined, null, 42, {}, []]) expect(() => decodeHash(weird, schema)).not.toThrow();
-    expect(() => decodeHash('#p.x=1', schema, { 'p.': () => { throw new Error('boom'); } })).not.toThrow();
+    expect(() =>
+      decodeHash('#p.x=1', schema, {
+        'p.': () => {
+          throw new Error('boom');
+        },
+      }),
+    ).not.toThrow();
   });
 
   it('parses pairs and coerces by spec', () => {
-    expect([...parseHashPairs('#a=1&b&c=x%20y')]).toEqual([['a', '1'], ['b', ''], ['c', 'x y']]);
+    expect([...parseHashPairs('#a=1&b&c=x%20y')]).toEqual([
+      ['a', '1'],
+      ['b', ''],
+      ['c', 'x y'],
+    ]);
     expect(coerce('true', { type: 'boolean' })).toBe(true);
     expect(coerce('0', { type: 'boolean' })).toBe(false);
     expect(coerce('12', { type: 'integer', min: 0, max: 10 })).toBeUndefined();

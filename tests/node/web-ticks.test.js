@@ -8,7 +8,12 @@ describe('niceTicks', () => {
     expect(niceTicks(-31.5, 0, 5)).toEqual([-30, -25, -20, -15, -10, -5, 0]);
     expect(niceTicks(0, 64, 4)).toEqual([0, 20, 40, 60]);
     expect(niceTicks(-1, 1, 4)).toEqual([-1, -0.5, 0, 0.5, 1]);
-    for (const [lo, hi] of [[0.001, 0.0137], [-7.3e5, 2.2e6], [3.14159, 3.1416], [-0.00390625, 0]]) {
+    for (const [lo, hi] of [
+      [0.001, 0.0137],
+      [-7.3e5, 2.2e6],
+      [3.14159, 3.1416],
+      [-0.00390625, 0],
+    ]) {
       const ticks = niceTicks(lo, hi, 5);
       expect(ticks.length).toBeGreaterThanOrEqual(2);
       expect(ticks.every((t) => t >= lo - 1e-12 && t <= hi + 1e-12)).toBe(true);

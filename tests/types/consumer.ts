@@ -10,8 +10,29 @@ async function main(): Promise<void> {
   const { invFreq, attentionFactor } = rp.frequencies('rope-yarn', { d: 64, factor: 4 });
   const rotated = rp.rotate({ shape: [2, 4], data: new Float32Array(8) }, { layout: 'interleaved', positions: [0, 1] });
   const buckets: Int32Array = rp.buckets('t5', { n: 8 }).data;
-  const { weights, output } = rp.attention({ q: [[1, 0], [0, 1]], k: [[1, 0], [0, 1]], v: [[1], [2]], scheme: 'alibi' });
-  console.log(simd, schemes.length, alibi.shape, slopes[0], invFreq[0] + attentionFactor, rotated.data[0], buckets[0], weights.shape, output?.shape);
+  const { weights, output } = rp.attention({
+    q: [
+      [1, 0],
+      [0, 1],
+    ],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    v: [[1], [2]],
+    scheme: 'alibi',
+  });
+  console.log(
+    simd,
+    schemes.length,
+    alibi.shape,
+    slopes[0],
+    invFreq[0] + attentionFactor,
+    rotated.data[0],
+    buckets[0],
+    weights.shape,
+    output?.shape,
+  );
 }
 
 main();

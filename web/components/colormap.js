@@ -18,7 +18,9 @@ const tables = new Map();
 /** A Uint8ClampedArray of 256 RGBA entries for a named colormap. */
 export function colormapTable(name) {
   const key = name.toLowerCase();
-  if (!INTERPOLATORS[key]) throw new RangeError(`relpos.renderHeatmap: colormap must be one of ${colormapNames.join(', ')}, got '${name}'`);
+  if (!INTERPOLATORS[key]) {
+    throw new RangeError(`relpos.renderHeatmap: colormap must be one of ${colormapNames.join(', ')}, got '${name}'`);
+  }
   if (!tables.has(key)) {
     const lut = new Uint8ClampedArray(256 * 4);
     for (let i = 0; i < 256; i++) {

@@ -19,13 +19,16 @@ export function defaultView(info) {
 
 /** Views a scheme supports. */
 export function viewsFor(info) {
-  return VIEWS.filter((view) => ({
-    bias: info.calls.includes('bias'),
-    scores: info.calls.includes('scores'),
-    weights: info.calls.includes('attention'),
-    buckets: info.calls.includes('buckets'),
-    distances: info.calls.includes('encoding'),
-  })[view]);
+  return VIEWS.filter(
+    (view) =>
+      ({
+        bias: info.calls.includes('bias'),
+        scores: info.calls.includes('scores'),
+        weights: info.calls.includes('attention'),
+        buckets: info.calls.includes('buckets'),
+        distances: info.calls.includes('encoding'),
+      })[view],
+  );
 }
 
 /** Euclidean distances between the rows of an [n, d] matrix (float64 accumulation). */
@@ -69,12 +72,22 @@ export function computeView(rp, info, view, options, mode) {
     case 'weights': {
       const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
       const vectorParams = info.calls.includes('bias') ? params : { d, ...params };
-      return rp.attention({ q: ones, k: ones, heads, scheme, params: vectorParams, mode: mode ?? defaultMode(info), causal }).weights;
+      return rp.attention({
+        q: ones,
+        k: ones,
+        heads,
+        scheme,
+        params: vectorParams,
+        mode: mode ?? defaultMode(info),
+        causal,
+      }).weights;
     }
     case 'distances': {
       const encoding = rp.encoding(scheme, { n, d, ...params });
       const distances = rp.analysis?.distances;
-      return typeof distances === 'function' ? distances.call(rp.analysis, encoding, 'euclidean') : pairwiseDistances(encoding);
+      return typeof distances === 'function'
+        ? distances.call(rp.analysis, encoding, 'euclidean')
+        : pairwiseDistances(encoding);
     }
     default:
       throw new RangeError(view);

@@ -30,7 +30,9 @@ export function toCSV(figure) {
   if (figure.kind === 'curve') {
     const lines = [[figure.xLabel ?? 'x', ...figure.series.map((s) => s.label)].map(csvField).join(',')];
     for (let k = 0; k < figure.x.length; k++) {
-      lines.push([figure.x[k], ...figure.series.map((s) => s.y[k])].map((v) => (v == null ? '' : dataNumber(v))).join(','));
+      lines.push(
+        [figure.x[k], ...figure.series.map((s) => s.y[k])].map((v) => (v == null ? '' : dataNumber(v))).join(','),
+      );
     }
     return `${lines.join('\n')}\n`;
   }
@@ -57,13 +59,34 @@ function reviveNumber(v) {
 
 /** JSON with the values and everything needed to redraw the figure; ±Infinity / NaN as strings. */
 export function toJSON(figure) {
-  const base = { format: 'relpos-figure', version: 1, kind: figure.kind, title: figure.title ?? '', xLabel: figure.xLabel ?? '', yLabel: figure.yLabel ?? '', meta: figure.meta ?? {} };
+  const base = {
+    format: 'relpos-figure',
+    version: 1,
+    kind: figure.kind,
+    title: figure.title ?? '',
+    xLabel: figure.xLabel ?? '',
+    yLabel: figure.yLabel ?? '',
+    meta: figure.meta ?? {},
+  };
   if (figure.kind === 'curve') {
-    return JSON.stringify({ ...base, log: Boolean(figure.log), x: Array.from(figure.x, jsonNumber), series: figure.series.map((s) => ({ label: s.label, y: Array.from(s.y, jsonNumber) })) });
+    return JSON.stringify({
+      ...base,
+      log: Boolean(figure.log),
+      x: Array.from(figure.x, jsonNumber),
+      series: figure.series.map((s) => ({ label: s.label, y: Array.from(s.y, jsonNumber) })),
+    });
   }
   const rows = [];
-  for (let i = 0; i < figure.rows; i++) rows.push(Array.from(figure.data.subarray(i * figure.cols, (i + 1) * figure.cols), jsonNumber));
-  return JSON.stringify({ ...base, colormap: figure.colormap, range: figure.range, shape: [figure.rows, figure.cols], data: rows });
+  for (let i = 0; i < figure.rows; i++) {
+    rows.push(Array.from(figure.data.subarray(i * figure.cols, (i + 1) * figure.cols), jsonNumber));
+  }
+  return JSON.stringify({
+    ...base,
+    colormap: figure.colormap,
+    range: figure.range,
+    shape: [figure.rows, figure.cols],
+    data: rows,
+  });
 }
 
 /** Reads toJSON output back into a figure (Float32Array data / Float64Array series). */
@@ -71,17 +94,36 @@ export function fromJSON(text) {
   const o = JSON.parse(text);
   if (o?.format !== 'relpos-figure') throw new TypeError('relpos.fromJSON: not a relpos figure');
   if (o.kind === 'curve') {
-    return { ...o, x: Float64Array.from(o.x, reviveNumber), series: o.series.map((s) => ({ label: s.label, y: Float64Array.from(s.y, reviveNumber) })) };
+    return {
+      ...o,
+      x: Float64Array.from(o.x, reviveNumber),
+      series: o.series.map((s) => ({ label: s.label, y: Float64Array.from(s.y, reviveNumber) })),
+    };
   }
   const [rows, cols] = o.shape;
   const data = new Float32Array(rows * cols);
-  o.data.forEach((row, i) => row.forEach((v, j) => { data[i * cols + j] = reviveNumber(v); }));
+  o.data.forEach((row, i) =>
+    row.forEach((v, j) => {
+      data[i * cols + j] = reviveNumber(v);
+    }),
+  );
   return { ...o, rows, cols, data };
 }
 
 /** Escapes LaTeX specials in a label (Unicode passes through; use lualatex/xelatex for CJK). */
 export function texEscape(text) {
-  const map = { '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', $: '\\$', '&': '\\&', '#': '\\#', '%': '\\%', _: '\\_', '^': '\\^{}', '~': '\\~{}' };
+  const map = {
+    '\\': '\\textbackslash{}',
+    '{': '\\{',
+    '}': '\\}',
+    $: '\\$',
+    '&': '\\&',
+    '#': '\\#',
+    '%': '\\%',
+    _: '\\_',
+    '^': '\\^{}',
+    '~': '\\~{}',
+  };
   return String(text ?? '').replace(/[\\{}$&#%_^~]/g, (c) => map[c]);
 }
 
@@ -101,30 +143,54 @@ function pgfColormap(name, stops = 9) {
  * is not exhausted. Curves are one `\addplot table` per series.
  */
 export function toPgfplots(figure, { imageFile = 'relpos-heatmap.png' } = {}) {
-  const lines = ['% relpos figure — needs \\usepackage{pgfplots} and \\pgfplotsset{compat=1.18}', '\\begin{tikzpicture}'];
+  const lines = [
+    '% relpos figure — needs \\usepackage{pgfplots} and \\pgfplotsset{compat=1.18}',
+    '\\begin{tikzpicture}',
+  ];
   if (figure.kind === 'curve') {
-    const opts = [`xlabel={${texEscape(figure.xLabel)}}`, `ylabel={${texEscape(figure.yLabel)}}`, 'grid=major', 'legend pos=outer north east', 'unbounded coords=jump'];
+    const opts = [
+      `xlabel={${texEscape(figure.xLabel)}}`,
+      `ylabel={${texEscape(figure.yLabel)}}`,
+      'grid=major',
+      'legend pos=outer north east',
+      'unbounded coords=jump',
+    ];
     if (figure.log) opts.push('ymode=log');
     if (figure.title) opts.push(`title={${texEscape(figure.title)}}`);
     lines.push(`\\begin{axis}[${opts.join(', ')}]`);
     for (const s of figure.series) {
       lines.push('\\addplot+[mark=none] table {', 'x y');
-      for (let k = 0; k < figure.x.length; k++) lines.push(`${dataNumber(figure.x[k])} ${s.y[k] == null ? 'nan' : dataNumber(s.y[k])}`);
+      for (let k = 0; k < figure.x.length; k++) {
+        lines.push(`${dataNumber(figure.x[k])} ${s.y[k] == null ? 'nan' : dataNumber(s.y[k])}`);
+      }
       lines.push('};', `\\addlegendentry{${texEscape(s.label)}}`);
     }
   } else {
     const { rows, cols, data, range } = figure;
     const opts = [
-      'enlargelimits=false', 'axis on top', 'y dir=reverse', 'colorbar', pgfColormap(figure.colormap ?? 'viridis'),
-      `point meta min=${dataNumber(range[0])}`, `point meta max=${dataNumber(range[1])}`,
-      `xlabel={${texEscape(figure.xLabel)}}`, `ylabel={${texEscape(figure.yLabel)}}`,
+      'enlargelimits=false',
+      'axis on top',
+      'y dir=reverse',
+      'colorbar',
+      pgfColormap(figure.colormap ?? 'viridis'),
+      `point meta min=${dataNumber(range[0])}`,
+      `point meta max=${dataNumber(range[1])}`,
+      `xlabel={${texEscape(figure.xLabel)}}`,
+      `ylabel={${texEscape(figure.yLabel)}}`,
       `xmin=-0.5, xmax=${cols - 0.5}, ymin=-0.5, ymax=${rows - 0.5}`,
     ];
     if (figure.title) opts.push(`title={${texEscape(figure.title)}}`);
     lines.push(`\\begin{axis}[${opts.join(', ')}]`);
     if (rows <= PGF_INLINE_LIMIT && cols <= PGF_INLINE_LIMIT) {
-      lines.push(`\\addplot[matrix plot*, mesh/cols=${cols}, mesh/rows=${rows}, point meta=explicit, unbounded coords=jump] table[meta=c] {`, 'x y c');
-      for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) lines.push(`${j} ${i} ${Number.isFinite(data[i * cols + j]) ? dataNumber(data[i * cols + j]) : 'nan'}`);
+      lines.push(
+        `\\addplot[matrix plot*, mesh/cols=${cols}, mesh/rows=${rows}, point meta=explicit, unbounded coords=jump] table[meta=c] {`,
+        'x y c',
+      );
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j < cols; j++) {
+          lines.push(`${j} ${i} ${Number.isFinite(data[i * cols + j]) ? dataNumber(data[i * cols + j]) : 'nan'}`);
+        }
+      }
       lines.push('};');
     } else {
       lines.push(`% ${rows}×${cols} is too large to inline: export the PNG next to this file.`);
@@ -137,7 +203,10 @@ export function toPgfplots(figure, { imageFile = 'relpos-heatmap.png' } = {}) {
 
 /** Escapes text for SVG/XML character data and attributes. */
 export function xmlEscape(text) {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return String(text ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 }
 
 function lutHex(lut, t) {
@@ -168,7 +237,9 @@ function heatmapSVG(figure, pngDataUrl, size) {
   const barX = left + w + 16;
   const width = barX + 80;
   const height = top + h + 24;
-  const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`];
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
+  ];
   if (figure.title) out.push(`<title>${xmlEscape(figure.title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
   out.push(`<g transform="translate(${left} ${top})">`);
@@ -178,36 +249,54 @@ function heatmapSVG(figure, pngDataUrl, size) {
       for (let j = 0; j < cols; j++) {
         const v = data[i * cols + j];
         const fill = Number.isFinite(v) ? lutHex(lut, (v - lo) / (hi - lo)) : '#808080';
-        out.push(`<rect x="${+(j * cell).toFixed(3)}" y="${+(i * cell).toFixed(3)}" width="${+cell.toFixed(3)}" height="${+cell.toFixed(3)}" fill="${fill}" shape-rendering="crispEdges"/>`);
+        out.push(
+          `<rect x="${+(j * cell).toFixed(3)}" y="${+(i * cell).toFixed(3)}" width="${+cell.toFixed(3)}" height="${+cell.toFixed(3)}" fill="${fill}" shape-rendering="crispEdges"/>`,
+        );
       }
     }
   } else if (pngDataUrl) {
-    if (!/^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(pngDataUrl)) throw new TypeError('relpos.toSVG: pngDataUrl must be a base64 PNG data URL');
-    out.push(`<image width="${w}" height="${h}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${pngDataUrl}"/>`);
+    if (!/^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(pngDataUrl)) {
+      throw new TypeError('relpos.toSVG: pngDataUrl must be a base64 PNG data URL');
+    }
+    out.push(
+      `<image width="${w}" height="${h}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${pngDataUrl}"/>`,
+    );
   } else {
-    throw new TypeError(`relpos.toSVG: a ${rows}×${cols} heatmap needs pngDataUrl (more than ${SVG_RECT_LIMIT}×${SVG_RECT_LIMIT} cells)`);
+    throw new TypeError(
+      `relpos.toSVG: a ${rows}×${cols} heatmap needs pngDataUrl (more than ${SVG_RECT_LIMIT}×${SVG_RECT_LIMIT} cells)`,
+    );
   }
   out.push(`<rect width="${w}" height="${h}" fill="none" stroke="#000" stroke-width="0.75"/>`);
   for (const j of integerTicks(0, cols - 1, 6)) {
     const x = (j + 0.5) * cell;
-    out.push(`<line x1="${x}" x2="${x}" y1="0" y2="-4" stroke="#000"/><text x="${x}" y="-7" text-anchor="middle">${svgTickLabel(j)}</text>`);
+    out.push(
+      `<line x1="${x}" x2="${x}" y1="0" y2="-4" stroke="#000"/><text x="${x}" y="-7" text-anchor="middle">${svgTickLabel(j)}</text>`,
+    );
   }
   for (const i of integerTicks(0, rows - 1, 6)) {
     const y = (i + 0.5) * cell;
-    out.push(`<line x1="0" x2="-4" y1="${y}" y2="${y}" stroke="#000"/><text x="-7" y="${y + 4}" text-anchor="end">${svgTickLabel(i)}</text>`);
+    out.push(
+      `<line x1="0" x2="-4" y1="${y}" y2="${y}" stroke="#000"/><text x="-7" y="${y + 4}" text-anchor="end">${svgTickLabel(i)}</text>`,
+    );
   }
   out.push(`<text x="${w / 2}" y="-26" text-anchor="middle" font-size="12">${xmlEscape(figure.xLabel)}</text>`);
-  out.push(`<text transform="translate(-44 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${xmlEscape(figure.yLabel)}</text>`);
+  out.push(
+    `<text transform="translate(-44 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${xmlEscape(figure.yLabel)}</text>`,
+  );
   out.push('</g>');
   // Colorbar: a vertical gradient (high at the top) with nice ticks.
   out.push('<defs><linearGradient id="relpos-bar" x1="0" y1="1" x2="0" y2="0">');
   for (let s = 0; s <= 16; s++) out.push(`<stop offset="${s / 16}" stop-color="${lutHex(lut, s / 16)}"/>`);
   out.push('</linearGradient></defs>');
-  out.push(`<rect x="${barX}" y="${top}" width="14" height="${h}" fill="url(#relpos-bar)" stroke="#000" stroke-width="0.75"/>`);
+  out.push(
+    `<rect x="${barX}" y="${top}" width="14" height="${h}" fill="url(#relpos-bar)" stroke="#000" stroke-width="0.75"/>`,
+  );
   const [lo, hi] = range;
   for (const t of niceTicks(lo, hi, 5)) {
     const y = top + h - ((t - lo) / (hi - lo)) * h;
-    out.push(`<line x1="${barX + 14}" x2="${barX + 18}" y1="${y}" y2="${y}" stroke="#000"/><text x="${barX + 21}" y="${y + 4}">${svgTickLabel(t)}</text>`);
+    out.push(
+      `<line x1="${barX + 14}" x2="${barX + 18}" y1="${y}" y2="${y}" stroke="#000"/><text x="${barX + 21}" y="${y + 4}">${svgTickLabel(t)}</text>`,
+    );
   }
   out.push('</svg>');
   return out.join('\n');
@@ -236,11 +325,21 @@ function curveSVG(figure, size) {
   const ty = figure.log ? (v) => Math.log10(v) : (v) => v;
   const sx = (v) => ((v - x0) / (x1 - x0 || 1)) * w;
   const sy = (v) => h - ((ty(v) - ty(y0)) / (ty(y1) - ty(y0) || 1)) * h;
-  const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`];
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
+  ];
   if (figure.title) out.push(`<title>${xmlEscape(figure.title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#fff"/><g transform="translate(${left} ${top})">`);
-  for (const t of niceTicks(x0, x1, 6)) out.push(`<line x1="${sx(t)}" x2="${sx(t)}" y1="0" y2="${h}" stroke="#ddd"/><text x="${sx(t)}" y="${h + 14}" text-anchor="middle">${svgTickLabel(t)}</text>`);
-  for (const t of figure.log ? logTicks(y0, y1) : niceTicks(y0, y1, 5)) out.push(`<line x1="0" x2="${w}" y1="${sy(t)}" y2="${sy(t)}" stroke="#ddd"/><text x="-6" y="${sy(t) + 4}" text-anchor="end">${svgTickLabel(t)}</text>`);
+  for (const t of niceTicks(x0, x1, 6)) {
+    out.push(
+      `<line x1="${sx(t)}" x2="${sx(t)}" y1="0" y2="${h}" stroke="#ddd"/><text x="${sx(t)}" y="${h + 14}" text-anchor="middle">${svgTickLabel(t)}</text>`,
+    );
+  }
+  for (const t of figure.log ? logTicks(y0, y1) : niceTicks(y0, y1, 5)) {
+    out.push(
+      `<line x1="0" x2="${w}" y1="${sy(t)}" y2="${sy(t)}" stroke="#ddd"/><text x="-6" y="${sy(t) + 4}" text-anchor="end">${svgTickLabel(t)}</text>`,
+    );
+  }
   out.push(`<rect width="${w}" height="${h}" fill="none" stroke="#000" stroke-width="0.75"/>`);
   figure.series.forEach((s, k) => {
     const segments = [];
@@ -253,11 +352,17 @@ function curveSVG(figure, size) {
       } else current.push(`${sx(xs[p]).toFixed(2)},${sy(v).toFixed(2)}`);
     }
     if (current.length) segments.push(current);
-    for (const seg of segments) out.push(`<polyline fill="none" stroke="${seriesColor(k)}" stroke-width="1.5" points="${seg.join(' ')}"/>`);
-    out.push(`<line x1="${legendX - left}" x2="${legendX - left + 18}" y1="${8 + k * 16}" y2="${8 + k * 16}" stroke="${seriesColor(k)}" stroke-width="2"/><text x="${legendX - left + 22}" y="${12 + k * 16}">${xmlEscape(s.label)}</text>`);
+    for (const seg of segments) {
+      out.push(`<polyline fill="none" stroke="${seriesColor(k)}" stroke-width="1.5" points="${seg.join(' ')}"/>`);
+    }
+    out.push(
+      `<line x1="${legendX - left}" x2="${legendX - left + 18}" y1="${8 + k * 16}" y2="${8 + k * 16}" stroke="${seriesColor(k)}" stroke-width="2"/><text x="${legendX - left + 22}" y="${12 + k * 16}">${xmlEscape(s.label)}</text>`,
+    );
   });
   out.push(`<text x="${w / 2}" y="${h + 34}" text-anchor="middle" font-size="12">${xmlEscape(figure.xLabel)}</text>`);
-  out.push(`<text transform="translate(-48 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${xmlEscape(figure.yLabel)}</text>`);
+  out.push(
+    `<text transform="translate(-48 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${xmlEscape(figure.yLabel)}</text>`,
+  );
   out.push('</g></svg>');
   return out.join('\n');
 }
@@ -302,7 +407,12 @@ export function heatmapPNGDataURL(figure) {
 }
 
 function canvasBlob(canvas) {
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('relpos.toPNG: canvas could not be encoded'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (b) => (b ? resolve(b) : reject(new Error('relpos.toPNG: canvas could not be encoded'))),
+      'image/png',
+    ),
+  );
 }
 
 /**
@@ -343,7 +453,11 @@ export const EXPORT_FORMATS = Object.freeze({
 /** { blob, filename } of a figure in one of png | svg | csv | json | tex. */
 export async function exportFigure(figure, format, { basename = 'relpos-figure', canvas } = {}) {
   const spec = EXPORT_FORMATS[format];
-  if (!spec) throw new RangeError(`relpos.exportFigure: format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}, got '${format}'`);
+  if (!spec) {
+    throw new RangeError(
+      `relpos.exportFigure: format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}, got '${format}'`,
+    );
+  }
   let blob;
   if (format === 'png') blob = await toPNG(figure, { canvas });
   else {
@@ -351,7 +465,14 @@ export async function exportFigure(figure, format, { basename = 'relpos-figure',
     if (format === 'csv') text = toCSV(figure);
     else if (format === 'json') text = toJSON(figure);
     else if (format === 'tex') text = toPgfplots(figure, { imageFile: `${basename}.png` });
-    else text = toSVG(figure, figure.kind === 'curve' || (figure.rows <= SVG_RECT_LIMIT && figure.cols <= SVG_RECT_LIMIT) ? {} : { pngDataUrl: heatmapPNGDataURL(figure) });
+    else {
+      text = toSVG(
+        figure,
+        figure.kind === 'curve' || (figure.rows <= SVG_RECT_LIMIT && figure.cols <= SVG_RECT_LIMIT)
+          ? {}
+          : { pngDataUrl: heatmapPNGDataURL(figure) },
+      );
+    }
     blob = new Blob([text], { type: spec.type });
   }
   return { blob, filename: `${basename}.${spec.ext}` };

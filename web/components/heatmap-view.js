@@ -40,7 +40,9 @@ function compile(gl, type, source) {
   const shader = gl.createShader(type);
   gl.shaderSource(shader, source);
   gl.compileShader(shader);
-  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(shader) ?? 'shader compile failed');
+  if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) {
+    throw new Error(gl.getShaderInfoLog(shader) ?? 'shader compile failed');
+  }
   return shader;
 }
 
@@ -61,9 +63,16 @@ class WebGLView {
     gl.attachShader(program, compile(gl, gl.VERTEX_SHADER, VERTEX));
     gl.attachShader(program, compile(gl, gl.FRAGMENT_SHADER, FRAGMENT));
     gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(program) ?? 'link failed');
+    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) {
+      throw new Error(gl.getProgramInfoLog(program) ?? 'link failed');
+    }
     this.#program = program;
-    this.#uniforms = Object.fromEntries(['u_data', 'u_lut', 'u_window', 'u_size', 'u_scale', 'u_cells', 'u_background'].map((n) => [n, gl.getUniformLocation(program, n)]));
+    this.#uniforms = Object.fromEntries(
+      ['u_data', 'u_lut', 'u_window', 'u_size', 'u_scale', 'u_cells', 'u_background'].map((n) => [
+        n,
+        gl.getUniformLocation(program, n),
+      ]),
+    );
     this.#lutTexture = this.#texture();
     gl.bindVertexArray(gl.createVertexArray());
   }
@@ -100,7 +109,17 @@ class WebGLView {
     if (colormap !== this.#colormap) {
       gl.activeTexture(gl.TEXTURE1);
       gl.bindTexture(gl.TEXTURE_2D, this.#lutTexture);
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, 256, 1, 0, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(colormapTable(colormap).buffer.slice(0)));
+      gl.texImage2D(
+        gl.TEXTURE_2D,
+        0,
+        gl.RGBA8,
+        256,
+        1,
+        0,
+        gl.RGBA,
+        gl.UNSIGNED_BYTE,
+        new Uint8Array(colormapTable(colormap).buffer.slice(0)),
+      );
       this.#colormap = colormap;
     }
     this.#scale = [lo, 255 / (hi - lo)];
@@ -156,7 +175,9 @@ class CanvasView {
   }
 
   setScale(colormap, range) {
-    if (this.#scale?.colormap !== colormap || this.#scale.range[0] !== range[0] || this.#scale.range[1] !== range[1]) this.#dirty = true;
+    if (this.#scale?.colormap !== colormap || this.#scale.range[0] !== range[0] || this.#scale.range[1] !== range[1]) {
+      this.#dirty = true;
+    }
     this.#scale = { colormap, range: [...range] };
   }
 
@@ -184,7 +205,17 @@ class CanvasView {
     if (sx1 <= sx0 || sy1 <= sy0) return;
     const kx = width / (x1 - x0);
     const ky = height / (y1 - y0);
-    context.drawImage(this.#source, sx0, sy0, sx1 - sx0, sy1 - sy0, (sx0 - x0) * kx, (sy0 - y0) * ky, (sx1 - sx0) * kx, (sy1 - sy0) * ky);
+    context.drawImage(
+      this.#source,
+      sx0,
+      sy0,
+      sx1 - sx0,
+      sy1 - sy0,
+      (sx0 - x0) * kx,
+      (sy0 - y0) * ky,
+      (sx1 - sx0) * kx,
+      (sy1 - sy0) * ky,
+    );
   }
 
   finish() {
@@ -200,7 +231,12 @@ class CanvasView {
 export function createHeatmapView(canvas, renderer = 'auto') {
   if (renderer !== '2d') {
     try {
-      const gl = canvas.getContext('webgl2', { preserveDrawingBuffer: true, antialias: false, premultipliedAlpha: false, alpha: true });
+      const gl = canvas.getContext('webgl2', {
+        preserveDrawingBuffer: true,
+        antialias: false,
+        premultipliedAlpha: false,
+        alpha: true,
+      });
       if (gl) return new WebGLView(gl);
     } catch {
       // fall through to 2D

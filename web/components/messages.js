@@ -16,7 +16,13 @@ export const defaultMessages = Object.freeze({
   // Description of the map (aria-label) and of the hidden table
   mapLabel: '{name} {view}, {rows} by {cols}, values from {lo} to {hi}',
   tableCaption: '{name} {view}: rows are query i, columns key j',
-  views: Object.freeze({ bias: 'bias', scores: 'scores', weights: 'attention weights', buckets: 'buckets', distances: 'distances' }),
+  views: Object.freeze({
+    bias: 'bias',
+    scores: 'scores',
+    weights: 'attention weights',
+    buckets: 'buckets',
+    distances: 'distances',
+  }),
   // Toolbar and export menu
   toolbar: 'Figure tools',
   resetView: 'Reset view',
@@ -33,7 +39,12 @@ export const defaultMessages = Object.freeze({
   curveX: 'x',
   curveY: 'y',
   curveLabel: '{title}: {count} series over {points} points',
-  curveKinds: Object.freeze({ profile: 'decay profile', frequencies: 'inverse frequency', wavelengths: 'wavelength', precision: 'precision error' }),
+  curveKinds: Object.freeze({
+    profile: 'decay profile',
+    frequencies: 'inverse frequency',
+    wavelengths: 'wavelength',
+    precision: 'precision error',
+  }),
   curveAxis: Object.freeze({
     distance: 'relative distance r = j − i',
     value: 'value',
@@ -54,7 +65,9 @@ export const defaultMessages = Object.freeze({
 
 /** Fills {name} placeholders; unknown names stay as written. Values are stringified, never parsed. */
 export function formatMessage(template, values = {}) {
-  return String(template).replace(/\{(\w+)\}/g, (whole, key) => (Object.hasOwn(values, key) ? String(values[key]) : whole));
+  return String(template).replace(/\{(\w+)\}/g, (whole, key) =>
+    Object.hasOwn(values, key) ? String(values[key]) : whole,
+  );
 }
 
 /** defaults ⊕ overrides, one level deep for the nested groups (views, curveKinds, curveAxis); only string values are taken. */
@@ -64,7 +77,9 @@ export function mergeMessages(base, overrides) {
   for (const [key, value] of Object.entries(overrides)) {
     if (!Object.hasOwn(base, key)) continue;
     if (typeof base[key] === 'string' && typeof value === 'string') out[key] = value;
-    else if (typeof base[key] === 'object' && value && typeof value === 'object') out[key] = mergeMessages(base[key], value);
+    else if (typeof base[key] === 'object' && value && typeof value === 'object') {
+      out[key] = mergeMessages(base[key], value);
+    }
   }
   return out;
 }

@@ -76,7 +76,10 @@ export class RelposCurve extends HTMLElement {
   connectedCallback() {
     this.#observer.observe(this, { attributes: true });
     this.#resize?.observe(this.#host);
-    this.#unsubscribe = onMessages(() => { this.#applyWords(); this.#schedule(); });
+    this.#unsubscribe = onMessages(() => {
+      this.#applyWords();
+      this.#schedule();
+    });
     this.#schedule();
   }
 
@@ -142,7 +145,9 @@ export class RelposCurve extends HTMLElement {
     const m = this.messages;
     const rp = await load();
     const kind = this.getAttribute('kind') ?? 'profile';
-    if (!KINDS.includes(kind)) throw new RangeError(formatMessage(m.errorView, { views: KINDS.join(', '), view: kind }));
+    if (!KINDS.includes(kind)) {
+      throw new RangeError(formatMessage(m.errorView, { views: KINDS.join(', '), view: kind }));
+    }
     const scheme = this.getAttribute('scheme') ?? (kind === 'profile' ? 'alibi' : 'rope');
     const info = rp.schemes.find((s) => s.id === scheme);
     if (!info) throw new RangeError(formatMessage(m.errorScheme, { scheme }));
@@ -157,7 +162,11 @@ export class RelposCurve extends HTMLElement {
     const extra = this.getAttribute('params');
     if (extra) {
       let parsed = null;
-      try { parsed = JSON.parse(extra); } catch { /* reported below */ }
+      try {
+        parsed = JSON.parse(extra);
+      } catch {
+        /* reported below */
+      }
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(m.errorParams);
       Object.assign(options, parsed);
     }
@@ -168,7 +177,13 @@ export class RelposCurve extends HTMLElement {
       const heads = Number(this.getAttribute('heads') ?? 1);
       const view = this.getAttribute('view') ?? (info.calls.includes('bias') ? 'bias' : 'scores');
       const causal = this.hasAttribute('causal') && this.getAttribute('causal') !== 'false';
-      const tensor = computeView(rp, info, view, { n, heads, d, causal, ...options }, this.getAttribute('mode') || undefined);
+      const tensor = computeView(
+        rp,
+        info,
+        view,
+        { n, heads, d, causal, ...options },
+        this.getAttribute('mode') || undefined,
+      );
       const rows = tensor.shape.at(-2);
       const cols = tensor.shape.at(-1);
       const count = tensor.data.length / (rows * cols);
@@ -177,26 +192,52 @@ export class RelposCurve extends HTMLElement {
       const series = [];
       for (let h = 0; h < count; h++) {
         const row = tensor.data.subarray(h * rows * cols + query * cols, h * rows * cols + (query + 1) * cols);
-        series.push({ label: formatMessage(m.head, { h }), y: Array.from(row, (v) => (Number.isFinite(v) ? v : null)) });
+        series.push({
+          label: formatMessage(m.head, { h }),
+          y: Array.from(row, (v) => (Number.isFinite(v) ? v : null)),
+        });
       }
-      return { x, series, xLabel: m.curveAxis.distance, yLabel: m.views[view] ?? m.curveAxis.value, log: this.hasAttribute('log'), title };
+      return {
+        x,
+        series,
+        xLabel: m.curveAxis.distance,
+        yLabel: m.views[view] ?? m.curveAxis.value,
+        log: this.hasAttribute('log'),
+        title,
+      };
     }
     const { invFreq } = rp.frequencies(scheme, { d, ...options });
     const x = Float64Array.from(invFreq, (_, k) => k);
     const y = kind === 'frequencies' ? Array.from(invFreq) : Array.from(invFreq, (t) => (2 * Math.PI) / t);
     const log = this.getAttribute('log') !== 'false';
-    return { x, series: [{ label: info.id, y }], xLabel: m.curveAxis.pair, yLabel: kind === 'frequencies' ? m.curveAxis.invFreq : m.curveAxis.wavelength, log, title };
+    return {
+      x,
+      series: [{ label: info.id, y }],
+      xLabel: m.curveAxis.pair,
+      yLabel: kind === 'frequencies' ? m.curveAxis.invFreq : m.curveAxis.wavelength,
+      log,
+      title,
+    };
   }
 
   async #render() {
     const token = ++this.#token;
     try {
-      const figure = this.#data ? { xLabel: this.messages.curveX, yLabel: this.messages.curveY, ...this.#data } : await this.#compute();
+      const figure = this.#data
+        ? { xLabel: this.messages.curveX, yLabel: this.messages.curveY, ...this.#data }
+        : await this.#compute();
       if (token !== this.#token) return;
       this.#validate(figure);
       this.#figure = {
-        x: Array.from(figure.x, Number), series: figure.series.map((s) => ({ label: String(s.label ?? ''), y: Array.from(s.y, (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v))) })),
-        xLabel: String(figure.xLabel ?? ''), yLabel: String(figure.yLabel ?? ''), log: Boolean(figure.log), title: String(figure.title ?? ''),
+        x: Array.from(figure.x, Number),
+        series: figure.series.map((s) => ({
+          label: String(s.label ?? ''),
+          y: Array.from(s.y, (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v))),
+        })),
+        xLabel: String(figure.xLabel ?? ''),
+        yLabel: String(figure.yLabel ?? ''),
+        log: Boolean(figure.log),
+        title: String(figure.title ?? ''),
       };
       this.#draw();
       this.#root.querySelector('.error').textContent = '';
@@ -215,7 +256,9 @@ export class RelposCurve extends HTMLElement {
       throw new TypeError('relpos.renderCurve: data must be { x, series: [{ label, y }] }');
     }
     for (const s of figure.series) {
-      if (!s?.y || s.y.length !== figure.x.length) throw new RangeError(`relpos.renderCurve: series '${s?.label}' must have ${figure.x.length} values`);
+      if (!s?.y || s.y.length !== figure.x.length) {
+        throw new RangeError(`relpos.renderCurve: series '${s?.label}' must have ${figure.x.length} values`);
+      }
     }
   }
 
@@ -237,7 +280,10 @@ export class RelposCurve extends HTMLElement {
         { label: f.xLabel, stroke: ink, grid, ticks: grid },
         { label: f.yLabel, stroke: ink, grid, ticks: grid, size: 60 },
       ],
-      series: [{ label: f.xLabel }, ...f.series.map((s, k) => ({ label: s.label, stroke: seriesColor(k), width: 1.5, spanGaps: false }))],
+      series: [
+        { label: f.xLabel },
+        ...f.series.map((s, k) => ({ label: s.label, stroke: seriesColor(k), width: 1.5, spanGaps: false })),
+      ],
       cursor: { drag: { x: true, y: false }, points: { size: 6 } },
       legend: { live: true },
       hooks: { setCursor: [(u) => this.#cursorMoved(u.cursor.idx)] },
@@ -246,7 +292,14 @@ export class RelposCurve extends HTMLElement {
     this.#plot?.destroy();
     this.#host.replaceChildren();
     this.#plot = new uPlot(opts, [f.x, ...ys], this.#host);
-    this.#host.setAttribute('aria-label', formatMessage(this.messages.curveLabel, { title: f.title || f.yLabel, count: f.series.length, points: f.x.length }));
+    this.#host.setAttribute(
+      'aria-label',
+      formatMessage(this.messages.curveLabel, {
+        title: f.title || f.yLabel,
+        count: f.series.length,
+        points: f.x.length,
+      }),
+    );
     this.#index = -1;
   }
 
@@ -258,7 +311,9 @@ export class RelposCurve extends HTMLElement {
     if (index == null || !this.#figure) return;
     this.#index = index;
     const f = this.#figure;
-    const values = f.series.map((s) => `${s.label} = ${s.y[index] == null ? '—' : formatNumber(s.y[index])}`).join(', ');
+    const values = f.series
+      .map((s) => `${s.label} = ${s.y[index] == null ? '—' : formatNumber(s.y[index])}`)
+      .join(', ');
     this.#root.querySelector('.readout').textContent = `${f.xLabel} = ${formatNumber(f.x[index])}: ${values}`;
   }
 
@@ -282,7 +337,9 @@ export class RelposCurve extends HTMLElement {
     const m = this.messages;
     this.#root.querySelector('.export summary').textContent = m.exportMenu;
     this.#root.querySelector('.tools').setAttribute('aria-label', m.toolbar);
-    for (const button of this.#root.querySelectorAll('[data-format]')) button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
+    for (const button of this.#root.querySelectorAll('[data-format]')) {
+      button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
+    }
   }
 
   async #exportClick(event) {
@@ -291,7 +348,16 @@ export class RelposCurve extends HTMLElement {
     button.closest('details').open = false;
     try {
       const { blob, filename } = await this.export(button.dataset.format);
-      if (this.dispatchEvent(new CustomEvent('relpos-export', { detail: { format: button.dataset.format, blob, filename }, cancelable: true }))) download(blob, filename);
+      if (
+        this.dispatchEvent(
+          new CustomEvent('relpos-export', {
+            detail: { format: button.dataset.format, blob, filename },
+            cancelable: true,
+          }),
+        )
+      ) {
+        download(blob, filename);
+      }
     } catch (error) {
       this.#root.querySelector('.error').textContent = error.message;
     }

@@ -19,8 +19,20 @@ import { formatNumber, integerTicks, niceTicks } from './ticks.js';
 
 const TABLE_LIMIT = 32;
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const COMPUTE_ATTRIBUTES = ['scheme', 'view', 'n', 'heads', 'd', 'causal', 'mode', 'params'];
-const DRAW_ATTRIBUTES = ['head', 'colormap', 'range', 'renderer', 'class', 'style', 'id', 'title', 'tabindex', 'hidden', 'lang', 'dir'];
+const DRAW_ATTRIBUTES = [
+  'head',
+  'colormap',
+  'range',
+  'renderer',
+  'class',
+  'style',
+  'id',
+  'title',
+  'tabindex',
+  'hidden',
+  'lang',
+  'dir',
+];
 
 const STYLE = `
   :host { display: inline-block; color-scheme: light dark; font: 12px/1.4 system-ui, sans-serif; color: CanvasText;
@@ -82,7 +94,10 @@ const TEMPLATE = `<style>${STYLE}</style>
 
 function parseRange(text) {
   if (!text || text === 'auto') return undefined;
-  const parts = text.split(/[\s,]+/).filter(Boolean).map(Number);
+  const parts = text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
   return parts.length === 2 && parts.every(Number.isFinite) && parts[0] < parts[1] ? parts : undefined;
 }
 
@@ -140,8 +155,13 @@ export class RelposHeatmap extends HTMLElement {
     s.addEventListener('pointermove', (e) => this.#pointerMove(e));
     s.addEventListener('pointerdown', (e) => this.#pointerDown(e));
     s.addEventListener('pointerup', (e) => this.#pointerUp(e));
-    s.addEventListener('pointercancel', () => { this.#drag = null; s.classList.remove('dragging'); });
-    s.addEventListener('pointerleave', () => { if (!this.#locked && !this.#drag) this.#hideCursorBox(); });
+    s.addEventListener('pointercancel', () => {
+      this.#drag = null;
+      s.classList.remove('dragging');
+    });
+    s.addEventListener('pointerleave', () => {
+      if (!this.#locked && !this.#drag) this.#hideCursorBox();
+    });
     s.addEventListener('wheel', (e) => this.#wheel(e), { passive: false });
     s.addEventListener('dblclick', () => this.resetView());
     s.addEventListener('keydown', (e) => this.#key(e));
@@ -238,10 +258,21 @@ export class RelposHeatmap extends HTMLElement {
     const m = this.messages;
     const { rows, cols, data } = this.#matrix;
     return {
-      kind: 'heatmap', rows, cols, data: data instanceof Float32Array ? data : Float32Array.from(data),
-      colormap: this.#scale.colormap, range: [...this.#scale.range],
-      xLabel: m.axisKey, yLabel: m.axisQuery, title: `${this.#info?.name ?? ''} ${m.views[this.#viewName] ?? this.#viewName}`.trim(),
-      meta: { scheme: this.#info?.id, view: this.#viewName, head: this.#head(), attributes: Object.fromEntries(Array.from(this.attributes, (a) => [a.name, a.value])) },
+      kind: 'heatmap',
+      rows,
+      cols,
+      data: data instanceof Float32Array ? data : Float32Array.from(data),
+      colormap: this.#scale.colormap,
+      range: [...this.#scale.range],
+      xLabel: m.axisKey,
+      yLabel: m.axisQuery,
+      title: `${this.#info?.name ?? ''} ${m.views[this.#viewName] ?? this.#viewName}`.trim(),
+      meta: {
+        scheme: this.#info?.id,
+        view: this.#viewName,
+        head: this.#head(),
+        attributes: Object.fromEntries(Array.from(this.attributes, (a) => [a.name, a.value])),
+      },
     };
   }
 
@@ -272,11 +303,19 @@ export class RelposHeatmap extends HTMLElement {
   #options(rp, scheme) {
     const m = this.messages;
     const info = rp.schemes.find((s) => s.id === scheme);
-    if (!info) throw new RangeError(`${formatMessage(m.errorScheme, { scheme })}; ${rp.schemes.map((s) => s.id).join(', ')}`);
+    if (!info) {
+      throw new RangeError(`${formatMessage(m.errorScheme, { scheme })}; ${rp.schemes.map((s) => s.id).join(', ')}`);
+    }
     const options = {};
     const byLowerName = new Map(Object.keys(info.params).map((name) => [name.toLowerCase(), name]));
     for (const { name, value } of Array.from(this.attributes)) {
-      if (['scheme', 'view', 'mode', 'params', 'renderer', ...DRAW_ATTRIBUTES].includes(name) || name.startsWith('data-') || name.startsWith('aria-')) continue;
+      if (
+        ['scheme', 'view', 'mode', 'params', 'renderer', ...DRAW_ATTRIBUTES].includes(name) ||
+        name.startsWith('data-') ||
+        name.startsWith('aria-')
+      ) {
+        continue;
+      }
       const param = byLowerName.get(name) ?? name;
       const spec = info.params[param];
       if (!spec && !['n', 'heads', 'causal', 'd'].includes(name)) continue;
@@ -310,7 +349,9 @@ export class RelposHeatmap extends HTMLElement {
       const { info, options } = this.#options(rp, scheme);
       const view = this.getAttribute('view') || defaultView(info);
       if (!VIEWS.includes(view)) throw new RangeError(formatMessage(m.errorView, { views: VIEWS.join(', '), view }));
-      if (!viewsFor(info).includes(view)) throw new RangeError(formatMessage(m.errorUnsupported, { scheme: info.id, call: view }));
+      if (!viewsFor(info).includes(view)) {
+        throw new RangeError(formatMessage(m.errorUnsupported, { scheme: info.id, call: view }));
+      }
       const mode = this.getAttribute('mode') || undefined;
       const key = JSON.stringify([scheme, view, mode, options]);
       let computeMs = 0;
@@ -336,8 +377,12 @@ export class RelposHeatmap extends HTMLElement {
       // range change only swaps the LUT / uniforms.
       const fresh = this.#uploaded?.tensor !== tensor || this.#uploaded.head !== head;
       const scaleKey = `${range}|${colormapAttr}`;
-      const scale = !fresh && this.#uploaded.scaleKey === scaleKey ? this.#uploaded.scale
-        : range ? { colormap: colormapAttr ?? 'viridis', range } : autoScale(data, colormapAttr);
+      const scale =
+        !fresh && this.#uploaded.scaleKey === scaleKey
+          ? this.#uploaded.scale
+          : range
+            ? { colormap: colormapAttr ?? 'viridis', range }
+            : autoScale(data, colormapAttr);
       colormapTable(scale.colormap); // throws a RangeError naming the colormaps
       this.#scale = scale;
       const t = performance.now();
@@ -358,9 +403,22 @@ export class RelposHeatmap extends HTMLElement {
       this.#refreshReadout();
       this.#error().textContent = '';
       this.dataset.state = 'ready';
-      this.dispatchEvent(new CustomEvent('relpos-render', {
-        detail: { tensor, rows, cols, range: [...scale.range], colormap: scale.colormap, head, renderer: this.#rendererKind, ms: performance.now() - started, computeMs, drawMs },
-      }));
+      this.dispatchEvent(
+        new CustomEvent('relpos-render', {
+          detail: {
+            tensor,
+            rows,
+            cols,
+            range: [...scale.range],
+            colormap: scale.colormap,
+            head,
+            renderer: this.#rendererKind,
+            ms: performance.now() - started,
+            computeMs,
+            drawMs,
+          },
+        }),
+      );
     } catch (error) {
       if (token !== this.#token) return;
       this.#tensor = null;
@@ -462,15 +520,27 @@ export class RelposHeatmap extends HTMLElement {
     const count = Math.max(2, Math.round(W / 70));
     for (const j of integerTicks(Math.ceil(x0 - 0.5), Math.floor(x1 - 0.5), count)) {
       const x = left + ((j + 0.5 - x0) / (x1 - x0)) * W;
-      nodes.push(svg('line', { x1: x, x2: x, y1: top - 4, y2: top }), svg('text', { x, y: top - 7, 'text-anchor': 'middle' }, String(j)));
+      nodes.push(
+        svg('line', { x1: x, x2: x, y1: top - 4, y2: top }),
+        svg('text', { x, y: top - 7, 'text-anchor': 'middle' }, String(j)),
+      );
     }
     for (const i of integerTicks(Math.ceil(y0 - 0.5), Math.floor(y1 - 0.5), count)) {
       const y = top + ((i + 0.5 - y0) / (y1 - y0)) * H;
-      nodes.push(svg('line', { x1: left - 4, x2: left, y1: y, y2: y }), svg('text', { x: left - 7, y: y + 4, 'text-anchor': 'end' }, String(i)));
+      nodes.push(
+        svg('line', { x1: left - 4, x2: left, y1: y, y2: y }),
+        svg('text', { x: left - 7, y: y + 4, 'text-anchor': 'end' }, String(i)),
+      );
     }
     nodes.push(svg('text', { class: 'label', x: left + W / 2, y: 10, 'text-anchor': 'middle' }, `${m.axisKey} →`));
     // Rotated a quarter turn counter-clockwise, '←' points down the rows (i grows downwards).
-    nodes.push(svg('text', { class: 'label', transform: `translate(12 ${top + H / 2}) rotate(-90)`, 'text-anchor': 'middle' }, `← ${m.axisQuery}`));
+    nodes.push(
+      svg(
+        'text',
+        { class: 'label', transform: `translate(12 ${top + H / 2}) rotate(-90)`, 'text-anchor': 'middle' },
+        `← ${m.axisQuery}`,
+      ),
+    );
     axes.replaceChildren(...nodes);
   }
 
@@ -496,9 +566,17 @@ export class RelposHeatmap extends HTMLElement {
     const m = this.messages;
     const { rows, cols } = this.#matrix;
     const [lo, hi] = this.#scale.range;
-    this.#surface.setAttribute('aria-label', formatMessage(m.mapLabel, {
-      name: this.#info.name, view: m.views[this.#viewName] ?? this.#viewName, rows, cols, lo: formatNumber(lo), hi: formatNumber(hi),
-    }));
+    this.#surface.setAttribute(
+      'aria-label',
+      formatMessage(m.mapLabel, {
+        name: this.#info.name,
+        view: m.views[this.#viewName] ?? this.#viewName,
+        rows,
+        cols,
+        lo: formatNumber(lo),
+        hi: formatNumber(hi),
+      }),
+    );
   }
 
   #buildTable() {
@@ -511,15 +589,26 @@ export class RelposHeatmap extends HTMLElement {
     }
     const m = this.messages;
     const caption = document.createElement('caption');
-    caption.textContent = formatMessage(m.tableCaption, { name: this.#info.name, view: m.views[this.#viewName] ?? this.#viewName });
+    caption.textContent = formatMessage(m.tableCaption, {
+      name: this.#info.name,
+      view: m.views[this.#viewName] ?? this.#viewName,
+    });
     const head = document.createElement('tr');
-    head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: `${m.axisQuery} \\ ${m.axisKey}` }));
-    for (let j = 0; j < cols; j++) head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: String(j) }));
+    head.append(
+      Object.assign(document.createElement('th'), { scope: 'col', textContent: `${m.axisQuery} \\ ${m.axisKey}` }),
+    );
+    for (let j = 0; j < cols; j++) {
+      head.append(Object.assign(document.createElement('th'), { scope: 'col', textContent: String(j) }));
+    }
     const body = [head];
     for (let i = 0; i < rows; i++) {
       const tr = document.createElement('tr');
       tr.append(Object.assign(document.createElement('th'), { scope: 'row', textContent: String(i) }));
-      for (let j = 0; j < cols; j++) tr.append(Object.assign(document.createElement('td'), { textContent: formatNumber(data[i * cols + j], m.masked) }));
+      for (let j = 0; j < cols; j++) {
+        tr.append(
+          Object.assign(document.createElement('td'), { textContent: formatNumber(data[i * cols + j], m.masked) }),
+        );
+      }
       body.push(tr);
     }
     table.replaceChildren(caption, ...body);
@@ -543,7 +632,9 @@ export class RelposHeatmap extends HTMLElement {
     set('.export summary', m.exportMenu);
     set('.tools', m.toolbar, 'aria-label');
     set('.hint', m.readoutHint);
-    for (const button of this.#root.querySelectorAll('[data-format]')) button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
+    for (const button of this.#root.querySelectorAll('[data-format]')) {
+      button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
+    }
     const hint = this.#root.querySelector('.hint');
     hint.id = 'hint';
     this.#surface.setAttribute('aria-describedby', 'hint');
@@ -592,7 +683,12 @@ export class RelposHeatmap extends HTMLElement {
       readout.textContent = '';
       return;
     }
-    const text = formatMessage(m.readout, { i, j, r: String(j - i).replace('-', '−'), value: formatNumber(data[i * cols + j], m.masked) });
+    const text = formatMessage(m.readout, {
+      i,
+      j,
+      r: String(j - i).replace('-', '−'),
+      value: formatNumber(data[i * cols + j], m.masked),
+    });
     readout.textContent = this.#locked ? formatMessage(m.readoutLocked, { readout: text }) : text;
   }
 
@@ -608,7 +704,12 @@ export class RelposHeatmap extends HTMLElement {
     const H = this.#surface.clientHeight || 320;
     const cw = W / (x1 - x0);
     const ch = H / (y1 - y0);
-    Object.assign(box.style, { left: `${(j - x0) * cw}px`, top: `${(i - y0) * ch}px`, width: `${Math.max(4, cw)}px`, height: `${Math.max(4, ch)}px` });
+    Object.assign(box.style, {
+      left: `${(j - x0) * cw}px`,
+      top: `${(i - y0) * ch}px`,
+      width: `${Math.max(4, cw)}px`,
+      height: `${Math.max(4, ch)}px`,
+    });
     box.classList.add('on');
     box.classList.toggle('locked', this.#locked);
   }
@@ -668,7 +769,16 @@ export class RelposHeatmap extends HTMLElement {
     if (!this.#matrix) return;
     const { rows, cols } = this.#matrix;
     const step = event.shiftKey ? 10 : 1;
-    const moves = { ArrowUp: [-step, 0], ArrowDown: [step, 0], ArrowLeft: [0, -step], ArrowRight: [0, step], Home: [0, -cols], End: [0, cols], PageUp: [-rows, 0], PageDown: [rows, 0] };
+    const moves = {
+      ArrowUp: [-step, 0],
+      ArrowDown: [step, 0],
+      ArrowLeft: [0, -step],
+      ArrowRight: [0, step],
+      Home: [0, -cols],
+      End: [0, cols],
+      PageUp: [-rows, 0],
+      PageDown: [rows, 0],
+    };
     const move = moves[event.key];
     if (move) {
       event.preventDefault();
@@ -725,7 +835,9 @@ export class RelposHeatmap extends HTMLElement {
         const { blob, filename } = await this.export(button.dataset.format);
         const detail = { format: button.dataset.format, blob, filename };
         // A page may take over (e.g. upload, copy); otherwise the file is saved.
-        if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) download(blob, filename);
+        if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) {
+          download(blob, filename);
+        }
       } catch (error) {
         this.#error().textContent = error.message;
       }

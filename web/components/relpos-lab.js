@@ -38,13 +38,17 @@ figcaption { font-size: 0.85em; }
 h3, h4 { margin: 0.75rem 0 0.25rem; }
 `;
 
-const format = (template, values) => String(template).replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
+const format = (template, values) =>
+  String(template).replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
 
 function merge(base, over) {
   const out = { ...base };
   for (const [k, v] of Object.entries(over ?? {})) {
-    out[k] = v && typeof v === 'object' && !Array.isArray(v) && base[k] && typeof base[k] === 'object' ? { ...base[k], ...v } : v;
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && base[k] && typeof base[k] === 'object'
+        ? { ...base[k], ...v }
+        : v;
   }
   return out;
 }
@@ -55,7 +59,7 @@ export class RelposLab extends HTMLElement {
   #runner = null;
   #controller = null;
   #results = [];
-  #live = null;  // { label, losses, gradNorms } of the run in progress
+  #live = null; // { label, losses, gradNorms } of the run in progress
   #drawAt = 0;
 
   constructor() {
@@ -63,19 +67,25 @@ export class RelposLab extends HTMLElement {
     this.#root = this.attachShadow({ mode: 'open' });
   }
 
-  get messages() { return this.#messages; }
+  get messages() {
+    return this.#messages;
+  }
   set messages(value) {
     this.#messages = merge(labMessages, value);
     if (this.isConnected) this.#build();
   }
 
-  get runner() { return this.#runner; }
+  get runner() {
+    return this.#runner;
+  }
   set runner(fn) {
     if (fn !== null && typeof fn !== 'function') throw new TypeError('relpos-lab: runner must be a function or null');
     this.#runner = fn;
   }
 
-  get results() { return this.#results.slice(); }
+  get results() {
+    return this.#results.slice();
+  }
 
   connectedCallback() {
     if (!this.#root.firstChild) this.#build();
@@ -88,10 +98,13 @@ export class RelposLab extends HTMLElement {
   #settings() {
     const preset = PRESETS[this.dataset.section] ?? {};
     const attr = (name, fallback) => (this.hasAttribute(name) ? this.getAttribute(name) : fallback);
-    const schemes = attr('schemes', null)?.split(',').map((s) => s.trim()).filter((s) => SCHEMES.includes(s));
+    const schemes = attr('schemes', null)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => SCHEMES.includes(s));
     return {
       task: attr('task', preset.task ?? 'copy'),
-      schemes: schemes?.length ? schemes : preset.schemes ?? ['rope', 't5', 'kerple-log'],
+      schemes: schemes?.length ? schemes : (preset.schemes ?? ['rope', 't5', 'kerple-log']),
       length: Number(attr('length', 32)),
       steps: Number(attr('steps', 500)),
       layers: Number(attr('layers', 1)),
@@ -120,9 +133,20 @@ export class RelposLab extends HTMLElement {
       for (const [k, v] of Object.entries(attrs)) input.setAttribute(k, String(v));
       return el('label', {}, [m[name], input]);
     };
-    const task = el('select', { name: 'task' }, TASKS.map((id) => el('option', { value: id, textContent: m.tasks[id] ?? id, selected: id === s.task })));
-    const schemes = el('fieldset', {}, [el('legend', { textContent: m.schemes }),
-      ...SCHEMES.map((id) => el('label', { className: 'check' }, [el('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }), m.schemeNames[id] ?? id]))]);
+    const task = el(
+      'select',
+      { name: 'task' },
+      TASKS.map((id) => el('option', { value: id, textContent: m.tasks[id] ?? id, selected: id === s.task })),
+    );
+    const schemes = el('fieldset', {}, [
+      el('legend', { textContent: m.schemes }),
+      ...SCHEMES.map((id) =>
+        el('label', { className: 'check' }, [
+          el('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }),
+          m.schemeNames[id] ?? id,
+        ]),
+      ),
+    ]);
     const normalisation = el('input', { type: 'checkbox', name: 'normalisation', checked: s.normalisation });
     const form = el('form', {}, [
       el('label', {}, [m.task, task]),
@@ -154,7 +178,9 @@ export class RelposLab extends HTMLElement {
     status.setAttribute('aria-live', 'polite');
     const progress = el('progress', { max: 1, value: 0 });
     const plots = el('div', { className: 'plots' }, [
-      el('div', { className: 'loss' }), el('div', { className: 'grad' }), el('div', { className: 'accuracy' }),
+      el('div', { className: 'loss' }),
+      el('div', { className: 'grad' }),
+      el('div', { className: 'accuracy' }),
     ]);
     const run = el('select', { className: 'run-select' });
     const head = el('select', { className: 'head-select' });
@@ -162,13 +188,24 @@ export class RelposLab extends HTMLElement {
     head.addEventListener('change', () => this.#drawMaps());
     const maps = el('section', { className: 'heatmaps', hidden: true }, [
       el('h4', { textContent: m.heatmapsTitle }),
-      el('label', {}, [m.run, run]), ' ', el('label', {}, [m.head, head]),
+      el('label', {}, [m.run, run]),
+      ' ',
+      el('label', {}, [m.head, head]),
       el('div', { className: 'maps' }, [
         el('figure', {}, [el('canvas', { className: 'map-L' }), el('figcaption', { className: 'cap-L' })]),
         el('figure', {}, [el('canvas', { className: 'map-4L' }), el('figcaption', { className: 'cap-4L' })]),
       ]),
     ]);
-    root.append(style, el('h3', { textContent: m.title }), el('p', { textContent: m.intro }), form, status, progress, plots, maps);
+    root.append(
+      style,
+      el('h3', { textContent: m.title }),
+      el('p', { textContent: m.intro }),
+      form,
+      status,
+      progress,
+      plots,
+      maps,
+    );
     this.#draw(true);
   }
 
@@ -180,8 +217,14 @@ export class RelposLab extends HTMLElement {
     return {
       task: field('task').value,
       schemes: [...form.querySelectorAll('input[name=scheme]:checked')].map((x) => x.value),
-      length: value('length'), steps: value('steps'), layers: value('layers'), heads: value('heads'),
-      lr: value('lr'), clip: value('clip'), normalisation: field('normalisation').checked, seed: value('seed'),
+      length: value('length'),
+      steps: value('steps'),
+      layers: value('layers'),
+      heads: value('heads'),
+      lr: value('lr'),
+      clip: value('clip'),
+      normalisation: field('normalisation').checked,
+      seed: value('seed'),
     };
   }
 
@@ -207,7 +250,12 @@ export class RelposLab extends HTMLElement {
     try {
       const runner = this.#runner ?? (await this.#defaultRunner());
       for (const [index, scheme] of schemes.entries()) {
-        const label = format(m.runLabel, { scheme: m.schemeNames[scheme] ?? scheme, lr: common.lr, clip: common.clip || '–', norm: common.normalisation ? m.normOn : m.normOff });
+        const label = format(m.runLabel, {
+          scheme: m.schemeNames[scheme] ?? scheme,
+          lr: common.lr,
+          clip: common.clip || '–',
+          norm: common.normalisation ? m.normOn : m.normOff,
+        });
         const options = { ...common, scheme };
         if (common.task === 'retrieve' && common.layers < 2) options.layers = 2;
         this.#live = { label, losses: [], gradNorms: [] };
@@ -217,9 +265,17 @@ export class RelposLab extends HTMLElement {
             this.#live.losses = Array.from(detail.losses);
             this.#live.gradNorms = Array.from(detail.gradNorms);
           }
-          status.textContent = detail && detail.step < detail.steps
-            ? format(m.running, { scheme: m.schemeNames[scheme] ?? scheme, run: index + 1, runs: schemes.length, step: detail.step, steps: detail.steps, loss: num(detail.loss) })
-            : format(m.evaluating, { scheme: m.schemeNames[scheme] ?? scheme });
+          status.textContent =
+            detail && detail.step < detail.steps
+              ? format(m.running, {
+                  scheme: m.schemeNames[scheme] ?? scheme,
+                  run: index + 1,
+                  runs: schemes.length,
+                  step: detail.step,
+                  steps: detail.steps,
+                  loss: num(detail.loss),
+                })
+              : format(m.evaluating, { scheme: m.schemeNames[scheme] ?? scheme });
           this.#draw(false);
         };
         const result = await runner(options, { onProgress, signal: controller.signal });
@@ -230,11 +286,16 @@ export class RelposLab extends HTMLElement {
         this.#draw(true);
       }
       bar.value = 1;
-      status.textContent = format(m.finished, { count: done.length, seconds: ((performance.now() - started) / 1000).toFixed(1) });
+      status.textContent = format(m.finished, {
+        count: done.length,
+        seconds: ((performance.now() - started) / 1000).toFixed(1),
+      });
       this.dispatchEvent(new CustomEvent('relpos-lab-result', { detail: { results: this.results } }));
     } catch (error) {
       this.#live = null;
-      status.textContent = controller.signal.aborted ? m.cancelled : format(m.failed, { message: error?.message ?? String(error) });
+      status.textContent = controller.signal.aborted
+        ? m.cancelled
+        : format(m.failed, { message: error?.message ?? String(error) });
       this.#draw(true);
       if (!controller.signal.aborted) this.dispatchEvent(new CustomEvent('relpos-lab-error', { detail: { error } }));
     } finally {
@@ -251,7 +312,11 @@ export class RelposLab extends HTMLElement {
     if (!full && now - this.#drawAt < 150) return;
     this.#drawAt = now;
     const m = this.#messages;
-    const runs = this.#results.map((r) => ({ label: r.label, losses: Array.from(r.result.loss), gradNorms: Array.from(r.result.gradNorm) }));
+    const runs = this.#results.map((r) => ({
+      label: r.label,
+      losses: Array.from(r.result.loss),
+      gradNorms: Array.from(r.result.gradNorm),
+    }));
     if (this.#live) runs.push(this.#live);
     const length = Math.max(1, ...runs.map((r) => r.losses.length), ...(this.#live ? [this.#options().steps] : []));
     const x = Array.from({ length }, (_, k) => k + 1);
@@ -264,16 +329,32 @@ export class RelposLab extends HTMLElement {
       this.#root.querySelector('.heatmaps').hidden = true;
       return;
     }
-    renderCurve(lossBox, { x, series: runs.map((r) => ({ label: r.label, y: pad(r.losses) })), xLabel: m.step, yLabel: m.lossAxis, title: m.lossTitle });
-    renderCurve(gradBox, { x, series: runs.map((r) => ({ label: r.label, y: pad(r.gradNorms) })), xLabel: m.step, yLabel: m.gradAxis, title: m.gradTitle, log: true });
+    renderCurve(lossBox, {
+      x,
+      series: runs.map((r) => ({ label: r.label, y: pad(r.losses) })),
+      xLabel: m.step,
+      yLabel: m.lossAxis,
+      title: m.lossTitle,
+    });
+    renderCurve(gradBox, {
+      x,
+      series: runs.map((r) => ({ label: r.label, y: pad(r.gradNorms) })),
+      xLabel: m.step,
+      yLabel: m.gradAxis,
+      title: m.gradTitle,
+      log: true,
+    });
     if (!full) return;
     const finished = this.#results;
     if (finished.length) {
       const lengths = finished[finished.length - 1].result.evalLengths;
       const same = finished.filter((r) => r.result.evalLengths.join() === lengths.join());
       renderCurve(accuracyBox, {
-        x: lengths, series: same.map((r) => ({ label: r.label, y: Array.from(r.result.accuracy) })),
-        xLabel: m.lengthAxis, yLabel: m.accuracyAxis, title: m.accuracyTitle,
+        x: lengths,
+        series: same.map((r) => ({ label: r.label, y: Array.from(r.result.accuracy) })),
+        xLabel: m.lengthAxis,
+        yLabel: m.accuracyAxis,
+        title: m.accuracyTitle,
       });
     }
     this.#fillMapControls();
@@ -285,7 +366,11 @@ export class RelposLab extends HTMLElement {
     section.hidden = this.#results.length === 0;
     if (!this.#results.length) return;
     const keep = run.value;
-    run.replaceChildren(...this.#results.map((r, k) => Object.assign(document.createElement('option'), { value: String(k), textContent: r.label })));
+    run.replaceChildren(
+      ...this.#results.map((r, k) =>
+        Object.assign(document.createElement('option'), { value: String(k), textContent: r.label }),
+      ),
+    );
     run.value = keep && Number(keep) < this.#results.length ? keep : String(this.#results.length - 1);
     this.#drawMaps();
   }
@@ -299,14 +384,22 @@ export class RelposLab extends HTMLElement {
     const heads = entry.options.heads ?? 2;
     if (head.options.length !== count) {
       const keep = head.value;
-      head.replaceChildren(...Array.from({ length: count }, (_, k) => Object.assign(document.createElement('option'), {
-        value: String(k), textContent: count > heads ? `${Math.floor(k / heads) + 1}.${(k % heads) + 1}` : String(k + 1),
-      })));
+      head.replaceChildren(
+        ...Array.from({ length: count }, (_, k) =>
+          Object.assign(document.createElement('option'), {
+            value: String(k),
+            textContent: count > heads ? `${Math.floor(k / heads) + 1}.${(k % heads) + 1}` : String(k + 1),
+          }),
+        ),
+      );
       head.value = keep && Number(keep) < count ? keep : '0';
     }
     const index = Number(head.value) || 0;
     const L = entry.result.evalLengths[0];
-    for (const [key, n, caption] of [['L', L, m.atL], ['4L', 4 * L, m.at4L]]) {
+    for (const [key, n, caption] of [
+      ['L', L, m.atL],
+      ['4L', 4 * L, m.at4L],
+    ]) {
       const canvas = this.#root.querySelector(`.map-${key}`);
       renderHeatmap(canvas, entry.result.attention[key], { head: index, range: [0, 1], colormap: 'viridis' });
       canvas.setAttribute('role', 'img');

@@ -31,7 +31,9 @@ export function autoScale(data, colormap) {
 /** The 2-D slice `index` of a [.., rows, cols] tensor. */
 export function sliceMatrix(tensor, index = 0) {
   const { shape, data } = tensor;
-  if (!shape || shape.length < 2) throw new TypeError('relpos.renderHeatmap: tensor must have shape [rows, cols] or [heads, rows, cols]');
+  if (!shape || shape.length < 2) {
+    throw new TypeError('relpos.renderHeatmap: tensor must have shape [rows, cols] or [heads, rows, cols]');
+  }
   const rows = shape[shape.length - 2];
   const cols = shape[shape.length - 1];
   const count = data.length / (rows * cols);
@@ -50,10 +52,14 @@ export function sliceMatrix(tensor, index = 0) {
  */
 export function renderHeatmap(canvas, tensor, options = {}) {
   const { rows, cols, data } = sliceMatrix(tensor, options.head ?? 0);
-  const scale = options.range ? { colormap: options.colormap ?? 'viridis', range: options.range } : autoScale(data, options.colormap);
+  const scale = options.range
+    ? { colormap: options.colormap ?? 'viridis', range: options.range }
+    : autoScale(data, options.colormap);
   const [lo, hi] = scale.range;
   if (!(Number.isFinite(lo) && Number.isFinite(hi) && hi > lo)) {
-    throw new RangeError(`relpos.renderHeatmap: range must be two finite numbers [lo, hi] with lo < hi, got [${lo}, ${hi}]`);
+    throw new RangeError(
+      `relpos.renderHeatmap: range must be two finite numbers [lo, hi] with lo < hi, got [${lo}, ${hi}]`,
+    );
   }
   const lut = colormapTable(scale.colormap);
   canvas.width = cols;

@@ -13,20 +13,25 @@ export default {
     'nav.lab': 'Training lab',
     'nav.language': 'Language',
     'chapter.title': '2.1 The mathematical theory of relative positional encoding',
-    'chapter.lead': 'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory and then tests it: every number and figure below is computed by the relpos WebAssembly core the moment you move a control. Where the original text claims more than the mathematics gives, the page shows the measurement.',
-    'chapter.conventions': 'Conventions: row $i$ is the query position, column $j$ the key position, and the relative distance is $r = j - i$ (negative: the key lies in the past). Code counts positions from 0, prose from 1.',
+    'chapter.lead':
+      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory and then tests it: every number and figure below is computed by the relpos WebAssembly core the moment you move a control. Where the original text claims more than the mathematics gives, the page shows the measurement.',
+    'chapter.conventions':
+      'Conventions: row $i$ is the query position, column $j$ the key position, and the relative distance is $r = j - i$ (negative: the key lies in the past). Code counts positions from 0, prose from 1.',
     'toc.label': 'Table of contents',
     'toc.title': 'Contents',
     'explore.title': 'Try it: one scheme, live',
-    'explore.p1': 'Pick a scheme and move the controls: the map is recomputed on every change, and the address bar links to what you see. The playground compares two schemes side by side.',
+    'explore.p1':
+      'Pick a scheme and move the controls: the map is recomputed on every change, and the address bar links to what you see. The playground compares two schemes side by side.',
 
     's211.title': '2.1.1 The mathematical essence of sequence modelling',
     's211.h.seq': 'A sequence as a matrix',
     's211.p.seq': 'A sequence of $n$ tokens is a matrix whose rows are $d$-dimensional vectors:',
     's211.h.map': 'Position as a map',
-    's211.p.map': 'Position information is a map from indices to vectors. Absolute encodings look at the index itself; relative encodings look at relations between indices.',
+    's211.p.map':
+      'Position information is a map from indices to vectors. Absolute encodings look at the index itself; relative encodings look at relations between indices.',
     's211.h.rel': 'The relative relation',
-    's211.p.rel': 'The relation between positions $i$ and $j$ is their signed distance. Hover or focus a token to see its row of the distance matrix. Without any positional information, attention cannot tell order at all: shuffling the tokens only shuffles the outputs (permutation equivariance).',
+    's211.p.rel':
+      'The relation between positions $i$ and $j$ is their signed distance. Hover or focus a token to see its row of the distance matrix. Without any positional information, attention cannot tell order at all: shuffling the tokens only shuffles the outputs (permutation equivariance).',
     's211.n': 'Tokens n',
     's211.scheme': 'Compare with',
     's211.shuffle': 'Shuffle tokens',
@@ -42,12 +47,16 @@ export default {
     's211.notEquivariant': 'outputs change: order is visible',
 
     's212.title': '2.1.2 From absolute to relative',
-    's212.p.limits': 'The original text lists three limits of absolute encodings (dependence on the absolute index, weak extrapolation, an unnatural expression of distance) and three advantages of relative ones (translation invariance, strong extrapolation, natural distance). The first advantage is a theorem; the second is an empirical claim, tested below and in 2.1.7.',
+    's212.p.limits':
+      'The original text lists three limits of absolute encodings (dependence on the absolute index, weak extrapolation, an unnatural expression of distance) and three advantages of relative ones (translation invariance, strong extrapolation, natural distance). The first advantage is a theorem; the second is an empirical claim, tested below and in 2.1.7.',
     's212.h.theorem': 'Theorem 1 (translation invariance)',
-    's212.p.theorem': 'If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
-    's212.p.measure': 'The page measures it for any scheme: it computes the position-score matrix $S$ and its translation defect. The defect is 0 (up to float32 rounding) exactly when $S$ is a Toeplitz matrix.',
+    's212.p.theorem':
+      'If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
+    's212.p.measure':
+      'The page measures it for any scheme: it computes the position-score matrix $S$ and its translation defect. The defect is 0 (up to float32 rounding) exactly when $S$ is a Toeplitz matrix.',
     's212.h.claim': 'Claim vs evidence: “relative encodings extrapolate well”',
-    's212.p.claim': 'Translation invariance does not imply extrapolation. Plain RoPE is exactly invariant, yet past its training length many of its dimension pairs meet rotation angles never seen in training (2.1.7); ALiBi and KERPLE keep decaying and degrade gracefully. The summary table (2.1.9) computes this for every scheme.',
+    's212.p.claim':
+      'Translation invariance does not imply extrapolation. Plain RoPE is exactly invariant, yet past its training length many of its dimension pairs meet rotation angles never seen in training (2.1.7); ALiBi and KERPLE keep decaying and degrade gracefully. The summary table (2.1.9) computes this for every scheme.',
     's212.scheme': 'Scheme',
     's212.learned': 'Learned absolute (random embeddings)',
     's212.sinusoidalWqk': 'Sinusoidal through random W_Q, W_K',
@@ -64,7 +73,8 @@ export default {
 
     's213.title': '2.1.3 A geometric view of relative position',
     's213.p1': 'Position vectors $\\mathbf{p}_i$ live in $\\mathbb{R}^d$; three common distances between them:',
-    's213.p2': 'A relative encoding maps a pair of positions to a vector that depends only on their distance. Below: the three distance matrices, the distance from position 0 as $r$ grows (is it monotone, and where does it alias?), and the position vectors projected on their top two principal directions (PCA via SVD) — sinusoids trace a helix.',
+    's213.p2':
+      'A relative encoding maps a pair of positions to a vector that depends only on their distance. Below: the three distance matrices, the distance from position 0 as $r$ grows (is it monotone, and where does it alias?), and the position vectors projected on their top two principal directions (PCA via SVD) — sinusoids trace a helix.',
     's213.source': 'Position vectors',
     's213.source.sinusoidal': 'Sinusoidal',
     's213.source.rope': 'RoPE-rotated unit vector',
@@ -88,8 +98,10 @@ export default {
     's213.curveTitle': 'Distance from position 0',
 
     's214.title': '2.1.4 A linear-algebra view',
-    's214.p1': 'A relative encoding defines an $n \\times n$ matrix with constant diagonals (a Toeplitz matrix); its singular value decomposition and eigenvalues describe how the positional information is spread over dimensions:',
-    's214.p2': 'The effective rank (entropy of the normalised singular values) and the condition number summarise the spectrum; for Toeplitz matrices the top singular vectors are close to Fourier modes.',
+    's214.p1':
+      'A relative encoding defines an $n \\times n$ matrix with constant diagonals (a Toeplitz matrix); its singular value decomposition and eigenvalues describe how the positional information is spread over dimensions:',
+    's214.p2':
+      'The effective rank (entropy of the normalised singular values) and the condition number summarise the spectrum; for Toeplitz matrices the top singular vectors are close to Fourier modes.',
     's214.scheme': 'Scheme',
     's214.n': 'n',
     's214.effRank': 'Effective rank',
@@ -109,8 +121,10 @@ export default {
     's214.modesTitle': 'Top three left singular vectors',
 
     's215.title': '2.1.5 A probabilistic view',
-    's215.p1': 'A relative profile can be read as a Gaussian-process covariance; Bayes’ rule and entropy give the other two views of the original text:',
-    's215.p2': 'Not every profile is a covariance. The page checks the two requirements in order: symmetry $k(r) = k(-r)$, then positive semi-definiteness from the smallest eigenvalue of $K$. The original’s frequency profile $\\sin(r/\\alpha)$ fails the first test: it is odd, so $K$ is antisymmetric and its symmetric part is zero.',
+    's215.p1':
+      'A relative profile can be read as a Gaussian-process covariance; Bayes’ rule and entropy give the other two views of the original text:',
+    's215.p2':
+      'Not every profile is a covariance. The page checks the two requirements in order: symmetry $k(r) = k(-r)$, then positive semi-definiteness from the smallest eigenvalue of $K$. The original’s frequency profile $\\sin(r/\\alpha)$ fails the first test: it is odd, so $K$ is antisymmetric and its symmetric part is zero.',
     's215.profile': 'Profile k(r)',
     's215.profile.exp-decay': 'Exponential decay exp(−λ|r|)',
     's215.profile.gaussian': 'Gaussian',
@@ -148,7 +162,8 @@ export default {
     's215.samplesTitle': 'Gaussian-process samples (Cholesky)',
     's215.noSamples': 'No samples: a profile that is not a covariance has no Gaussian process.',
     's215.h.entropy': 'Information: attention entropy',
-    's215.p.entropy': 'Random (seeded) queries and keys with an exponential-decay bias: the entropy of each query’s attention row, and the entropy of the attention-weighted distance distribution $p(r)$. A stronger decay or a lower temperature concentrates attention and lowers both.',
+    's215.p.entropy':
+      'Random (seeded) queries and keys with an exponential-decay bias: the entropy of each query’s attention row, and the entropy of the attention-weighted distance distribution $p(r)$. A stronger decay or a lower temperature concentrates attention and lowers both.',
     's215.decay': 'Decay λ',
     's215.temperature': 'Temperature τ',
     's215.rowEntropy': 'Mean row entropy',
@@ -162,11 +177,14 @@ export default {
 
     's216.title': '2.1.6 A mathematical classification: explicit, implicit, mixed',
     's216.h.explicit': 'Explicit relative encoding',
-    's216.p.explicit': 'The original writes the bias inside the scaling. Every modern model (ALiBi, KERPLE, Sandwich, FIRE) and relpos’s explicit mode add it after the scaling — the bias is not divided by $\\sqrt{d_k}$; for $d_k = 64$ the two differ by a factor 8. The original’s form is the mixed mode with $\\alpha = 1, \\beta = 0$.',
+    's216.p.explicit':
+      'The original writes the bias inside the scaling. Every modern model (ALiBi, KERPLE, Sandwich, FIRE) and relpos’s explicit mode add it after the scaling — the bias is not divided by $\\sqrt{d_k}$; for $d_k = 64$ the two differ by a factor 8. The original’s form is the mixed mode with $\\alpha = 1, \\beta = 0$.',
     's216.h.implicit': 'Implicit relative encoding',
-    's216.p.implicit': 'Position vectors added to the keys. With absolute (sinusoidal) $P$ the added term $\\mathbf{q}_i \\cdot \\mathbf{p}_j$ depends on the absolute $j$: this mode is not translation invariant, despite the label.',
+    's216.p.implicit':
+      'Position vectors added to the keys. With absolute (sinusoidal) $P$ the added term $\\mathbf{q}_i \\cdot \\mathbf{p}_j$ depends on the absolute $j$: this mode is not translation invariant, despite the label.',
     's216.h.mixed': 'Mixed relative encoding',
-    's216.p.mixed': 'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$, so that $\\alpha = 0, \\beta = 1$ is the implicit form.',
+    's216.p.mixed':
+      'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$, so that $\\alpha = 0, \\beta = 1$ is the implicit form.',
     's216.scheme': 'Bias B',
     's216.form': 'Explicit form',
     's216.form.modern': 'softmax(QKᵀ/√d + B)',
@@ -181,12 +199,15 @@ export default {
     's216.defect.explicit': 'Translation defect of the positional logits',
     's216.defect.implicit': 'Translation defect of the positional logits',
     's216.defect.mixed': 'Translation defect of the positional logits',
-    's216.note': 'The maps use the same seeded random Q, K, V. The defect is measured with a position-only probe (the same vector for every token), recovering the logits from the weights as $\\log w_{ij} - \\log w_{ii}$ — the softmax normaliser of each row cancels. Raise β in the mixed map and watch the defect leave zero.',
+    's216.note':
+      'The maps use the same seeded random Q, K, V. The defect is measured with a position-only probe (the same vector for every token), recovering the logits from the weights as $\\log w_{ij} - \\log w_{ii}$ — the softmax normaliser of each row cancels. Raise β in the mixed map and watch the defect leave zero.',
     's216.readout': 'i = {i}, j = {j}, r = {r}: weight {w}, logit − diagonal logit {logit}, bias B {b}',
 
     's217.title': '2.1.7 Optimising relative encodings',
-    's217.p1': 'The original proposes a distance decay, a frequency profile and a dimension budget: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
-    's217.p2': 'RoPE rotates dimension pair $k$ by the angle $m \\theta_k$. Over a training window of length $L$ the pair turns $T_k$ times; a pair with $T_k < 1$ never completes a turn in training, so past the window it meets angles it has never seen — the root of RoPE’s poor extrapolation. Scaling methods stretch the slow pairs.',
+    's217.p1':
+      'The original proposes a distance decay, a frequency profile and a dimension budget: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
+    's217.p2':
+      'RoPE rotates dimension pair $k$ by the angle $m \\theta_k$. Over a training window of length $L$ the pair turns $T_k$ times; a pair with $T_k < 1$ never completes a turn in training, so past the window it meets angles it has never seen — the root of RoPE’s poor extrapolation. Scaling methods stretch the slow pairs.',
     's217.h.profiles': 'Decay and frequency profiles',
     's217.lambda': 'Decay λ',
     's217.alpha': 'Frequency scale α',
@@ -199,12 +220,14 @@ export default {
     's217.value': 'f(d)',
     's217.profilesTitle': 'Decay and frequency profiles',
     's217.h.bound': 'RoPE’s long-range decay bound',
-    's217.p.bound': 'The RoFormer bound on $|\\mathbf{q} \\cdot \\mathbf{k}|$ as the distance grows, for three bases at the dimension chosen above.',
+    's217.p.bound':
+      'The RoFormer bound on $|\\mathbf{q} \\cdot \\mathbf{k}|$ as the distance grows, for three bases at the dimension chosen above.',
     's217.baseLabel': 'base {base}',
     's217.boundY': 'bound (relative)',
     's217.boundTitle': 'Long-range decay bound, d = {d}',
     's217.h.turns': 'Rotation turns per dimension pair',
-    's217.p.turns': 'Pairs below the line $T_k = 1$ never complete a turn inside the training window. Choose a scaling (or a real model) and see which pairs it moves.',
+    's217.p.turns':
+      'Pairs below the line $T_k = 1$ never complete a turn inside the training window. Choose a scaling (or a real model) and see which pairs it moves.',
     's217.preset': 'Real model',
     's217.preset.none': '(none)',
     's217.scaling': 'Scaling',
@@ -221,7 +244,8 @@ export default {
     's217.turnsY': 'turns T_k over the window (log)',
     's217.turnsTitle': 'Turns per pair over L = {L}',
     's217.h.extra': 'Does it extrapolate? A test, not a claim',
-    's217.p.extra': 'Take a training length $L$ and look four times further. RoPE: how many pairs meet unseen angles. Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? Profiles are scaled by their largest magnitude.',
+    's217.p.extra':
+      'Take a training length $L$ and look four times further. RoPE: how many pairs meet unseen angles. Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? Profiles are scaled by their largest magnitude.',
     's217.L': 'Training length L',
     's217.extra.rope': 'RoPE',
     's217.extra.alibi': 'ALiBi',
@@ -234,7 +258,8 @@ export default {
     's217.extraTitle': 'Score profiles out to 4L = 4 × {L}',
 
     's218.title': '2.1.8 Numerical stability',
-    's218.p1': 'The original asks for a bounded encoding, a well-behaved derivative, and normalisation, gradient clipping and learning-rate tuning. The page measures the bound $C$, checks the analytic derivative against finite differences, and shows where low precision breaks rotary angles.',
+    's218.p1':
+      'The original asks for a bounded encoding, a well-behaved derivative, and normalisation, gradient clipping and learning-rate tuning. The page measures the bound $C$, checks the analytic derivative against finite differences, and shows where low precision breaks rotary angles.',
     's218.p2': 'And the trick every softmax needs: subtract the row maximum before exponentiating.',
     's218.h.bound': 'The bound C',
     's218.d': 'Dimension d',
@@ -253,7 +278,8 @@ export default {
     's218.value': 'value',
     's218.derivTitle': 'Profile and analytic derivative',
     's218.h.precision': 'Precision of rotary angles',
-    's218.p.precision': 'Error of $\\cos, \\sin$ of $m \\theta_k$ computed in float32, float16 and bfloat16 against float64 as the position $m$ grows to a million (d = 128).',
+    's218.p.precision':
+      'Error of $\\cos, \\sin$ of $m \\theta_k$ computed in float32, float16 and bfloat16 against float64 as the position $m$ grows to a million (d = 128).',
     's218.base': 'Base θ',
     's218.breaks.float32': 'float32 breaks (error > 0.01) at',
     's218.breaks.float16': 'float16 breaks (error > 0.01) at',
@@ -264,7 +290,8 @@ export default {
     's218.rotError': 'rotation error',
     's218.precisionTitle': 'Rotation error against float64',
     's218.h.softmax': 'Softmax overflow',
-    's218.p.softmax': 'Random logits of growing scale: the naive float32 softmax (exponentiate, then divide) against the core’s, which subtracts the row maximum first.',
+    's218.p.softmax':
+      'Random logits of growing scale: the naive float32 softmax (exponentiate, then divide) against the core’s, which subtracts the row maximum first.',
     's218.scale': 'Logit scale',
     's218.naive': 'Naive float32 softmax',
     's218.naiveValue': '{bad} of {m} weights are NaN or infinite',
@@ -272,11 +299,13 @@ export default {
     's218.stableValue': 'all finite, sum {sum}',
 
     's219.title': '2.1.9 Summary and outlook',
-    's219.p1': 'Every cell below is computed now, for every scheme, from the numbers the core returns; change n or the training length and the table is recomputed. The original’s conclusions hold where the table says yes and nowhere else.',
+    's219.p1':
+      'Every cell below is computed now, for every scheme, from the numbers the core returns; change n or the training length and the table is recomputed. The original’s conclusions hold where the table says yes and nowhere else.',
     's219.n': 'n',
     's219.L': 'Training length L',
     's219.caption': 'Properties of every scheme, computed live',
-    's219.criteria': 'Criteria: invariant — the translation defect of the scores is 0 (float32); decays — keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score; PSD — kernelCheck of the scheme (bias schemes) or of its Toeplitz profile; bounded — max|S| does not grow from n to 4n; extrapolates — rotary: every pair completes a turn within L; others: no key beyond L scores above the key at distance L − 1.',
+    's219.criteria':
+      'Criteria: invariant — the translation defect of the scores is 0 (float32); decays — keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score; PSD — kernelCheck of the scheme (bias schemes) or of its Toeplitz profile; bounded — max|S| does not grow from n to 4n; extrapolates — rotary: every pair completes a turn within L; others: no key beyond L scores above the key at distance L − 1.',
     's219.yes': 'yes',
     's219.no': 'no',
     's219.na': 'n/a',
@@ -338,16 +367,19 @@ export default {
 
     'pg.title': 'relpos playground',
     'pg.heading': 'Playground: two schemes side by side',
-    'pg.intro': 'Every control is built from the core’s scheme metadata. Load a real model from the presets or paste its config.json; open a long-context map to see pooled attention over up to a million positions. The address bar always links to what you see.',
+    'pg.intro':
+      'Every control is built from the core’s scheme metadata. Load a real model from the presets or paste its config.json; open a long-context map to see pooled attention over up to a million positions. The address bar always links to what you see.',
     'pg.paneA': 'Scheme A',
     'pg.paneB': 'Scheme B',
     'pg.config.title': 'A model’s config.json',
-    'pg.config.help': 'Paste a Hugging Face config.json: the core reads its rotary or ALiBi setup (theta, scaling, head dimension) and the chosen pane shows it.',
+    'pg.config.help':
+      'Paste a Hugging Face config.json: the core reads its rotary or ALiBi setup (theta, scaling, head dimension) and the chosen pane shows it.',
     'pg.config.label': 'config.json',
     'pg.config.target': 'Show in',
     'pg.config.apply': 'Read config',
     'pg.config.error': 'Could not read it: {message}',
-    'pg.config.read': 'Read: scheme {scheme}, {heads} heads, rotary dimension {d}, base {base} (model type {type}, context {context}).',
+    'pg.config.read':
+      'Read: scheme {scheme}, {heads} heads, rotary dimension {d}, base {base} (model type {type}, context {context}).',
     'pg.config.noWarnings': 'No warnings: every field was understood.',
     'pg.long.title': 'Long context: pooled attention map',
     'pg.long.n': 'Sequence length n',

@@ -33,8 +33,10 @@ export function lang() {
 /** The message `key` of the current language with {name} placeholders filled (as text). */
 export function t(key, values = {}) {
   const table = LANGUAGES[current].page;
-  const template = Object.hasOwn(table, key) ? table[key] : LANGUAGES.en.page[key] ?? key;
-  return String(template).replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  const template = Object.hasOwn(table, key) ? table[key] : (LANGUAGES.en.page[key] ?? key);
+  return String(template).replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
 }
 
 /** Sets an element's content from a message: text, with $…$ segments typeset by KaTeX. */
@@ -47,7 +49,12 @@ export function setText(element, text) {
 export function applyI18n(root = document) {
   for (const element of root.querySelectorAll('[data-i18n]')) {
     // Typeset math waits until its section comes near the viewport (fast first view).
-    if (element.closest('.chapter-section:not([data-shown])') && (LANGUAGES[current].page[element.dataset.i18n] ?? '').includes('$')) continue;
+    if (
+      element.closest('.chapter-section:not([data-shown])') &&
+      (LANGUAGES[current].page[element.dataset.i18n] ?? '').includes('$')
+    ) {
+      continue;
+    }
     const values = element.dataset.i18nValues ? JSON.parse(element.dataset.i18nValues) : {};
     setText(element, t(element.dataset.i18n, values));
   }
@@ -90,7 +97,9 @@ export function initI18n() {
   if (select) {
     select.value = current;
     select.addEventListener('change', () => setLang(select.value));
-    onLang((l) => { select.value = l; });
+    onLang((l) => {
+      select.value = l;
+    });
   }
   setLang(current, { persist: false });
 }

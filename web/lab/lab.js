@@ -29,16 +29,16 @@ async function useWorker() {
     const client = await createRelposWorker();
     lab.runner = async (options, control) => {
       try {
-        return await client.call('lab.train', { ...options, ...control });  // onProgress/signal travel in the options
+        return await client.call('lab.train', { ...options, ...control }); // onProgress/signal travel in the options
       } catch (error) {
         if (control.signal?.aborted || error?.name === 'AbortError') throw error;
-        lab.runner = null;  // this worker has no lab: train on the page from now on
+        lab.runner = null; // this worker has no lab: train on the page from now on
         const { load } = await import('../../bindings/index.js');
         return (await load()).lab.train({ ...options, ...control });
       }
     };
   } catch {
-    lab.runner = null;  // fall back to the page's own core
+    lab.runner = null; // fall back to the page's own core
   }
 }
 

@@ -2,7 +2,8 @@
 // through the element's `messages` property; keys missing there fall back to these.
 export const labMessages = Object.freeze({
   title: 'Extrapolation lab',
-  intro: 'Train a tiny attention model on a task where position is what matters, at length L, then test it at 2L, 4L and 8L. Everything runs in the wasm core, step by step.',
+  intro:
+    'Train a tiny attention model on a task where position is what matters, at length L, then test it at 2L, 4L and 8L. Everything runs in the wasm core, step by step.',
   task: 'Task',
   schemes: 'Schemes',
   length: 'Training length L',
@@ -46,7 +47,14 @@ export const labMessages = Object.freeze({
     count: 'Count since delimiter',
   },
   schemeNames: {
-    none: 'NoPE', sinusoidal: 'Sinusoidal (keys)', alibi: 'ALiBi', t5: 'T5 (learned)', 'kerple-log': 'KERPLE log',
-    fire: 'FIRE', rope: 'RoPE', 'rope-linear': 'RoPE + linear PI at eval', xpos: 'xPos',
+    none: 'NoPE',
+    sinusoidal: 'Sinusoidal (keys)',
+    alibi: 'ALiBi',
+    t5: 'T5 (learned)',
+    'kerple-log': 'KERPLE log',
+    fire: 'FIRE',
+    rope: 'RoPE',
+    'rope-linear': 'RoPE + linear PI at eval',
+    xpos: 'xPos',
   },
 });

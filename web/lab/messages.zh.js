@@ -45,7 +45,14 @@ export const labMessagesZh = Object.freeze({
     count: '自分隔符起计数',
   },
   schemeNames: {
-    none: '无位置编码（NoPE）', sinusoidal: '正弦（加到键上）', alibi: 'ALiBi', t5: 'T5（可学习）', 'kerple-log': 'KERPLE 对数',
-    fire: 'FIRE', rope: 'RoPE', 'rope-linear': 'RoPE + 评估时线性插值', xpos: 'xPos',
+    none: '无位置编码（NoPE）',
+    sinusoidal: '正弦（加到键上）',
+    alibi: 'ALiBi',
+    t5: 'T5（可学习）',
+    'kerple-log': 'KERPLE 对数',
+    fire: 'FIRE',
+    rope: 'RoPE',
+    'rope-linear': 'RoPE + 评估时线性插值',
+    xpos: 'xPos',
   },
 });

@@ -11,7 +11,20 @@ import { applyI18n, lang, onLang, t } from '../i18n/index.js';
 import { el, fmt, words } from './ui.js';
 
 // Parameters the page sets itself or that need arrays (tables, probes) are not sliders.
-const SKIP = new Set(['n', 'd', 'heads', 'causal', 'positions', 'rotaryDim', 'seqLen', 'role', 'center', 'output', 'q', 'k']);
+const SKIP = new Set([
+  'n',
+  'd',
+  'heads',
+  'causal',
+  'positions',
+  'rotaryDim',
+  'seqLen',
+  'role',
+  'center',
+  'output',
+  'q',
+  'k',
+]);
 
 function sliderRange(spec) {
   const lo = Number.isFinite(spec.min) ? spec.min : spec.default - 10;
@@ -23,17 +36,29 @@ function sliderRange(spec) {
  * Builds a pane into `root`. Options: id (DOM id prefix, '' or 'b-'), key (hash prefix, '' or 'b.'),
  * scheme (default), presets (show the preset picker), title (message key).
  */
-export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', presets = false, title = null, onChange = () => {} } = {}) {
+export function createPane(
+  rp,
+  root,
+  { id = '', key = '', scheme = 'alibi', presets = false, title = null, onChange = () => {} } = {},
+) {
   const $ = (name) => root.querySelector(`#${id}${name}`);
   const drawable = rp.schemes.filter((s) => s.calls.includes('bias') || s.calls.includes('scores'));
   const infoOf = (sid) => drawable.find((s) => s.id === sid);
   const defaultScheme = scheme;
-  const rangeInput = (name, min, max, step, value) => el('label', { className: 'control' }, words(`pane.${name}`),
-    el('input', { id: `${id}${name}`, name: `${id}${name}`, type: 'range', min, max, step, value }),
-    el('output', { id: `${id}${name}-out`, htmlFor: `${id}${name}`, value }));
-  const selectInput = (name, labelKey) => el('label', { className: 'control' }, words(labelKey), el('select', { id: `${id}${name}`, name: `${id}${name}` }));
+  const rangeInput = (name, min, max, step, value) =>
+    el(
+      'label',
+      { className: 'control' },
+      words(`pane.${name}`),
+      el('input', { id: `${id}${name}`, name: `${id}${name}`, type: 'range', min, max, step, value }),
+      el('output', { id: `${id}${name}-out`, htmlFor: `${id}${name}`, value }),
+    );
+  const selectInput = (name, labelKey) =>
+    el('label', { className: 'control' }, words(labelKey), el('select', { id: `${id}${name}`, name: `${id}${name}` }));
 
-  const form = el('form', { id: `${id}controls`, className: 'pane-controls', attrs: { 'data-i18n-attr': 'aria-label:pane.controls' } },
+  const form = el(
+    'form',
+    { id: `${id}controls`, className: 'pane-controls', attrs: { 'data-i18n-attr': 'aria-label:pane.controls' } },
     title ? el('h2', { className: 'pane-title' }, words(title)) : null,
     selectInput('scheme', 'pane.scheme'),
     presets ? selectInput('preset', 'pane.preset') : null,
@@ -41,13 +66,19 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
     rangeInput('n', 4, 1024, 4, 64),
     rangeInput('heads', 1, 16, 1, 8),
     rangeInput('head', 0, 7, 1, 0),
-    el('label', { className: 'control check' }, el('input', { id: `${id}causal`, name: `${id}causal`, type: 'checkbox' }), words('pane.causal')),
+    el(
+      'label',
+      { className: 'control check' },
+      el('input', { id: `${id}causal`, name: `${id}causal`, type: 'checkbox' }),
+      words('pane.causal'),
+    ),
     selectInput('mode', 'pane.mode'),
     selectInput('colormap', 'pane.colormap'),
     selectInput('curve-kind', 'pane.curve'),
     el('fieldset', { id: `${id}scheme-params`, className: 'params' }, el('legend', {}, words('pane.params'))),
     el('p', { id: `${id}cite`, className: 'cite' }),
-    el('p', {}, el('a', { id: `${id}permalink`, href: '#', dataset: { i18n: 'pane.permalink' } })));
+    el('p', {}, el('a', { id: `${id}permalink`, href: '#', dataset: { i18n: 'pane.permalink' } })),
+  );
   const map = el('relpos-heatmap', { id: `${id}map` });
   map.setAttribute('scheme', scheme);
   map.setAttribute('n', '64');
@@ -97,9 +128,19 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
         label.append(el('input', { id: inputId, type: 'checkbox', name, checked: spec.default }));
       } else if (spec.type === 'number' || spec.type === 'integer') {
         const [lo, hi] = sliderRange(spec);
-        const input = el('input', { id: inputId, type: 'range', name, min: lo, max: hi, value: spec.default, step: spec.integer ? 1 : 'any' });
+        const input = el('input', {
+          id: inputId,
+          type: 'range',
+          name,
+          min: lo,
+          max: hi,
+          value: spec.default,
+          step: spec.integer ? 1 : 'any',
+        });
         const out = el('output', { htmlFor: inputId, value: spec.default });
-        input.addEventListener('input', () => { out.value = input.value; });
+        input.addEventListener('input', () => {
+          out.value = input.value;
+        });
         label.append(input, out);
       } else {
         continue;
@@ -139,7 +180,9 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
       if (!spec) return undefined;
       if (spec.type === 'choice') return { type: 'choice', choices: spec.choices };
       if (spec.type === 'boolean') return { type: 'boolean' };
-      if (spec.type === 'number' || spec.type === 'integer') return { type: spec.integer ? 'integer' : 'number', min: spec.min, max: spec.max };
+      if (spec.type === 'number' || spec.type === 'integer') {
+        return { type: spec.integer ? 'integer' : 'number', min: spec.min, max: spec.max };
+      }
       return undefined;
     };
   }
@@ -147,12 +190,19 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
   /** The pane's hash fields (prefixed). */
   function state() {
     const s = {
-      [`${key}scheme`]: schemeSelect.value, [`${key}view`]: viewSelect.value, [`${key}n`]: Number($('n').value),
-      [`${key}heads`]: Number($('heads').value), [`${key}head`]: Number($('head').value), [`${key}causal`]: $('causal').checked,
-      [`${key}mode`]: $('mode').value || undefined, [`${key}colormap`]: $('colormap').value || undefined, [`${key}curve`]: $('curve-kind').value,
+      [`${key}scheme`]: schemeSelect.value,
+      [`${key}view`]: viewSelect.value,
+      [`${key}n`]: Number($('n').value),
+      [`${key}heads`]: Number($('heads').value),
+      [`${key}head`]: Number($('head').value),
+      [`${key}causal`]: $('causal').checked,
+      [`${key}mode`]: $('mode').value || undefined,
+      [`${key}colormap`]: $('colormap').value || undefined,
+      [`${key}curve`]: $('curve-kind').value,
     };
     for (const input of fieldset.querySelectorAll('input, select')) {
-      s[`${key}p.${input.name}`] = input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
+      s[`${key}p.${input.name}`] =
+        input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
     }
     return s;
   }
@@ -161,15 +211,23 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
   function current() {
     const params = {};
     for (const input of fieldset.querySelectorAll('input, select')) {
-      params[input.name] = input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
+      params[input.name] =
+        input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
     }
-    return { info: infoOf(schemeSelect.value), params, n: Number($('n').value), heads: Number($('heads').value), causal: $('causal').checked };
+    return {
+      info: infoOf(schemeSelect.value),
+      params,
+      n: Number($('n').value),
+      heads: Number($('heads').value),
+      causal: $('causal').checked,
+    };
   }
 
   function describe() {
     const info = infoOf(schemeSelect.value);
     // The core's scheme descriptions are English; other languages show the citation only.
-    $('cite').textContent = lang() === 'en' ? `${info.description} — ${info.cite}` : t('pane.cite', { cite: info.cite });
+    $('cite').textContent =
+      lang() === 'en' ? `${info.description} — ${info.cite}` : t('pane.cite', { cite: info.cite });
   }
 
   function apply() {
@@ -180,8 +238,13 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
     for (const name of ['n', 'heads', 'head']) $(`${name}-out`).value = $(name).value;
     describe();
     const attributes = {
-      scheme: info.id, view: viewSelect.value, n: $('n').value, heads: $('heads').value, head: $('head').value,
-      causal: String($('causal').checked), params: JSON.stringify(params),
+      scheme: info.id,
+      view: viewSelect.value,
+      n: $('n').value,
+      heads: $('heads').value,
+      head: $('head').value,
+      causal: String($('causal').checked),
+      params: JSON.stringify(params),
     };
     for (const [name, value] of Object.entries(attributes)) map.setAttribute(name, value);
     for (const name of ['mode', 'colormap']) {
@@ -190,8 +253,22 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
     }
     const wanted = $('curve-kind').value;
     const kind = wanted !== 'profile' && !info.calls.includes('frequencies') ? 'profile' : wanted;
-    const curveAttributes = { kind, scheme: info.id, n: $('n').value, heads: $('heads').value, params: JSON.stringify(params), causal: String($('causal').checked) };
-    if (kind === 'profile') curveAttributes.view = viewSelect.value === 'weights' || viewSelect.value === 'scores' ? viewSelect.value : (info.calls.includes('bias') ? 'bias' : 'scores');
+    const curveAttributes = {
+      kind,
+      scheme: info.id,
+      n: $('n').value,
+      heads: $('heads').value,
+      params: JSON.stringify(params),
+      causal: String($('causal').checked),
+    };
+    if (kind === 'profile') {
+      curveAttributes.view =
+        viewSelect.value === 'weights' || viewSelect.value === 'scores'
+          ? viewSelect.value
+          : info.calls.includes('bias')
+            ? 'bias'
+            : 'scores';
+    }
     for (const [name, value] of Object.entries(curveAttributes)) curve.setAttribute(name, value);
     if (kind !== 'profile') curve.removeAttribute('view');
   }
@@ -217,7 +294,17 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
     schemeSelect.value = info.id;
     selectScheme(base[`${key}view`] ?? viewSelect.value);
     const s = decodeHash(hash, hashSchema(), { [`${key}p.`]: paramSpec(info) });
-    for (const [field, input] of [['n', 'n'], ['heads', 'heads'], ['head', 'head'], ['causal', 'causal'], ['mode', 'mode'], ['colormap', 'colormap'], ['curve', 'curve-kind']]) setControl($(input), s[`${key}${field}`]);
+    for (const [field, input] of [
+      ['n', 'n'],
+      ['heads', 'heads'],
+      ['head', 'head'],
+      ['causal', 'causal'],
+      ['mode', 'mode'],
+      ['colormap', 'colormap'],
+      ['curve', 'curve-kind'],
+    ]) {
+      setControl($(input), s[`${key}${field}`]);
+    }
     for (const input of fieldset.querySelectorAll('input, select')) setControl(input, s[`${key}p.${input.name}`]);
   }
 
@@ -241,22 +328,48 @@ export function createPane(rp, root, { id = '', key = '', scheme = 'alibi', pres
     return true;
   }
 
-  schemeSelect.addEventListener('change', () => { selectScheme(viewSelect.value); if (presets) $('preset').value = ''; apply(); onChange(); });
-  form.addEventListener('input', (e) => { if (e.target !== schemeSelect && e.target.id !== `${id}preset`) { apply(); onChange(); } });
+  schemeSelect.addEventListener('change', () => {
+    selectScheme(viewSelect.value);
+    if (presets) $('preset').value = '';
+    apply();
+    onChange();
+  });
+  form.addEventListener('input', (e) => {
+    if (e.target !== schemeSelect && e.target.id !== `${id}preset`) {
+      apply();
+      onChange();
+    }
+  });
   form.addEventListener('submit', (e) => e.preventDefault());
   if (presets) {
     $('preset').addEventListener('change', () => {
       const preset = rp.presets.find((p) => p.id === $('preset').value);
-      if (preset) { load(preset); onChange(); }
+      if (preset) {
+        load(preset);
+        onChange();
+      }
     });
   }
   let last = null;
   const captionText = () => {
     if (!last) return;
-    caption.textContent = t('pane.caption', { rows: last.rows, cols: last.cols, head: last.head, renderer: last.renderer, compute: fmt(last.computeMs, 2), draw: fmt(last.drawMs, 2) });
+    caption.textContent = t('pane.caption', {
+      rows: last.rows,
+      cols: last.cols,
+      head: last.head,
+      renderer: last.renderer,
+      compute: fmt(last.computeMs, 2),
+      draw: fmt(last.drawMs, 2),
+    });
   };
-  map.addEventListener('relpos-render', (e) => { last = e.detail; captionText(); });
-  onLang(() => { describe(); captionText(); });
+  map.addEventListener('relpos-render', (e) => {
+    last = e.detail;
+    captionText();
+  });
+  onLang(() => {
+    describe();
+    captionText();
+  });
 
   schemeSelect.value = scheme;
   selectScheme();
@@ -274,8 +387,14 @@ export function syncHash(panes, extra = () => ({})) {
     if (hash !== location.hash) history.replaceState(null, '', hash || location.pathname + location.search);
   };
   window.addEventListener('hashchange', () => {
-    for (const p of panes) { p.fromHash(location.hash); p.apply(); }
+    for (const p of panes) {
+      p.fromHash(location.hash);
+      p.apply();
+    }
   });
-  for (const p of panes) { p.fromHash(location.hash); p.apply(); }
+  for (const p of panes) {
+    p.fromHash(location.hash);
+    p.apply();
+  }
   return write;
 }

@@ -31,8 +31,21 @@ export function slider({ key, min, max, step = 1, value, name, format = (v) => v
   const input = el('input', { type: 'range', id, name: name ?? id, min, max, step, value });
   const output = el('output', { htmlFor: id, value: format(Number(value)) });
   const label = el('label', { htmlFor: id, className: 'control' }, words(key), input, output);
-  input.addEventListener('input', () => { output.value = format(Number(input.value)); });
-  return { root: label, input, output, get value() { return Number(input.value); }, set value(v) { input.value = String(v); output.value = format(Number(input.value)); } };
+  input.addEventListener('input', () => {
+    output.value = format(Number(input.value));
+  });
+  return {
+    root: label,
+    input,
+    output,
+    get value() {
+      return Number(input.value);
+    },
+    set value(v) {
+      input.value = String(v);
+      output.value = format(Number(input.value));
+    },
+  };
 }
 
 /** A <select>; options are { value, key } (translated) or { value, text } (a proper name). */
@@ -47,14 +60,29 @@ export function select({ key, options, value, name }) {
   }
   if (value !== undefined) input.value = value;
   const label = el('label', { htmlFor: id, className: 'control' }, words(key), input);
-  return { root: label, input, get value() { return input.value; }, set value(v) { input.value = v; } };
+  return {
+    root: label,
+    input,
+    get value() {
+      return input.value;
+    },
+    set value(v) {
+      input.value = v;
+    },
+  };
 }
 
 export function checkbox({ key, checked = false, name }) {
   const id = nextId(name ?? 'check');
   const input = el('input', { type: 'checkbox', id, name: name ?? id, checked });
   const label = el('label', { htmlFor: id, className: 'control check' }, input, words(key));
-  return { root: label, input, get value() { return input.checked; } };
+  return {
+    root: label,
+    input,
+    get value() {
+      return input.checked;
+    },
+  };
 }
 
 export function button(key, onClick) {
@@ -68,7 +96,14 @@ export function stat(key, name) {
   const value = el('output', { className: 'value' });
   if (name) value.dataset.stat = name;
   const root = el('div', { className: 'stat' }, words(key), value);
-  return { root, value, set(text, kind) { value.textContent = text; value.dataset.kind = kind ?? ''; } };
+  return {
+    root,
+    value,
+    set(text, kind) {
+      value.textContent = text;
+      value.dataset.kind = kind ?? '';
+    },
+  };
 }
 
 /** Formats a number for display (significant digits; exponent for very small / large). */
@@ -129,7 +164,11 @@ export class MatrixView {
     const cols = tensor.shape.at(-1);
     const head = options.head ?? 0;
     this.matrix = { rows, cols, data: tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols) };
-    this.drawn = renderHeatmap(this.canvas, tensor, { colormap: options.colormap ?? this.colormap, range: options.range, head });
+    this.drawn = renderHeatmap(this.canvas, tensor, {
+      colormap: options.colormap ?? this.colormap,
+      range: options.range,
+      head,
+    });
     this.label = options.labelKey ?? this.label;
     if (this.at) this.point(...this.at);
     this.#describe();
@@ -139,7 +178,10 @@ export class MatrixView {
   #describe() {
     if (!this.matrix) return;
     const [lo, hi] = this.drawn.range;
-    this.canvas.setAttribute('aria-label', t('ui.matrixLabel', { rows: this.matrix.rows, cols: this.matrix.cols, lo: fmt(lo), hi: fmt(hi) }));
+    this.canvas.setAttribute(
+      'aria-label',
+      t('ui.matrixLabel', { rows: this.matrix.rows, cols: this.matrix.cols, lo: fmt(lo), hi: fmt(hi) }),
+    );
     if (this.at) this.point(...this.at);
   }
 

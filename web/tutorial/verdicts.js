@@ -51,8 +51,9 @@ export function decay(rp, id, n, S = scoreMatrix(rp, id, n)) {
 export function psd(rp, info, n, S = scoreMatrix(rp, info.id, n)) {
   let check;
   if (info.calls.includes('bias')) check = rp.analysis.kernelCheck({ name: info.id }, { n });
-  else if (rp.analysis.translationDefect(S).isToeplitz) check = rp.analysis.kernelCheck({ values: toeplitzValues(S) }, { n });
-  else return { verdict: null, value: NaN };
+  else if (rp.analysis.translationDefect(S).isToeplitz) {
+    check = rp.analysis.kernelCheck({ values: toeplitzValues(S) }, { n });
+  } else return { verdict: null, value: NaN };
   return { verdict: check.isPSD, value: check.minEigenvalue, symmetric: check.symmetric };
 }
 

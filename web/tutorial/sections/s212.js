@@ -1,6 +1,6 @@
 // 2.1.2 Theorem 1 measured: translation defect of the position-score matrix S for any scheme, with a
 // k slider that compares S(i + k, j + k) against S(i, j).
-import { controls, el, fmt, localize, MatrixView, onLang, randomTensor, select, slider, stat, t, words } from '../ui.js';
+import { controls, el, fmt, localize, MatrixView, onLang, randomTensor, select, slider, stat, t } from '../ui.js';
 
 const D = 32;
 
@@ -19,8 +19,11 @@ export function mount(root, { rp }) {
   const defect = stat('s212.defect', 'defect');
   const defectK = stat('s212.defectK', 'defectK');
   const verdict = el('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
-  root.append(controls(scheme.root, n.root, k.root), el('div', { className: 'demo-row' }, full.root, shifted.root),
-    el('div', { className: 'stats' }, defect.root, defectK.root, verdict));
+  root.append(
+    controls(scheme.root, n.root, k.root),
+    el('div', { className: 'demo-row' }, full.root, shifted.root),
+    el('div', { className: 'stats' }, defect.root, defectK.root, verdict),
+  );
 
   function scores(id, size) {
     if (id === 'learned' || id === 'sinusoidal-wqk') {
@@ -35,10 +38,12 @@ export function mount(root, { rp }) {
         const P = rp.encoding('sinusoidal', { n: size, d: D });
         const project = (W) => {
           const out = new Float32Array(size * D);
-          for (let i = 0; i < size; i++) for (let c = 0; c < D; c++) {
-            let acc = 0;
-            for (let m = 0; m < D; m++) acc += P.data[i * D + m] * W.data[m * D + c];
-            out[i * D + c] = acc;
+          for (let i = 0; i < size; i++) {
+            for (let c = 0; c < D; c++) {
+              let acc = 0;
+              for (let m = 0; m < D; m++) acc += P.data[i * D + m] * W.data[m * D + c];
+              out[i * D + c] = acc;
+            }
           }
           return { shape: [size, D], data: out };
         };
@@ -46,14 +51,23 @@ export function mount(root, { rp }) {
         K = project(randomTensor(D, D, 22, 1 / Math.sqrt(D)));
       }
       // q_i·k_j / √d computed by the core (Shaw scores with a zero relative table).
-      return rp.scores('shaw', { n: size, d: D, q: Q, k: K, clip: 1, aK: { shape: [3, D], data: new Float32Array(3 * D) } });
+      return rp.scores('shaw', {
+        n: size,
+        d: D,
+        q: Q,
+        k: K,
+        clip: 1,
+        aK: { shape: [3, D], data: new Float32Array(3 * D) },
+      });
     }
     return rp.scores(id, { n: size, d: D, heads: 1 });
   }
 
   function crop(S, size, offset, span) {
     const out = new Float32Array(span * span);
-    for (let i = 0; i < span; i++) for (let j = 0; j < span; j++) out[i * span + j] = S.data[(i + offset) * size + j + offset];
+    for (let i = 0; i < span; i++) {
+      for (let j = 0; j < span; j++) out[i * span + j] = S.data[(i + offset) * size + j + offset];
+    }
     return { shape: [span, span], data: out };
   }
 
@@ -69,7 +83,10 @@ export function mount(root, { rp }) {
     const drawn = full.show(a);
     shifted.show(crop(S, size, k.value, span), { range: drawn.range, colormap: drawn.colormap });
     defect.set(t('s212.defectValue', { max: fmt(td.max), relative: fmt(td.relative) }), td.isToeplitz ? 'yes' : 'no');
-    defectK.set(t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }), tk.max <= 1e-5 * Math.max(1, td.max / Math.max(td.relative, 1e-30)) ? 'yes' : 'no');
+    defectK.set(
+      t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }),
+      tk.max <= 1e-5 * Math.max(1, td.max / Math.max(td.relative, 1e-30)) ? 'yes' : 'no',
+    );
     verdict.textContent = t(td.isToeplitz ? 's212.invariant' : 's212.notInvariant');
     verdict.dataset.kind = td.isToeplitz ? 'yes' : 'no';
     root.dataset.defect = String(td.max);

@@ -2,14 +2,41 @@
 // bias scheme, with α, β, causal and the seed's vs the modern explicit form. Each map also reports the
 // translation defect of its positional part, measured with a position-only probe (identical q, k for
 // every token): logits are recovered from the weights as log w_ij − log w_ii (the row's normaliser cancels).
-import { checkbox, controls, el, fmt, localize, MatrixView, onLang, randomTensor, select, slider, stat, t, words } from '../ui.js';
+import {
+  checkbox,
+  controls,
+  el,
+  fmt,
+  localize,
+  MatrixView,
+  onLang,
+  randomTensor,
+  select,
+  slider,
+  stat,
+  t,
+  words,
+} from '../ui.js';
 
 const D = 16;
 
 export function mount(root, { rp }) {
   const ids = ['alibi', 't5', 'kerple-log', 'exp-decay', 'sandwich'];
-  const scheme = select({ key: 's216.scheme', name: 'scheme', value: 'alibi', options: ids.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })) });
-  const form = select({ key: 's216.form', name: 'form', value: 'modern', options: [{ value: 'modern', key: 's216.form.modern' }, { value: 'seed', key: 's216.form.seed' }] });
+  const scheme = select({
+    key: 's216.scheme',
+    name: 'scheme',
+    value: 'alibi',
+    options: ids.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })),
+  });
+  const form = select({
+    key: 's216.form',
+    name: 'form',
+    value: 'modern',
+    options: [
+      { value: 'modern', key: 's216.form.modern' },
+      { value: 'seed', key: 's216.form.seed' },
+    ],
+  });
   const alpha = slider({ key: 's216.alpha', min: 0, max: 2, step: 0.05, value: 1, name: 'alpha' });
   const beta = slider({ key: 's216.beta', min: 0, max: 2, step: 0.05, value: 1, name: 'beta' });
   const causal = checkbox({ key: 's216.causal', name: 'causal' });
@@ -17,9 +44,11 @@ export function mount(root, { rp }) {
   const kinds = ['explicit', 'implicit', 'mixed'];
   const views = kinds.map((kind) => new MatrixView({ captionKey: `s216.cap.${kind}` }));
   const defects = kinds.map((kind) => stat(`s216.defect.${kind}`, `defect-${kind}`));
-  root.append(controls(scheme.root, form.root, alpha.root, beta.root, causal.root, n.root),
+  root.append(
+    controls(scheme.root, form.root, alpha.root, beta.root, causal.root, n.root),
     el('div', { className: 'demo-row three' }, ...views.map((v, i) => el('div', {}, v.root, defects[i].root))),
-    el('p', { className: 'note' }, words('s216.note')));
+    el('p', { className: 'note' }, words('s216.note')),
+  );
 
   function options(kind, size) {
     const params = {};
@@ -29,7 +58,14 @@ export function mount(root, { rp }) {
         : { scheme: scheme.value, params, mode: 'explicit' };
     }
     if (kind === 'implicit') return { scheme: 'sinusoidal', params, mode: 'implicit' };
-    return { scheme: scheme.value, params, mode: 'mixed', alpha: alpha.value, beta: beta.value, P: rp.encoding('sinusoidal', { n: size, d: D }) };
+    return {
+      scheme: scheme.value,
+      params,
+      mode: 'mixed',
+      alpha: alpha.value,
+      beta: beta.value,
+      P: rp.encoding('sinusoidal', { n: size, d: D }),
+    };
   }
 
   function logitDefect(W, size) {
@@ -54,7 +90,15 @@ export function mount(root, { rp }) {
       const opts = options(kind, size);
       const { weights } = rp.attention({ q, k, v, causal: causal.value, ...opts });
       const view = views[index];
-      view.readout = (i, j, w) => t('s216.readout', { i, j, r: j - i, w: fmt(w), logit: fmt(Math.log(w) - Math.log(weights.data[i * size + i])), b: kind === 'implicit' ? '—' : fmt(B.data[i * size + j]) });
+      view.readout = (i, j, w) =>
+        t('s216.readout', {
+          i,
+          j,
+          r: j - i,
+          w: fmt(w),
+          logit: fmt(Math.log(w) - Math.log(weights.data[i * size + i])),
+          b: kind === 'implicit' ? '—' : fmt(B.data[i * size + j]),
+        });
       view.show(weights);
       const pos = rp.attention({ q: same, k: same, causal: causal.value, ...opts }).weights;
       const td = logitDefect(pos.data, size);

@@ -17,12 +17,40 @@ export function mount(root, { rp }) {
   // (b) decay bound
   const bound = el('div', { className: 'curve-box' });
   // (c) angle coverage
-  const presetSel = select({ key: 's217.preset', name: 'preset', value: '', options: [{ value: '', key: 's217.preset.none' }, ...rp.presets.filter((p) => p.scheme.startsWith('rope')).map((p) => ({ value: p.id, text: p.name }))] });
-  const scaling = select({ key: 's217.scaling', name: 'scaling', value: 'rope-llama3', options: SCALINGS.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })) });
+  const presetSel = select({
+    key: 's217.preset',
+    name: 'preset',
+    value: '',
+    options: [
+      { value: '', key: 's217.preset.none' },
+      ...rp.presets.filter((p) => p.scheme.startsWith('rope')).map((p) => ({ value: p.id, text: p.name })),
+    ],
+  });
+  const scaling = select({
+    key: 's217.scaling',
+    name: 'scaling',
+    value: 'rope-llama3',
+    options: SCALINGS.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })),
+  });
   const factor = slider({ key: 's217.factor', min: 1, max: 32, step: 1, value: 8, name: 'factor' });
-  const base = select({ key: 's217.base', name: 'base', value: '10000', options: ['10000', '500000', '1000000'].map((v) => ({ value: v, text: v })) });
-  const train = select({ key: 's217.train', name: 'train', value: '4096', options: ['512', '2048', '4096', '8192', '32768'].map((v) => ({ value: v, text: v })) });
-  const rotD = select({ key: 's217.rotD', name: 'rotD', value: '128', options: ['64', '96', '128'].map((v) => ({ value: v, text: v })) });
+  const base = select({
+    key: 's217.base',
+    name: 'base',
+    value: '10000',
+    options: ['10000', '500000', '1000000'].map((v) => ({ value: v, text: v })),
+  });
+  const train = select({
+    key: 's217.train',
+    name: 'train',
+    value: '4096',
+    options: ['512', '2048', '4096', '8192', '32768'].map((v) => ({ value: v, text: v })),
+  });
+  const rotD = select({
+    key: 's217.rotD',
+    name: 'rotD',
+    value: '128',
+    options: ['64', '96', '128'].map((v) => ({ value: v, text: v })),
+  });
   const turns = el('div', { className: 'curve-box' });
   const incompletePlain = stat('s217.incompletePlain', 'incompletePlain');
   const incompleteScaled = stat('s217.incompleteScaled', 'incompleteScaled');
@@ -31,11 +59,23 @@ export function mount(root, { rp }) {
   const extra = el('div', { className: 'curve-box' });
   const extraStats = ['rope', 'alibi', 'kerple-log'].map((id) => stat(`s217.extra.${id}`, `extra-${id}`));
   root.append(
-    el('h3', {}, words('s217.h.profiles')), controls(lambda.root, alpha.root, dim.root), el('div', { className: 'stats' }, budget.root), profiles,
-    el('h3', {}, words('s217.h.bound')), el('p', {}, words('s217.p.bound')), bound,
-    el('h3', {}, words('s217.h.turns')), el('p', {}, words('s217.p.turns')),
-    controls(presetSel.root, scaling.root, factor.root, base.root, train.root, rotD.root), el('div', { className: 'stats' }, incompletePlain.root, incompleteScaled.root), turns,
-    el('h3', {}, words('s217.h.extra')), el('p', {}, words('s217.p.extra')), controls(L.root), el('div', { className: 'stats' }, ...extraStats.map((s) => s.root)), extra,
+    el('h3', {}, words('s217.h.profiles')),
+    controls(lambda.root, alpha.root, dim.root),
+    el('div', { className: 'stats' }, budget.root),
+    profiles,
+    el('h3', {}, words('s217.h.bound')),
+    el('p', {}, words('s217.p.bound')),
+    bound,
+    el('h3', {}, words('s217.h.turns')),
+    el('p', {}, words('s217.p.turns')),
+    controls(presetSel.root, scaling.root, factor.root, base.root, train.root, rotD.root),
+    el('div', { className: 'stats' }, incompletePlain.root, incompleteScaled.root),
+    turns,
+    el('h3', {}, words('s217.h.extra')),
+    el('p', {}, words('s217.p.extra')),
+    controls(L.root),
+    el('div', { className: 'stats' }, ...extraStats.map((s) => s.root)),
+    extra,
   );
 
   function updateProfiles() {
@@ -43,7 +83,16 @@ export function mount(root, { rp }) {
     const r = Array.from({ length: 2 * n - 1 }, (_, i) => i - (n - 1));
     const decay = rp.analysis.derivative({ name: 'exp-decay', lambda: lambda.value }, { n }).value;
     const freq = rp.analysis.derivative({ name: 'sin', alpha: alpha.value }, { n }).value;
-    renderCurve(profiles, { x: r, series: [{ label: t('s217.decayLabel'), y: Array.from(decay) }, { label: t('s217.freqLabel'), y: Array.from(freq) }], xLabel: t('s217.distance'), yLabel: t('s217.value'), title: t('s217.profilesTitle') });
+    renderCurve(profiles, {
+      x: r,
+      series: [
+        { label: t('s217.decayLabel'), y: Array.from(decay) },
+        { label: t('s217.freqLabel'), y: Array.from(freq) },
+      ],
+      xLabel: t('s217.distance'),
+      yLabel: t('s217.value'),
+      title: t('s217.profilesTitle'),
+    });
     const { invFreq } = rp.frequencies('rope', { d: dim.value });
     budget.set(t('s217.budgetValue', { d: dim.value, count: invFreq.length }));
   }
@@ -51,8 +100,17 @@ export function mount(root, { rp }) {
   function updateBound() {
     const maxDistance = 2048;
     const x = Array.from({ length: maxDistance + 1 }, (_, i) => i);
-    const series = [100, 10000, 500000].map((b) => ({ label: t('s217.baseLabel', { base: b }), y: Array.from(rp.analysis.decayBound({ d: dim.value, base: b, maxDistance })) }));
-    renderCurve(bound, { x, series, xLabel: t('s217.distance'), yLabel: t('s217.boundY'), title: t('s217.boundTitle', { d: dim.value }) });
+    const series = [100, 10000, 500000].map((b) => ({
+      label: t('s217.baseLabel', { base: b }),
+      y: Array.from(rp.analysis.decayBound({ d: dim.value, base: b, maxDistance })),
+    }));
+    renderCurve(bound, {
+      x,
+      series,
+      xLabel: t('s217.distance'),
+      yLabel: t('s217.boundY'),
+      title: t('s217.boundTitle', { d: dim.value }),
+    });
   }
 
   function scalingParams(id) {
@@ -67,14 +125,32 @@ export function mount(root, { rp }) {
     const trainLength = Number(train.value);
     const b = Number(base.value);
     const plain = rp.analysis.angleCoverage({ d, base: b, trainLength });
-    const scaled = rp.analysis.angleCoverage({ d, base: b, trainLength, scheme: scaling.value, params: scalingParams(scaling.value) });
-    incompletePlain.set(t('s217.incompleteValue', { count: plain.incompleteCount, pairs: d / 2, first: plain.firstIncomplete }), plain.incompleteCount ? 'no' : 'yes');
-    incompleteScaled.set(t('s217.incompleteValue', { count: scaled.incompleteCount, pairs: d / 2, first: scaled.firstIncomplete }), scaled.incompleteCount ? 'no' : 'yes');
+    const scaled = rp.analysis.angleCoverage({
+      d,
+      base: b,
+      trainLength,
+      scheme: scaling.value,
+      params: scalingParams(scaling.value),
+    });
+    incompletePlain.set(
+      t('s217.incompleteValue', { count: plain.incompleteCount, pairs: d / 2, first: plain.firstIncomplete }),
+      plain.incompleteCount ? 'no' : 'yes',
+    );
+    incompleteScaled.set(
+      t('s217.incompleteValue', { count: scaled.incompleteCount, pairs: d / 2, first: scaled.firstIncomplete }),
+      scaled.incompleteCount ? 'no' : 'yes',
+    );
     root.dataset.incomplete = String(plain.incompleteCount);
     renderCurve(turns, {
       x: Array.from({ length: d / 2 }, (_, k) => k),
-      series: [{ label: t('s217.turnsPlain'), y: Array.from(plain.turns) }, { label: t('s217.turnsScaled', { scheme: scaling.value }), y: Array.from(scaled.turns) }],
-      xLabel: t('s217.pair'), yLabel: t('s217.turnsY'), log: true, title: t('s217.turnsTitle', { L: trainLength }),
+      series: [
+        { label: t('s217.turnsPlain'), y: Array.from(plain.turns) },
+        { label: t('s217.turnsScaled', { scheme: scaling.value }), y: Array.from(scaled.turns) },
+      ],
+      xLabel: t('s217.pair'),
+      yLabel: t('s217.turnsY'),
+      log: true,
+      title: t('s217.turnsTitle', { L: trainLength }),
     });
   }
 
@@ -84,13 +160,24 @@ export function mount(root, { rp }) {
     ['rope', 'alibi', 'kerple-log'].forEach((id, index) => {
       const info = rp.schemes.find((s) => s.id === id);
       const e = extrapolation(rp, info, length);
-      extraStats[index].set(e.kind === 'angles' ? t('s217.extraAngles', { count: e.value, pairs: e.pairs }) : t(e.verdict ? 's217.extraGraceful' : 's217.extraRises', { value: fmt(e.value) }), e.verdict ? 'yes' : 'no');
+      extraStats[index].set(
+        e.kind === 'angles'
+          ? t('s217.extraAngles', { count: e.value, pairs: e.pairs })
+          : t(e.verdict ? 's217.extraGraceful' : 's217.extraRises', { value: fmt(e.value) }),
+        e.verdict ? 'yes' : 'no',
+      );
       const s = pastProfile(scoreMatrix(rp, id, 4 * length));
       let m = 1e-12;
       for (const v of s) m = Math.max(m, Math.abs(v));
       series.push({ label: info.name, y: Array.from(s, (v) => v / m) });
     });
-    renderCurve(extra, { x: Array.from({ length: 4 * length }, (_, r) => r), series, xLabel: t('s217.pastDistance', { L: length }), yLabel: t('s217.scaled'), title: t('s217.extraTitle', { L: length }) });
+    renderCurve(extra, {
+      x: Array.from({ length: 4 * length }, (_, r) => r),
+      series,
+      xLabel: t('s217.pastDistance', { L: length }),
+      yLabel: t('s217.scaled'),
+      title: t('s217.extraTitle', { L: length }),
+    });
   }
 
   presetSel.input.addEventListener('change', () => {
@@ -99,11 +186,15 @@ export function mount(root, { rp }) {
     if (SCALINGS.includes(preset.scheme)) scaling.value = preset.scheme;
     if (preset.params.factor) factor.value = preset.params.factor;
     base.value = String(preset.params.base ?? 10000);
-    if (![...base.input.options].some((o) => o.value === base.value)) base.input.add(new Option(base.value, base.value));
+    if (![...base.input.options].some((o) => o.value === base.value)) {
+      base.input.add(new Option(base.value, base.value));
+    }
     base.value = String(preset.params.base ?? 10000);
     const original = preset.params.originalMaxPositionEmbeddings ?? preset.model?.maxPositionEmbeddings;
     if (original) {
-      if (![...train.input.options].some((o) => o.value === String(original))) train.input.add(new Option(String(original), String(original)));
+      if (![...train.input.options].some((o) => o.value === String(original))) {
+        train.input.add(new Option(String(original), String(original)));
+      }
       train.value = String(original);
     }
     const d = String(preset.params.d ?? 128);
@@ -112,11 +203,19 @@ export function mount(root, { rp }) {
     updateTurns();
   });
   for (const c of [lambda, alpha]) c.input.addEventListener('input', updateProfiles);
-  dim.input.addEventListener('input', () => { updateProfiles(); updateBound(); });
+  dim.input.addEventListener('input', () => {
+    updateProfiles();
+    updateBound();
+  });
   factor.input.addEventListener('input', updateTurns);
   for (const c of [scaling, base, train, rotD]) c.input.addEventListener('change', updateTurns);
   L.input.addEventListener('input', updateExtra);
-  onLang(() => { updateProfiles(); updateBound(); updateTurns(); updateExtra(); });
+  onLang(() => {
+    updateProfiles();
+    updateBound();
+    updateTurns();
+    updateExtra();
+  });
   localize(root);
   updateProfiles();
   updateBound();
