@@ -169,6 +169,81 @@ describe('reference fixtures: files', () => {
   });
 });
 
+// The numbers docs/reference-fixtures.md quotes for each disagreement, read back from the data.
+describe('reference fixtures: the disagreements docs/reference-fixtures.md states are in the data', () => {
+  const byId = (id) => cases.find((c) => c.entry.id === id).fixture;
+  const mscale = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
+
+  it('YaRN: late v4 drops the configured factor (attention 1, plain RoPE); v5 keeps it; v4.4x ignores the mscale pair', () => {
+    const v5 = byId('yarn-versions_v5').expected;
+    const lateV4 = byId('yarn-versions_late-v4').expected;
+    expect(v5.attentionFactor).toBeCloseTo(mscale(4, 1), 12);
+    expect(lateV4.attentionFactor).toBe(1);
+    expect(lateV4.invFreq).toEqual(byId('qwen3-8b_frequencies').expected.invFreq); // θ 1e6, d 128, unscaled
+    const v447 = byId('yarn-versions_v4.47-deepseek-v3').expected;
+    const dsv3 = byId('deepseek-v3_frequencies').expected;
+    expect(v447.attentionFactor).toBeCloseTo(1.3688879, 7);
+    expect(dsv3.attentionFactor).toBe(1);
+    expect(v447.invFreq[11]).toBeCloseTo(0.0421696, 7);
+    expect(dsv3.invFreq[11]).toBeCloseTo(0.0390069, 7);
+  });
+
+  it('YaRN mscale_all_dim 0 counts as unset: attention factor mscale(40, 1) = 1.3688879', () => {
+    expect(byId('yarn-mscale-all-dim-zero_frequencies').expected.attentionFactor).toBeCloseTo(mscale(40, 1), 12);
+    expect(mscale(40, 1)).toBeCloseTo(1.3688879, 7);
+  });
+
+  it('llama3 with low == high is a hard step: each pair keeps θ or takes θ/16', () => {
+    const scout = byId('llama4-scout_frequencies').expected.invFreq;
+    const plain = Array.from({ length: 64 }, (_, k) => 1 / 500000 ** ((2 * k) / 128));
+    for (let k = 0; k < 64; k++) {
+      const long = (2 * Math.PI) / plain[k] > 8192;
+      expect(scout[k] / (long ? plain[k] / 16 : plain[k])).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('LongRoPE: the given attention_factor 0.5 replaces the derived sqrt(1 + ln 10 / ln 2048) = 1.14105', () => {
+    expect(byId('longrope-attention-factor_frequencies').expected.attentionFactor).toBe(0.5);
+    expect(Math.sqrt(1 + Math.log(10) / Math.log(2048))).toBeCloseTo(1.14105, 5);
+    expect(byId('phi-4-mini_frequencies-long').expected.attentionFactor).toBeCloseTo(
+      Math.sqrt(1 + Math.log(32) / Math.log(4096)),
+      12,
+    );
+  });
+
+  it('DeepSeek-V3 softmax scale is 192^-1/2 · mscale(40, 1)^2 = 0.135234', () => {
+    expect(byId('deepseek-v3_softmax-scale').expected.scale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
+    expect(byId('deepseek-v3_softmax-scale').expected.scale).toBeCloseTo(0.135234, 6);
+  });
+
+  it('T5 36/50: the float32 reference gives bucket 26 at r = −30 in 10 entries, where exact arithmetic gives 27', () => {
+    const tie = byId('t5_buckets-tie-uni-36-50');
+    expect(tie.knownDifferences).toHaveLength(10);
+    for (const d of tie.knownDifferences) {
+      expect([tie.expected.data[d.index], d.relpos]).toEqual([26, 27]);
+      const [i, j] = [Math.floor(d.index / 40), d.index % 40];
+      expect(j - i).toBe(-30);
+    }
+  });
+
+  it('a fully masked query row gets uniform weights in the reference (finfo.min, not −∞)', () => {
+    const { weights } = byId('attention_fully-masked-row').expected;
+    const [heads, n, m] = weights.shape;
+    for (let h = 0; h < heads; h++) {
+      const row = weights.data.slice((h * n + 1) * m, (h * n + 2) * m);
+      for (const w of row) expect(w).toBeCloseTo(1 / m, 12);
+    }
+  });
+
+  it('sliding window 3: query i attends to keys i − 2 … i (Hugging Face masking_utils)', () => {
+    const { weights } = byId('attention_sliding-window').expected;
+    const [, n, m] = weights.shape;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < m; j++) expect(weights.data[i * m + j] > 0, `${i},${j}`).toBe(j <= i && j > i - 3);
+    }
+  });
+});
+
 describe("reference fixtures: rp.fromConfig reads the committed configs into the fixtures' parameters", () => {
   // A frequencies fixture that names a config states the reading expected of it: its relpos scheme and
   // options (seqLen is a call-time choice, not part of a config).
