@@ -35,8 +35,12 @@ const paneB = createPane(rp, $('pane-b'), {
   title: 'pg.paneB',
   onChange: () => writeHash(),
 });
-$('pane-a').querySelector('.pane-title').id = 'pane-a-title';
-$('pane-b').querySelector('.pane-title').id = 'pane-b-title';
+// Each pane leads with its title and its figure; the controls follow (web/styles/playground.css).
+for (const name of ['pane-a', 'pane-b']) {
+  const title = $(name).querySelector('.pane-title');
+  title.id = `${name}-title`;
+  $(name).prepend(title);
+}
 writeHash = syncHash([paneA, paneB]);
 if (location.hash) writeHash();
 
