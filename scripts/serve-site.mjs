@@ -53,8 +53,9 @@ export async function serveSite({
   mime = {},
 } = {}) {
   const dir = resolve(root);
-  if (!existsSync(join(dir, 'index.html')))
-    {throw new Error(`serveSite: no built site in ${dir} (run npm run build:site)`);}
+  if (!existsSync(join(dir, 'index.html'))) {
+    throw new Error(`serveSite: no built site in ${dir} (run npm run build:site)`);
+  }
   const prefix = `/${base.replace(/^\/+|\/+$/g, '')}/`.replace('//', '/');
   const types = { ...MIME, ...mime };
   const gzipped = new Map();
