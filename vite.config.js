@@ -17,6 +17,8 @@ export default defineConfig({
   plugins: [relposSite({ siteUrl: process.env.RELPOS_SITE_URL || '' })],
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [fileURLToPath(new URL('.', import.meta.url))] } },
   preview: { host: '127.0.0.1', port: 4173 },
+  // The relpos worker (bindings/worker.js) loads the core with a dynamic import: an ES module worker.
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,

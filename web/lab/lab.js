@@ -10,6 +10,8 @@ import { renderCurve } from '../components/relpos-curve.js';
 import { initI18n, lang, onLang, t } from '../i18n/index.js';
 import { labMessages } from './messages.js';
 import { labMessagesZh } from './messages.zh.js';
+// The worker as this site bundles it (its imports and wasm resolved), handed to the worker client.
+import workerUrl from '../../bindings/worker.js?worker&url';
 
 const workerClients = import.meta.glob('../../bindings/worker-client.js');
 
@@ -73,7 +75,7 @@ async function useWorker() {
   try {
     const { createRelposWorker } = loader ? await loader() : {};
     if (typeof createRelposWorker === 'function') {
-      const client = await createRelposWorker();
+      const client = await createRelposWorker(workerUrl);
       runner = async (options, control) => {
         try {
           return await client.call('lab.train', { ...options, ...control }); // onProgress/signal travel in the options

@@ -37,18 +37,31 @@ export function precacheManifest(outDir) {
   return { version: hash.digest('hex').slice(0, 16), files: cached, wasm };
 }
 
+const pageOf = (html) => {
+  const id = /<html[^>]*\sdata-page="(\w+)"/.exec(html)?.[1];
+  return id && PAGES[id] ? id : null;
+};
+// Pages whose first view is a live heatmap, computed as soon as the core is ready.
+const CORE_AT_ONCE = new Set(['chapter', 'playground']);
+
 export function relposSite({ siteUrl = '' } = {}) {
   let outDir = null;
-  return {
+  let base = './';
+  const shell = {
     name: 'relpos-site',
+    // The shell registers the service worker only where one was written: in a build.
+    config(_, { command }) {
+      return { define: { 'import.meta.env.RELPOS_SERVICE_WORKER': JSON.stringify(command === 'build') } };
+    },
     configResolved(config) {
       outDir = config.command === 'build' ? config.build.outDir : null;
+      base = config.base === '' ? './' : config.base;
     },
     transformIndexHtml: {
       order: 'pre',
       handler(html) {
-        const id = /<html[^>]*\sdata-page="(\w+)"/.exec(html)?.[1];
-        if (!id || !PAGES[id]) return html;
+        const id = pageOf(html);
+        if (!id) return html;
         return html
           .replace('<!--rp:head-->', head(id, WORDS, { siteUrl }))
           .replace('<!--rp:header-->', header(id, WORDS))
@@ -64,4 +77,27 @@ export function relposSite({ siteUrl = '' } = {}) {
       writeFileSync(join(outDir, 'sw.js'), source);
     },
   };
+  // Pages that draw a heatmap at once ask for the core while their scripts still load: the SIMD
+  // build (what every current browser runs) and its glue, in parallel with the module chain that
+  // would otherwise request them last.
+  const preloadCore = {
+    name: 'relpos-site-preload-core',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle || !CORE_AT_ONCE.has(pageOf(html))) return html;
+        const file = (pattern) => Object.keys(bundle).find((name) => pattern.test(name));
+        const wasm = file(/relpos\.simd-[^/]*\.wasm$/);
+        const glue = file(/relpos\.simd-[^/]*\.js$/);
+        const tags = [];
+        if (wasm) {
+          tags.push({ rel: 'preload', href: base + wasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
+        }
+        if (glue) tags.push({ rel: 'modulepreload', href: base + glue, crossorigin: '' });
+        return { html, tags: tags.map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' })) };
+      },
+    },
+  };
+  return [shell, preloadCore];
 }

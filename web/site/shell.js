@@ -88,8 +88,8 @@ onLang((current) => {
   }
 });
 
-// Development serves modules that change on every edit: no service worker there.
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+// Only a built site has a service worker (development serves modules that change on every edit).
+if (import.meta.env.RELPOS_SERVICE_WORKER && 'serviceWorker' in navigator) {
   const start = () =>
     registerServiceWorker().catch((error) => {
       root.dataset.offline = 'unavailable';
