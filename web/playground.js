@@ -5,6 +5,8 @@ import { load } from '../bindings/index.js';
 import { applyI18n, initI18n, onLang, t } from './i18n/index.js';
 import { createPane, syncHash } from './tutorial/pane.js';
 import { el, fmt, MatrixView, words } from './tutorial/ui.js';
+// The worker as this site bundles it (its imports and wasm resolved), handed to the worker client.
+import workerUrl from '../bindings/worker.js?worker&url';
 
 const workerModules = import.meta.glob('../bindings/worker-client.js');
 const rp = await load();
@@ -35,8 +37,12 @@ const paneB = createPane(rp, $('pane-b'), {
   title: 'pg.paneB',
   onChange: () => writeHash(),
 });
-$('pane-a').querySelector('.pane-title').id = 'pane-a-title';
-$('pane-b').querySelector('.pane-title').id = 'pane-b-title';
+// Each pane leads with its title and its figure; the controls follow (web/styles/playground.css).
+for (const name of ['pane-a', 'pane-b']) {
+  const title = $(name).querySelector('.pane-title');
+  title.id = `${name}-title`;
+  $(name).prepend(title);
+}
 writeHash = syncHash([paneA, paneB]);
 if (location.hash) writeHash();
 
@@ -138,7 +144,7 @@ function longContext(pane, prefix) {
       const loader = Object.values(workerModules)[0];
       const client = loader
         ? await loader()
-            .then((m) => m.createRelposWorker?.())
+            .then((m) => m.createRelposWorker?.(workerUrl))
             .catch(() => null)
         : null;
       if (client) tensor = await client.call('attentionMap', options, { onProgress, signal: controller.signal });

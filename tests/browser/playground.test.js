@@ -63,6 +63,7 @@ describe('playground', () => {
       max_position_embeddings: 32768,
       rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 },
     };
+    await page.click('#config summary'); // loading a model is a disclosure, opened when asked
     await page.fill('#config-json', JSON.stringify(config));
     await page.selectOption('#config-target', 'a');
     await page.click('#config-apply');

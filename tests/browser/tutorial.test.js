@@ -7,10 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
-import en from '../../web/i18n/en.js';
-import zh from '../../web/i18n/zh.js';
+import { LANGUAGES } from '../../web/i18n/index.js';
 import { openPage, startBrowser, startSite } from './browser.js';
 import { withRp } from './fixtures.js';
+
+// The page's words: the chapter's tables with the site shell's merged in (web/i18n/index.js).
+const { en, zh } = LANGUAGES;
 
 const SECTIONS = ['s211', 's212', 's213', 's214', 's215', 's216', 's217', 's218', 's219'];
 let site;

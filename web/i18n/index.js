@@ -7,10 +7,17 @@ import { setMessages } from '../components/messages.js';
 import { renderInlineMath } from '../tutorial/tex.js';
 import en from './en.js';
 import zh from './zh.js';
+import siteEn from './site.en.js';
+import siteZh from './site.zh.js';
 
-export const LANGUAGES = { en, zh };
+// The site shell's words (site.*.js) join each language's page table.
+export const LANGUAGES = {
+  en: { ...en, page: { ...en.page, ...siteEn } },
+  zh: { ...zh, page: { ...zh.page, ...siteZh } },
+};
 const STORAGE_KEY = 'relpos-lang';
 const listeners = new Set();
+let initialized = false;
 
 function initialLanguage() {
   try {
@@ -93,6 +100,8 @@ export function onLang(listener) {
 
 /** Wires the language switch (<select id="lang"> or buttons with data-lang) and applies the initial language. */
 export function initI18n() {
+  if (initialized) return; // the site shell and the page's own script both call it
+  initialized = true;
   const select = document.getElementById('lang');
   if (select) {
     select.value = current;

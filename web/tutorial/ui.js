@@ -2,7 +2,7 @@
 // files (data-i18n keys), a matrix view (canvas + renderHeatmap, hover/keyboard readout) and number
 // formatting. No visible word is written here.
 import { renderHeatmap } from '../components/render-heatmap.js';
-import { applyI18n, lang, onLang, t } from '../i18n/index.js';
+import { applyI18n, lang, LANGUAGES, onLang, t } from '../i18n/index.js';
 
 let uid = 0;
 export const nextId = (prefix) => `${prefix}-${++uid}`;
@@ -25,15 +25,41 @@ export function words(key, values) {
   return span;
 }
 
-/** A range slider with its label and live value. */
-export function slider({ key, min, max, step = 1, value, name, format = (v) => v }) {
+/** The unit after a slider's value: a message key (translated) or a symbol shown as is ("°", "×"). */
+function unitLabel(unit) {
+  if (unit == null || unit === '') return null;
+  if (Object.hasOwn(LANGUAGES.en.page, unit)) return el('span', { className: 'rp-unit', dataset: { i18n: unit } });
+  return el('span', { className: 'rp-unit', textContent: unit });
+}
+
+/**
+ * A range slider with its label, its live value and an optional `unit` (a message key, or a symbol
+ * shown as is). Screen readers hear the value as shown, with its unit (aria-valuetext).
+ */
+export function slider({ key, min, max, step = 1, value, name, format = (v) => v, unit }) {
   const id = nextId(name ?? 'slider');
   const input = el('input', { type: 'range', id, name: name ?? id, min, max, step, value });
   const output = el('output', { htmlFor: id, value: format(Number(value)) });
-  const label = el('label', { htmlFor: id, className: 'control' }, words(key), input, output);
-  input.addEventListener('input', () => {
+  const unitEl = unitLabel(unit);
+  const label = el(
+    'label',
+    { htmlFor: id, className: 'control rp-slider' },
+    words(key),
+    el('span', { className: 'rp-value' }, output, unitEl),
+    input,
+  );
+  const announce = () => {
+    const unitText = unitEl ? (unitEl.dataset.i18n ? t(unitEl.dataset.i18n) : unitEl.textContent) : '';
+    input.setAttribute('aria-valuetext', unitText ? `${output.value} ${unitText}` : String(output.value));
+  };
+  const show = () => {
     output.value = format(Number(input.value));
-  });
+    announce();
+  };
+  input.addEventListener('input', show);
+  onLang(announce);
+  if (unitEl?.dataset.i18n) unitEl.textContent = t(unitEl.dataset.i18n);
+  announce();
   return {
     root: label,
     input,
@@ -43,23 +69,34 @@ export function slider({ key, min, max, step = 1, value, name, format = (v) => v
     },
     set value(v) {
       input.value = String(v);
-      output.value = format(Number(input.value));
+      show();
     },
   };
 }
 
-/** A <select>; options are { value, key } (translated) or { value, text } (a proper name). */
+/**
+ * A <select>; options are { value, key } (translated) or { value, text } (a proper name), and may
+ * name a `group` (a message key): consecutive options of one group share an <optgroup>.
+ */
 export function select({ key, options, value, name }) {
   const id = nextId(name ?? 'select');
   const input = el('select', { id, name: name ?? id });
+  let group = null;
   for (const option of options) {
     const o = el('option', { value: option.value });
     if (option.key) o.dataset.i18n = option.key;
     else o.textContent = option.text ?? option.value;
-    input.append(o);
+    if (option.group && option.group !== group?.dataset.group) {
+      group = el('optgroup', { dataset: { group: option.group, i18nAttr: `label:${option.group}` } });
+      group.label = t(option.group);
+      input.append(group);
+    } else if (!option.group) {
+      group = null;
+    }
+    (group ?? input).append(o);
   }
   if (value !== undefined) input.value = value;
-  const label = el('label', { htmlFor: id, className: 'control' }, words(key), input);
+  const label = el('label', { htmlFor: id, className: 'control rp-select' }, words(key), input);
   return {
     root: label,
     input,
@@ -117,7 +154,7 @@ export function fmt(x, digits = 3) {
   return text.replace('-', '−');
 }
 
-/** A panel of controls: relabels itself on language change. */
+/** A panel of controls, laid out by the site's stylesheet (web/styles/controls.css). */
 export function controls(...children) {
   return el('div', { className: 'controls' }, ...children);
 }
