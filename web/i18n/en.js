@@ -12,7 +12,7 @@ export default {
     'nav.site': 'Site',
     'nav.tutorial': 'Chapter 2.1',
     'nav.playground': 'Playground',
-    'nav.lab': 'Training lab',
+    'nav.lab': 'Extrapolation lab',
     'nav.language': 'Language',
     'chapter.title': '2.1 The mathematical theory of relative positional encoding',
     'chapter.lead':
@@ -311,7 +311,7 @@ export default {
     's216.title': '2.1.6 A mathematical classification: explicit, implicit, mixed',
     's216.h.explicit': 'Explicit relative encoding',
     's216.p.explicit':
-      'The original adds the bias inside the scaling. Every modern model (ALiBi, KERPLE, Sandwich, FIRE) and relpos’s explicit mode add it after the scaling, so the bias is not divided by $\\sqrt{d_k}$. The original’s form is the mixed form with $\\alpha = 1, \\beta = 0$; the demo’s “Explicit form” switch shows both.',
+      'The original adds the bias inside the scaling. Every modern model (ALiBi, KERPLE, Sandwich, FIRE) and relpos’s explicit mode add it after the scaling, so the bias is not divided by $\\sqrt{d_k}$. The original’s form is the mixed form with $\\alpha = 1, \\beta = 0$; the demo’s “Explicit form” switch shows both (Figure 2.1.6-a).',
     's216.claim.formFactor':
       'In the demo $d_k = 16$, so the original’s form makes the positional logits {ratio} times smaller ($\\sqrt{16}$; at $d_k = 64$ it would be 8).',
     's216.h.implicit': 'Implicit relative encoding',

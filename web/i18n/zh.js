@@ -11,7 +11,7 @@ export default {
     'nav.site': '站点导航',
     'nav.tutorial': '第 2.1 节',
     'nav.playground': '演练场',
-    'nav.lab': '训练实验室',
+    'nav.lab': '外推实验室',
     'nav.language': '语言',
     'chapter.title': '2.1 相对位置编码的数学理论',
     'chapter.lead':
@@ -304,7 +304,7 @@ export default {
     's216.title': '2.1.6 相对位置编码的数学分类：显式、隐式、混合',
     's216.h.explicit': '显式相对编码',
     's216.p.explicit':
-      '原文把偏置放在缩放之内。而现代模型（ALiBi、KERPLE、Sandwich、FIRE）以及 relpos 的显式模式都把偏置加在缩放之后，偏置不除以 $\\sqrt{d_k}$。原文的写法相当于 $\\alpha = 1, \\beta = 0$ 的混合形式；演示中的“显式写法”开关可以在两者之间切换。',
+      '原文把偏置放在缩放之内。而现代模型（ALiBi、KERPLE、Sandwich、FIRE）以及 relpos 的显式模式都把偏置加在缩放之后，偏置不除以 $\\sqrt{d_k}$。原文的写法相当于 $\\alpha = 1, \\beta = 0$ 的混合形式；演示中的“显式写法”开关可以在两者之间切换（图 2.1.6-a）。',
     's216.claim.formFactor':
       '演示中 $d_k = 16$，按原文写法，位置部分的 logit 要缩小 {ratio} 倍（即 $\\sqrt{16}$；若 $d_k = 64$ 则是 8 倍）。',
     's216.h.implicit': '隐式相对编码',

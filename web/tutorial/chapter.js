@@ -99,6 +99,7 @@ export async function start(rpReady) {
       const { mount } = await SECTIONS[container.dataset.demo]();
       await mount(container, { rp, part: container.dataset.part });
       container.dataset.state = 'ready';
+      document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
     } catch (error) {
       container.dataset.state = 'error';
       const message = document.createElement('p');
@@ -121,8 +122,20 @@ export async function start(rpReady) {
   );
   for (const container of document.querySelectorAll('.demo[data-demo]')) observer.observe(container);
   // A link straight to a section (#s215) mounts it at once.
+  // A link straight to a section (#s215) mounts its demos at once, and the section stays where the link
+  // put it while demos around it mount and change height (until the reader scrolls).
+  let anchor = null;
+  const release = () => {
+    anchor = null;
+  };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(type, release, { passive: true });
+  }
+  document.addEventListener('relpos-demo-mounted', () => anchor?.scrollIntoView());
   window.addEventListener('hashchange', () => {
     const target = document.getElementById(location.hash.slice(1));
+    anchor = target?.classList?.contains('chapter-section') ? target : null;
+    setTimeout(release, 3000);
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mountSection(demo);
   });
   mountLabs(rp);

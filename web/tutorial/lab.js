@@ -4,17 +4,11 @@
 // text states (verdicts.js), and speaks the page's language. 2.1.8's slot adds one button per
 // strategy that runs that strategy's comparison.
 import { lang, onLang } from '../i18n/index.js';
-import { labMessages } from '../lab/messages.js';
-import { labMessagesZh } from '../lab/messages.zh.js';
+import { labMessagesFor } from '../lab/messages.js';
 import { button, el, localize } from './ui.js';
 import { COPY_BUDGET, LAB_BUDGET, STRATEGIES } from './verdicts.js';
 
 const modules = import.meta.glob('../components/relpos-lab.js');
-
-/** The lab's words in a language. */
-export function labWords(language) {
-  return language === 'zh' ? labMessagesZh : labMessages;
-}
 
 /** The attributes each section's lab starts with. */
 export const SLOT_SETTINGS = {
@@ -38,7 +32,7 @@ export const SLOT_SETTINGS = {
 
 function configure(lab, settings) {
   for (const [name, value] of Object.entries(settings)) lab.setAttribute(name, String(value));
-  lab.messages = labWords(lang()); // rebuilds the form from the attributes
+  lab.messages = labMessagesFor(lang()); // rebuilds the form from the attributes
 }
 
 /** Runs one strategy's comparison: clears the results, then trains each configuration in turn. */
@@ -66,9 +60,9 @@ export async function mountLabs() {
     for (const [name, value] of Object.entries(SLOT_SETTINGS[slot.dataset.lab] ?? {})) {
       lab.setAttribute(name, String(value));
     }
-    lab.messages = labWords(lang());
+    lab.messages = labMessagesFor(lang());
     onLang((language) => {
-      lab.messages = labWords(language);
+      lab.messages = labMessagesFor(language);
     });
     if (slot.dataset.lab === 's218') {
       const buttons = Object.keys(STRATEGIES).map((name) => {

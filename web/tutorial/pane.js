@@ -91,7 +91,12 @@ export function createPane(
   const schemeSelect = $('scheme');
   const viewSelect = $('view');
   const fieldset = $('scheme-params');
-  for (const s of drawable) schemeSelect.add(new Option(`${s.name} (${s.id})`, s.id));
+  // Scheme names come from the glossary (scheme.<id>), in the page's language.
+  for (const s of drawable) {
+    const o = new Option(s.name, s.id);
+    o.dataset.i18n = `scheme.${s.id}`;
+    schemeSelect.add(o);
+  }
   for (const value of ['', 'explicit', 'implicit', 'mixed']) {
     const o = new Option('', value);
     o.dataset.i18n = `pane.mode.${value || 'default'}`;
