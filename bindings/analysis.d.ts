@@ -177,7 +177,7 @@ export interface Analysis {
    * PCA of the rows of E via SVD: centred rows projected on the top two principal directions ([n, 2], signs fixed so
    * the largest |coordinate| of each component is positive) and the share of variance each explains.
    * @example
-   * const { points } = rp.analysis.project2d(rp.encoding('sinusoidal', { n: 256, d: 16 }));  // a helix seen from above
+   * const { points, explained } = rp.analysis.project2d(rp.encoding('sinusoidal', { n: 256, d: 16 }));  // points.shape = [256, 2]
    */
   project2d(E: TensorLike): { points: Tensor; explained: Float32Array };
 
