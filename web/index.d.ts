@@ -115,6 +115,8 @@ export interface CurveData {
   yLabel?: string;
   /** Logarithmic y axis. */
   log?: boolean;
+  /** Logarithmic x axis (every x > 0). */
+  logX?: boolean;
   title?: string;
 }
 

@@ -77,6 +77,7 @@ Result analyze(const std::string& name, const Params& params) {
       {"distanceEntropy", analysis::distanceEntropy},
       {"kernelCheck", analysis::kernelCheck},
       {"gpSample", analysis::gpSample},
+      {"gpPosterior", analysis::gpPosterior},
       {"derivative", analysis::derivative},
       {"decayBound", analysis::decayBound},
       {"precision", analysis::precision},

@@ -94,6 +94,7 @@ Result entropy(const Params& params);
 Result distanceEntropy(const Params& params);
 Result kernelCheck(const Params& params);
 Result gpSample(const Params& params);
+Result gpPosterior(const Params& params);
 Result derivative(const Params& params);
 Result decayBound(const Params& params);
 Result precision(const Params& params);

@@ -51,7 +51,9 @@ const ParamInfo& vectorsParam() {
 }
 const ParamInfo& psdTolerance() {
   static const ParamInfo p =
-      numberParam("tolerance", 1e-6, 0, 1, "PSD when the smallest eigenvalue >= -tolerance * max|eigenvalue|");
+      numberParam("tolerance", 1e-6, 0, 1,
+                  "symmetric when max|M - Mᵀ| <= tolerance * max|M|; PSD when symmetric and the smallest "
+                  "eigenvalue >= -tolerance * max|eigenvalue|");
   return p;
 }
 
@@ -165,7 +167,7 @@ Result translationDefect(const Params& params) {
 }
 
 Result svd(const Params& params) {
-  checkNames(params, {"M", "vectors"});
+  checkNames(params, {"M", "vectors", "tolerance"});
   const TensorArg m = tensorArg(params, "M", 2, 2, "[rows, cols]");
   const int64_t rows = m.dim(0), cols = m.dim(1);
   checkDecompositionSize(params, "M", rows, cols);
@@ -177,6 +179,14 @@ Result svd(const Params& params) {
         "; an SVD needs rows·cols·min(rows, cols) <= 2^31 (about 1290×1290; larger takes more than a few seconds)");
   }
   const bool vectors = params.boolean(vectorsParam());
+  // The rank cut follows the precision of the input, not of the arithmetic: M arrives in float32, so
+  // singular values below σ_max · max(rows, cols) · ε_float32 are rounding noise of the entries even
+  // though the decomposition itself runs in double.
+  static const ParamInfo toleranceInfo =
+      numberParam("tolerance", 0, 0, 1, "rank counts σ_i > tolerance · σ_max (default max(rows, cols) · ε_float32)");
+  const double tolerance = params.has("tolerance") ? params.number(toleranceInfo)
+                                                   : static_cast<double>(std::max(rows, cols)) *
+                                                         static_cast<double>(std::numeric_limits<float>::epsilon());
   // BDCSVD: divide and conquer, 20-110x faster than JacobiSVD at 512 (toolchain.md §4).
   Eigen::BDCSVD<Eigen::MatrixXd> dec(toDouble(m, rows, cols),
                                      vectors ? (Eigen::ComputeThinU | Eigen::ComputeThinV) : 0);
@@ -189,15 +199,18 @@ Result svd(const Params& params) {
   }
   const double top = sigma.size() ? sigma[0] : 0;
   const double bottom = sigma.size() ? sigma[sigma.size() - 1] : 0;
-  const double rankCut = top * static_cast<double>(std::max(rows, cols)) * std::numeric_limits<double>::epsilon();
   int64_t rank = 0;
-  for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > rankCut ? 1 : 0;
+  for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > tolerance * top ? 1 : 0;
+  // A matrix that is singular at the input's precision has no finite condition number: σ_max/σ_min
+  // would only measure the noise in σ_min.
+  const bool fullRank = rank == static_cast<int64_t>(sigma.size());
 
   Result out;
   out["singularValues"] = vectorTensor(std::vector<double>(sigma.data(), sigma.data() + sigma.size()));
   out["effectiveRank"] = Tensor::scalar(total > 0 ? std::exp(entropy) : 0.0);
-  out["conditionNumber"] = Tensor::scalar(bottom > 0 ? top / bottom : kInf);
+  out["conditionNumber"] = Tensor::scalar(fullRank && bottom > 0 ? top / bottom : kInf);
   out["rank"] = Tensor::scalar(static_cast<double>(rank));
+  out["tolerance"] = Tensor::scalar(tolerance);
   if (vectors) {
     out["U"] = matrixTensor(dec.matrixU());
     out["V"] = matrixTensor(dec.matrixV());
@@ -214,14 +227,21 @@ Result eig(const Params& params) {
   const bool vectors = params.boolean(vectorsParam());
   const double tol = params.number(psdTolerance());
   const Eigen::MatrixXd a = toDouble(m, n, n);
+  const double size = a.cwiseAbs().maxCoeff();
+  const double asym = size > 0 ? (a - a.transpose()).cwiseAbs().maxCoeff() / size : 0.0;
   const Eigen::MatrixXd sym = 0.5 * (a + a.transpose());
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dec(sym,
                                                      vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
   const Eigen::VectorXd values = dec.eigenvalues();  // ascending
   const double scale = values.cwiseAbs().maxCoeff();
+  // PSD is a property of symmetric matrices: an antisymmetric M (an odd k(j - i)) has xᵀMx = 0 for
+  // every x and a zero symmetric part, which must not pass as positive semi-definite.
+  const bool symmetric = asym <= tol;
   Result out;
   out["values"] = vectorTensor(std::vector<double>(values.data(), values.data() + values.size()));
-  out["isPSD"] = flag(values[0] >= -tol * scale);
+  out["symmetric"] = flag(symmetric);
+  out["asymmetry"] = Tensor::scalar(asym);
+  out["isPSD"] = flag(symmetric && values[0] >= -tol * scale);
   if (vectors) out["vectors"] = matrixTensor(dec.eigenvectors());
   return out;
 }

@@ -331,9 +331,20 @@ Result kernelCheck(const Params& params) {
   const double scale = values.cwiseAbs().maxCoeff();
   // A covariance must be symmetric first: an odd profile's symmetric part is 0, trivially "PSD".
   const bool psd = symmetric && scale > 0 && values[0] >= -tol * scale;
+  // Conditionally positive definite: xᵀKx >= 0 for every x whose entries sum to 0, i.e. the
+  // eigenvalues of P K P with P = I - 11ᵀ/n (K double-centred). Biases such as -|r| are CPD without
+  // being PSD, and exp(b) is PSD for every CPD b (Schoenberg), which is how softmax uses a bias.
+  const Eigen::MatrixXd centre =
+      Eigen::MatrixXd::Identity(n, n) - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n));
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> centred(centre * sym * centre, Eigen::EigenvaluesOnly);
+  const Eigen::VectorXd cValues = centred.eigenvalues();
+  const double cScale = cValues.cwiseAbs().maxCoeff();
+  const bool cpd = symmetric && cValues[0] >= -tol * std::max(cScale, scale);
   return {{"symmetric", flag(symmetric)},
           {"isPSD", flag(psd)},
+          {"isCPD", flag(cpd)},
           {"minEigenvalue", Tensor::scalar(values[0])},
+          {"minEigenvalueCPD", Tensor::scalar(cValues[0])},
           {"eigenvalues", vectorTensor(std::vector<double>(values.data(), values.data() + values.size()))},
           {"asymmetry", Tensor::scalar(asym)}};
 }
@@ -383,6 +394,72 @@ Result gpSample(const Params& params) {
     for (int64_t i = 0; i < n; ++i) out.f32[c * n + i] = static_cast<float>(samples(c, i));
   }
   return {{"data", std::move(out)}, {"jitter", Tensor::scalar(jitter)}};
+}
+
+Result gpPosterior(const Params& params) {
+  const std::set<std::string> own = {"n", "at", "y", "noise", "mean"};
+  const int64_t n =
+      profileSize(params, kMaxDecompositionSize, "the posterior of a larger grid takes more than a few seconds");
+  const Profile profile = readProfile(params, n, own, true);
+  const TensorArg at = tensorArg(params, "at", 1, 1, "[count] (grid indices 0 … n−1 of the observations)");
+  const TensorArg y = tensorArg(params, "y", 1, 1, "[count] (observed values)");
+  const int64_t count = at.dim(0);
+  if (y.dim(0) != count) {
+    throwRange(params.where() + ": y must hold one value per entry of at (" + std::to_string(count) + "), got " +
+               std::to_string(y.dim(0)));
+  }
+  std::vector<int64_t> index;
+  for (float v : *at.data) {
+    if (v != std::floor(v) || v < 0 || v > static_cast<float>(n - 1)) {
+      throwRange(params.where() + ": at must hold integer grid indices in [0, " + std::to_string(n - 1) + "], got " +
+                 formatNumber(v));
+    }
+    index.push_back(static_cast<int64_t>(v));
+  }
+  static const ParamInfo noiseParam =
+      numberParam("noise", 0.1, 0, 1e6, "standard deviation of the observation noise (y = f(at) + noise·ε)");
+  const double noise = params.number(noiseParam);
+  Eigen::VectorXd prior = Eigen::VectorXd::Zero(n);
+  if (params.has("mean")) {
+    const TensorArg m = tensorArg(params, "mean", 1, 1, "[n] (the mean function m on the grid)");
+    if (m.dim(0) != n) throwRange(params.where() + ": mean must hold n = " + std::to_string(n) + " values");
+    for (int64_t i = 0; i < n; ++i) prior[i] = (*m.data)[static_cast<size_t>(i)];
+  }
+  if (asymmetry(profile.table) > 1e-6) {
+    throwRange(params.where() + ": profile '" + profile.name +
+               "' is not symmetric (k(r) != k(-r)), so it is no covariance function; see kernelCheck");
+  }
+  const Eigen::MatrixXd k = toeplitz(profile.table, n);
+  // Gaussian conditioning: with C = K_oo + noise²·I, the posterior mean is m + K_xo C⁻¹ (y − m_o) and
+  // the posterior variance diag(K) − diag(K_xo C⁻¹ K_ox), through one Cholesky factor of C.
+  Eigen::MatrixXd c(count, count);
+  Eigen::MatrixXd kxo(n, count);
+  Eigen::VectorXd residual(count);
+  for (int64_t a = 0; a < count; ++a) {
+    for (int64_t b = 0; b < count; ++b) c(a, b) = k(index[a], index[b]);
+    c(a, a) += noise * noise;
+    for (int64_t i = 0; i < n; ++i) kxo(i, a) = k(i, index[a]);
+    residual[a] = (*y.data)[static_cast<size_t>(a)] - prior[index[a]];
+  }
+  const double variance = k.diagonal().maxCoeff();
+  double jitter = 0;
+  Eigen::LLT<Eigen::MatrixXd> llt(c);
+  while (llt.info() != Eigen::Success) {
+    jitter = jitter == 0 ? 1e-10 * variance : jitter * 10;
+    if (!(variance > 0) || jitter > 1e-4 * variance * 1.0000001) {
+      throwRange(params.where() + ": profile '" + profile.name +
+                 "' is not positive semi-definite on the observed points; see kernelCheck");
+    }
+    llt.compute(c + jitter * Eigen::MatrixXd::Identity(count, count));
+  }
+  const Eigen::VectorXd mean = prior + kxo * llt.solve(residual);
+  const Eigen::MatrixXd v = llt.matrixL().solve(kxo.transpose());  // [count, n]
+  std::vector<double> meanOut(n), stdOut(n);
+  for (int64_t i = 0; i < n; ++i) {
+    meanOut[i] = mean[i];
+    stdOut[i] = std::sqrt(std::max(0.0, k(i, i) - v.col(i).squaredNorm()));
+  }
+  return {{"mean", vectorTensor(meanOut)}, {"std", vectorTensor(stdOut)}, {"jitter", Tensor::scalar(jitter)}};
 }
 
 Result derivative(const Params& params) {

@@ -5,7 +5,7 @@
 //                         r = j − i, one series per head; the row is attribute `query` (default n/2)
 //          | frequencies  rp.frequencies(scheme, { d, …params }).invFreq against pair k (log y)
 //          | wavelengths  2π / θ_k against k (log y)
-//   Programmatic: renderCurve(element, { x, series: [{ label, y }], xLabel, yLabel, log }) or
+//   Programmatic: renderCurve(element, { x, series: [{ label, y }], xLabel, yLabel, log, logX }) or
 //     el.data = { … } — data set this way wins over the attributes.
 // Keyboard: the plot is focusable; ← / → move a cursor along x (Shift: ×10), the values are
 // announced through an aria-live readout. Export menu: PNG, SVG, CSV, JSON, pgfplots.
@@ -14,7 +14,7 @@ import { load } from '../../bindings/index.js';
 import { computeView } from './compute.js';
 import { EXPORT_FORMATS, download, exportFigure, seriesColor } from './export.js';
 import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
-import { formatNumber } from './ticks.js';
+import { formatNumber, formatTick } from './ticks.js';
 import { UPLOT_CSS } from './uplot-css.js';
 
 const STYLE = `
@@ -34,6 +34,9 @@ const STYLE = `
 `;
 
 const KINDS = ['profile', 'frequencies', 'wavelengths'];
+
+// Axis labels through formatTick: uPlot's default shows ticks below 1e-3 as "0" on log axes.
+const tickLabels = (u, splits) => splits.map(formatTick);
 
 export class RelposCurve extends HTMLElement {
   #root;
@@ -91,7 +94,7 @@ export class RelposCurve extends HTMLElement {
     this.#plot = null;
   }
 
-  /** Programmatic data { x, series: [{ label, y }], xLabel, yLabel, log, title }; null returns to the attributes. */
+  /** Programmatic data { x, series: [{ label, y }], xLabel, yLabel, log, logX, title }; null returns to the attributes. */
   get data() {
     return this.#data;
   }
@@ -237,6 +240,7 @@ export class RelposCurve extends HTMLElement {
         xLabel: String(figure.xLabel ?? ''),
         yLabel: String(figure.yLabel ?? ''),
         log: Boolean(figure.log),
+        logX: Boolean(figure.logX),
         title: String(figure.title ?? ''),
       };
       this.#draw();
@@ -275,10 +279,10 @@ export class RelposCurve extends HTMLElement {
     const opts = {
       ...this.#size(),
       title: f.title || undefined,
-      scales: { x: { time: false }, y: f.log ? { distr: 3 } : {} },
+      scales: { x: f.logX ? { time: false, distr: 3 } : { time: false }, y: f.log ? { distr: 3 } : {} },
       axes: [
-        { label: f.xLabel, stroke: ink, grid, ticks: grid },
-        { label: f.yLabel, stroke: ink, grid, ticks: grid, size: 60 },
+        { label: f.xLabel, stroke: ink, grid, ticks: grid, values: tickLabels },
+        { label: f.yLabel, stroke: ink, grid, ticks: grid, size: 60, values: tickLabels },
       ],
       series: [
         { label: f.xLabel },
@@ -289,6 +293,7 @@ export class RelposCurve extends HTMLElement {
       hooks: { setCursor: [(u) => this.#cursorMoved(u.cursor.idx)] },
     };
     const ys = f.series.map((s) => (f.log ? s.y.map((v) => (v != null && v > 0 ? v : null)) : s.y));
+    if (f.logX && f.x.some((v) => !(v > 0))) throw new RangeError('relpos.renderCurve: a log x axis needs x > 0');
     this.#plot?.destroy();
     this.#host.replaceChildren();
     this.#plot = new uPlot(opts, [f.x, ...ys], this.#host);

@@ -97,10 +97,15 @@ export function createPane(
   const schemeSelect = $('scheme');
   const viewSelect = $('view');
   const fieldset = $('scheme-params');
-  // The scheme picker groups the catalogue's families (rp.schemes[].family).
+  // The scheme picker groups the catalogue's families (rp.schemes[].family); names come from the
+  // glossary (scheme.<id>), in the page's language.
   for (const family of new Set(drawable.map((s) => s.family))) {
     const group = el('optgroup', { dataset: { i18nAttr: `label:${familyKey(family)}` } });
-    for (const s of drawable.filter((x) => x.family === family)) group.append(new Option(`${s.name} (${s.id})`, s.id));
+    for (const s of drawable.filter((x) => x.family === family)) {
+      const o = new Option(s.name, s.id);
+      o.dataset.i18n = `scheme.${s.id}`;
+      group.append(o);
+    }
     schemeSelect.append(group);
   }
   const auto = new Option('', '');
