@@ -51,7 +51,8 @@ export async function nextRender(page, selector, action) {
 }
 
 const BINDINGS = `/@fs${new URL('../../bindings/index.js', import.meta.url).pathname}`;
-const COMPONENTS = `/@fs${new URL('../../web/components/', import.meta.url).pathname}`;
+// The URL the pages import the components from (Vite serves web/ at /): the page's own module instances.
+const COMPONENTS = '/components/';
 
 /** Runs fn(rp, arg) in the page with the page's own wasm instance (same module URL Vite serves). */
 export function withRp(page, fn, arg) {
