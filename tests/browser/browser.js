@@ -49,19 +49,25 @@ export async function openPage(browser, url) {
 }
 
 /**
- * One site, one browser and one open page for a whole test file: registers the beforeAll/afterAll
- * hooks and returns the context ({ page, errors } once the hooks ran).
+ * One site and one browser for a whole test file: registers the beforeAll/afterAll hooks and
+ * returns the context ({ site, browser } once the hooks ran).
  */
-export function useSitePage(path = '') {
+export function useSite() {
   const context = {};
   beforeAll(async () => {
     context.site = await startSite();
     context.browser = await startBrowser();
-    Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`));
   });
   afterAll(async () => {
     await context.browser?.close();
     await context.site?.close();
   });
+  return context;
+}
+
+/** useSite, plus one open page at `path` for the whole file ({ page, errors } once the hooks ran). */
+export function useSitePage(path = '') {
+  const context = useSite();
+  beforeAll(async () => Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`)));
   return context;
 }
