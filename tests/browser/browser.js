@@ -31,9 +31,10 @@ export async function startBrowser() {
   return chromium.launch({ executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }
 
-// A page that records console errors and uncaught exceptions.
-export async function openPage(browser, url) {
+/** A page that records console errors and uncaught exceptions; `init` runs before the page's own scripts. */
+export async function openPage(browser, url, { init } = {}) {
   const page = await browser.newPage();
+  if (init) await page.addInitScript(init);
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
