@@ -179,6 +179,17 @@ describe('relpos render: what it drew', { timeout: 30000 }, () => {
     expect(plain.stderr).toMatch(/^relpos: {3}form = symmetric \(--param\): -m\|j-i\| \(paper\/MPT\)$/m);
   });
 
+  it('prints what docs/cli.md shows for BLOOM', async () => {
+    const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const [, command, shown] = /\(`npx (relpos render [^`]+)`\):\n\n```text\n([\s\S]*?)```/.exec(doc);
+    const words = command.split(' ').slice(1);
+    const { code, stderr } = await run(process.execPath, [cli, ...words], { cwd: outDir, encoding: 'utf8' }).then(
+      (r) => ({ code: 0, ...r }),
+    );
+    expect(code).toBe(0);
+    expect(stderr).toBe(shown);
+  });
+
   it('--causal goes to the core call of every view (the core applies it, or names it)', async () => {
     for (const scheme of ['alibi', 'rope', 't5', 'sinusoidal']) {
       const info = rp.schemes.find((s) => s.id === scheme);

@@ -109,16 +109,15 @@ export function callText({ view, call, scheme, options }) {
   const fields = (o) =>
     Object.entries(o)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}: ${v && typeof v === 'object' && !Array.isArray(v) ? `{ ${fields(v)} }` : value(v)}`)
+      .map(([k, v]) => `${k}: ${v && typeof v === 'object' && !Array.isArray(v) ? object(v) : value(v)}`)
       .join(', ');
+  const object = (o) => (fields(o) ? `{ ${fields(o)} }` : '{}');
   if (view === 'weights') {
     const { n, d, heads, ...rest } = options;
     return `rp.attention({ q: ones [${n}, ${heads}·${d}], k: ones, scheme: '${scheme}', heads: ${heads}, ${fields(rest)} }).weights`;
   }
-  if (view === 'distances') {
-    return `rp.analysis.distances(rp.encoding('${scheme}', { ${fields(options)} }), 'euclidean')`;
-  }
-  return `rp.${call}('${scheme}', { ${fields(options)} })`;
+  if (view === 'distances') return `rp.analysis.distances(rp.encoding('${scheme}', ${object(options)}), 'euclidean')`;
+  return `rp.${call}('${scheme}', ${object(options)})`;
 }
 
 /**
