@@ -4,14 +4,40 @@ import type { Relpos, Tensor } from './index.js';
 
 export type FigureFormat = 'png' | 'svg' | 'csv' | 'json' | 'tex';
 export type ColormapName = 'viridis' | 'cividis' | 'magma' | 'rdbu';
-export type FigureViewName = 'bias' | 'scores' | 'weights' | 'buckets' | 'distances';
+/** The views of a scheme, as <relpos-heatmap>, the CLI and viewFigure compute them (docs/elements.md). */
+export type ViewName = 'bias' | 'scores' | 'weights' | 'buckets' | 'distances';
+
+/** Options of a view: the shared ones and the scheme's own parameters. */
+export interface ViewOptions {
+  [param: string]: unknown;
+  /** Sequence length (default 64). */
+  n?: number;
+  /** Heads (default 1); bias, scores and weights are per head. */
+  heads?: number;
+  /** Per-head probe width of scores, weights and distances (default 64). */
+  d?: number;
+  /** Passed to the core call of every view (which applies it, or names it as an error). */
+  causal?: boolean;
+  /** Attention mode of the weights view (default: explicit for bias and rotary schemes, else implicit). */
+  mode?: 'explicit' | 'implicit' | 'mixed';
+}
+
+/** The core call a view makes, as data. */
+export interface ViewCall {
+  view: string;
+  /** The rp method: 'bias' | 'scores' | 'attention' | 'buckets' | 'encoding' | 'frequencies'. */
+  call: string;
+  scheme: string;
+  /** What the call receives (weights: heads, mode, causal and the scheme's params; the probes are implied). */
+  options: Record<string, unknown>;
+}
 
 /** A heatmap figure: one [rows, cols] slice with its colour scale — what <relpos-heatmap>.figure() returns. */
 export interface HeatmapFigure {
   kind: 'heatmap';
   rows: number;
   cols: number;
-  data: Float32Array;
+  data: Float32Array | Int32Array;
   colormap: string;
   range: [number, number];
   xLabel?: string;
@@ -20,15 +46,25 @@ export interface HeatmapFigure {
   meta?: Record<string, unknown>;
 }
 
-/** A line-plot figure (SVG, CSV, JSON and pgfplots from Node; PNG needs a browser). */
-export interface CurveFigure {
-  kind: 'curve';
+export interface CurveSeries {
+  label: string;
+  y: ArrayLike<number | null>;
+}
+
+/** A line plot's data (what renderCurve and <relpos-curve>.data take). */
+export interface CurveData {
   x: ArrayLike<number>;
-  series: { label: string; y: ArrayLike<number | null> }[];
+  series: CurveSeries[];
   xLabel?: string;
   yLabel?: string;
+  /** Logarithmic y axis. */
   log?: boolean;
   title?: string;
+}
+
+/** A line-plot figure (SVG, CSV, JSON and pgfplots from Node; PNG needs a browser). */
+export interface CurveFigure extends CurveData {
+  kind: 'curve';
 }
 
 export type Figure = HeatmapFigure | CurveFigure;
@@ -46,25 +82,11 @@ export interface HeatmapFigureOptions {
   meta?: Record<string, unknown>;
 }
 
-/** The options of a view: the shared ones and the scheme's own parameters. */
-export interface FigureViewOptions extends Omit<HeatmapFigureOptions, 'meta' | 'xLabel' | 'yLabel'> {
-  [param: string]: unknown;
+/** What viewFigure takes: a scheme, a view and its options, and the figure's colour scale and title. */
+export interface FigureViewOptions extends ViewOptions, Omit<HeatmapFigureOptions, 'meta' | 'xLabel' | 'yLabel'> {
   scheme: string;
   /** Default: bias when the scheme has one, else scores. */
-  view?: FigureViewName;
-  n?: number;
-  heads?: number;
-  d?: number;
-  causal?: boolean;
-  mode?: 'explicit' | 'implicit' | 'mixed';
-}
-
-/** The core call a view makes, as data. */
-export interface ViewCall {
-  view: string;
-  call: string;
-  scheme: string;
-  options: Record<string, unknown>;
+  view?: ViewName;
 }
 
 export interface EncodeOptions {
@@ -77,12 +99,14 @@ export interface EncodeOptions {
 }
 
 export const colormapNames: readonly string[];
-export const VIEWS: readonly FigureViewName[];
-export function viewsFor(info: { calls: readonly string[] }): FigureViewName[];
+export const VIEWS: readonly ViewName[];
+/** The views a scheme (an entry of rp.schemes) supports. */
+export function viewsFor(info: { calls: readonly string[] }): ViewName[];
+/** The call a view makes, as data. */
 export function viewCall(
   info: { id: string; calls: readonly string[] },
-  view: FigureViewName,
-  options?: object,
+  view: ViewName,
+  options?: ViewOptions,
 ): ViewCall;
 /** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8 }). */
 export function callText(call: ViewCall): string;

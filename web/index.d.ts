@@ -1,5 +1,14 @@
 // Types of relpos/web: custom elements, renderers, exporters and helpers for pages.
 import type { Relpos, Tensor } from '../bindings/index.js';
+import type {
+  CurveData,
+  CurveFigure,
+  Figure,
+  HeatmapFigure,
+  ViewCall,
+  ViewName as HeatmapViewName,
+  ViewOptions,
+} from '../bindings/figure.js';
 export { load } from '../bindings/index.js';
 
 export interface HeatmapOptions {
@@ -100,37 +109,20 @@ export function heatmapRendererStats(): HeatmapRendererStats;
 /** The shared WebGL2 context, or null (diagnostics, e.g. WEBGL_lose_context). */
 export function heatmapWebGLContext(): WebGL2RenderingContext | null;
 
-export type HeatmapViewName = 'bias' | 'scores' | 'weights' | 'buckets' | 'distances';
-export const VIEWS: readonly HeatmapViewName[];
-/** The views a scheme (an entry of rp.schemes) supports. */
-export function viewsFor(info: { calls: readonly string[] }): HeatmapViewName[];
+// The views, the figures and their options are declared once, in bindings/figure.d.ts (relpos/figure).
+export type {
+  ViewName as HeatmapViewName,
+  ViewOptions,
+  ViewCall,
+  HeatmapFigure,
+  CurveSeries,
+  CurveData,
+  CurveFigure,
+  Figure,
+} from '../bindings/figure.js';
+export { VIEWS, viewsFor, viewCall, callText } from '../bindings/figure.js';
 /** The view a scheme shows when none is asked for: bias when it has one, else scores. */
 export function defaultView(info: { calls: readonly string[] }): HeatmapViewName;
-
-/** Options of a view: the shared ones and the scheme's own parameters. */
-export interface ViewOptions {
-  [param: string]: unknown;
-  /** Sequence length (default 64). */
-  n?: number;
-  /** Heads (default 1); bias, scores and weights are per head. */
-  heads?: number;
-  /** Per-head probe width of scores, weights and distances (default 64). */
-  d?: number;
-  /** Passed to the core call of every view (which applies it, or names it as an error). */
-  causal?: boolean;
-  /** Attention mode of the weights view (default: explicit for bias and rotary schemes, else implicit). */
-  mode?: 'explicit' | 'implicit' | 'mixed';
-}
-
-/** The core call a view makes, as data. */
-export interface ViewCall {
-  view: string;
-  /** The rp method: 'bias' | 'scores' | 'attention' | 'buckets' | 'encoding' | 'frequencies'. */
-  call: string;
-  scheme: string;
-  /** What the call receives (weights: heads, mode, causal and the scheme's params; the probes are implied). */
-  options: Record<string, unknown>;
-}
 
 /**
  * Computes a view through the API: `bias` = rp.bias; `scores` = rp.scores; `weights` = rp.attention
@@ -143,15 +135,6 @@ export function computeView(
   view: HeatmapViewName,
   options?: ViewOptions,
 ): Tensor<Float32Array | Int32Array>;
-/** The call computeView makes, as data. */
-export function viewCall(
-  info: { id: string; calls: readonly string[] },
-  view: HeatmapViewName,
-  options?: ViewOptions,
-): ViewCall;
-/** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8 }). */
-export function callText(call: ViewCall): string;
-
 /** Ticks at nice numbers (1, 2, 5 × 10^k) inside [lo, hi]. */
 export function niceTicks(lo: number, hi: number, count?: number): number[];
 export function niceStep(span: number, count?: number): number;
@@ -159,39 +142,6 @@ export function integerTicks(lo: number, hi: number, count?: number): number[];
 export function logTicks(lo: number, hi: number): number[];
 export function formatNumber(value: number, masked?: string): string;
 
-export interface HeatmapFigure {
-  kind: 'heatmap';
-  rows: number;
-  cols: number;
-  data: Float32Array | Int32Array;
-  colormap: string;
-  range: [number, number];
-  xLabel?: string;
-  yLabel?: string;
-  title?: string;
-  meta?: Record<string, unknown>;
-}
-
-export interface CurveSeries {
-  label: string;
-  y: ArrayLike<number | null>;
-}
-
-export interface CurveData {
-  x: ArrayLike<number>;
-  series: CurveSeries[];
-  xLabel?: string;
-  yLabel?: string;
-  /** Logarithmic y axis. */
-  log?: boolean;
-  title?: string;
-}
-
-export interface CurveFigure extends CurveData {
-  kind: 'curve';
-}
-
-export type Figure = HeatmapFigure | CurveFigure;
 export type ExportFormat = 'png' | 'svg' | 'csv' | 'json' | 'tex';
 
 /** Heatmap: rows lines of cols values (−inf for masked); curve: header `x,label…` then rows. */

@@ -66,9 +66,15 @@ export function useSite() {
   return context;
 }
 
-/** useSite, plus one open page at `path` for the whole file ({ page, errors } once the hooks ran). */
-export function useSitePage(path = '') {
+/**
+ * useSite, plus one open page at `path` for the whole file ({ page, errors } once the hooks ran),
+ * after `ready` (a function run in the page) holds.
+ */
+export function useSitePage(path = '', ready = () => true) {
   const context = useSite();
-  beforeAll(async () => Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`)));
+  beforeAll(async () => {
+    Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`));
+    await context.page.waitForFunction(ready);
+  });
   return context;
 }

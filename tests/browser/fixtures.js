@@ -67,16 +67,3 @@ export function withModule(page, file, fn, arg) {
     `(async () => { const m = await import(${JSON.stringify(COMPONENTS + file)}); return (${fn.toString()})(m, ${JSON.stringify(arg ?? null)}); })()`,
   );
 }
-
-/** [min, max] of the finite numbers (no spread: safe for millions of values). */
-export function finiteMinMax(values) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    if (Number.isFinite(v)) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  return [lo, hi];
-}

@@ -4,6 +4,7 @@
 // WebGL2 context is lost on purpose (WEBGL_lose_context) and restored. Throughout: every map
 // draws its values' colours, no error anywhere, one WebGL context for the page (lost only when we
 // said so, and back), one texture per heatmap, and the memory where it started.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openPage, useSite } from './browser.js';
 import { isValueColor, withModule, withRp } from './fixtures.js';
@@ -31,21 +32,17 @@ function countContexts() {
 }
 
 /**
- * Changes attributes at random for `ms` (in the page; a seeded PRNG), always to a valid setting:
+ * Changes attributes at random for `ms` (in the page; draws seeded by fast-check), always to a valid setting:
  * a scheme with one of its views, causal never on the distances view. Returns what happened.
  */
 function randomChanges(page, ms, seed) {
+  const uniform = fc.noBias(fc.integer({ min: 0, max: 2 ** 31 - 1 })).map((v) => v / 2 ** 31);
+  const draws = fc.sample(uniform, { seed, numRuns: 100000 });
   return page.evaluate(
-    async ([ms, seed]) => {
+    async ([ms, draws]) => {
       const { viewsFor, rp } = window.relposForty;
-      let state = seed >>> 0;
-      const random = () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
+      let at = 0;
+      const random = () => draws[at++ % draws.length];
       const pick = (list) => list[Math.floor(random() * list.length)];
       const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
       const schemes = ['alibi', 't5', 'kerple-log', 'rope', 'sinusoidal', 'exp-decay', 'fire', 'xpos', 'shaw', 'cope'];
@@ -114,7 +111,7 @@ function randomChanges(page, ms, seed) {
       }
       return counts;
     },
-    [ms, seed],
+    [ms, draws],
   );
 }
 

@@ -127,6 +127,18 @@ async function heatmapPixels(page, selector) {
   }, selector);
 }
 
+/** Opens `url` in Chromium, runs `check(tab)`, expects no page error; closes the tab, then `server`. */
+async function inChromium(server, url, check) {
+  try {
+    const { page: tab, errors } = await openPage(browser, url);
+    await check(tab);
+    expect(errors).toEqual([]);
+    await tab.close();
+  } finally {
+    await server.close();
+  }
+}
+
 function expectHeatmap(result, n) {
   expect(result.n).toBe(n);
   expect(result.width).toBeGreaterThanOrEqual(n);
@@ -397,15 +409,10 @@ canvas.dataset.state = 'ready';
     const assets = readdirSync(join(root, 'dist', 'assets'));
     expect(assets.some((f) => /^relpos\.simd-[\w-]+\.wasm$/.test(f))).toBe(true);
     const site = await serve(join(root, 'dist'));
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/`);
+    await inChromium(site, `${site.url}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 120000);
 
   it('serves it from the dev server (pre-bundled dependency) and renders in Chromium', async () => {
@@ -419,15 +426,10 @@ canvas.dataset.state = 'ready';
       server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
     });
     await server.listen();
-    try {
-      const { page: tab, errors } = await openPage(browser, `http://127.0.0.1:${server.httpServer.address().port}/`);
+    await inChromium(server, `http://127.0.0.1:${server.httpServer.address().port}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await server.close();
-    }
+    });
   }, 120000);
 });
 
@@ -446,8 +448,7 @@ describe('(c) plain HTML, no bundler', () => {
     const csp =
       "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
     const site = await serve(app, { 'content-security-policy': csp });
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/plain/`);
+    await inChromium(site, `${site.url}/plain/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#element'), 64);
       // Live attributes: a new n redraws.
       await tab.evaluate(() => {
@@ -456,11 +457,7 @@ describe('(c) plain HTML, no bundler', () => {
         el.setAttribute('n', '32');
       });
       expectHeatmap(await heatmapPixels(tab, '#element'), 32);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 60000);
 
   it('draws it from the relpos/web source through an import map', async () => {
@@ -484,16 +481,11 @@ describe('(c) plain HTML, no bundler', () => {
 </body></html>`,
     );
     const site = await serve(app);
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/importmap/`);
+    await inChromium(site, `${site.url}/importmap/`, async (tab) => {
       const result = await heatmapPixels(tab, '#element');
       expect(result.n).toBe(40);
       expect(result.colours).toBeGreaterThan(8);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 60000);
 });
 

@@ -61,6 +61,7 @@ export class RelposElement extends HTMLElement {
   #token = 0;
   #scheduled = false;
   #observer;
+  #resize = new ResizeObserver(() => this.resized());
   #unsubscribe = null;
 
   constructor(template) {
@@ -83,6 +84,7 @@ export class RelposElement extends HTMLElement {
 
   connectedCallback() {
     this.#observer.observe(this, { attributes: true });
+    this.#resize.observe(this);
     this.#unsubscribe = onMessages(() => this.wordsChanged());
     this.wordsChanged();
     this.requestRender();
@@ -90,6 +92,7 @@ export class RelposElement extends HTMLElement {
 
   disconnectedCallback() {
     this.#observer.disconnect();
+    this.#resize.disconnect();
     this.#unsubscribe?.();
     this.#unsubscribe = null;
   }
@@ -209,6 +212,9 @@ export class RelposElement extends HTMLElement {
       this.dispatchEvent(new CustomEvent('relpos-error', { detail: error }));
     }
   }
+
+  /** The element changed size. */
+  resized() {}
 
   /** Forgets what a failed render left half-done. */
   renderFailed() {}

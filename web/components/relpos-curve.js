@@ -37,24 +37,16 @@ export class RelposCurve extends RelposElement {
   #host;
   #data = null; // programmatic data
   #figure = null; // what is shown
-  #resize;
   #index = -1;
 
   constructor() {
     super(TEMPLATE);
     this.#host = this.shadowRoot.querySelector('.plot');
     this.#host.addEventListener('keydown', (e) => this.#key(e));
-    this.#resize = new ResizeObserver(() => this.#fit());
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#resize.observe(this.#host);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#resize.disconnect();
     this.#plot?.destroy();
     this.#plot = null;
   }
@@ -232,7 +224,7 @@ export class RelposCurve extends RelposElement {
     this.#index = -1;
   }
 
-  #fit() {
+  resized() {
     if (this.#plot) this.#plot.setSize(this.#size());
   }
 

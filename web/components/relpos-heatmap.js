@@ -103,7 +103,6 @@ export class RelposHeatmap extends RelposElement {
   #cursor = null;
   #locked = false;
   #frame = 0;
-  #resize;
   #drag = null;
   #animation = 0;
   #uploaded = null; // { tensor, head, scaleKey, scale, view }: what the view holds, so draw-only changes skip work
@@ -127,17 +126,10 @@ export class RelposHeatmap extends RelposElement {
     s.addEventListener('wheel', (e) => this.#wheel(e), { passive: false });
     s.addEventListener('dblclick', () => this.resetView());
     s.addEventListener('keydown', (e) => this.#key(e));
-    this.#resize = new ResizeObserver(() => this.#requestDraw());
-  }
-
-  connectedCallback() {
-    super.connectedCallback();
-    this.#resize.observe(this.#surface);
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.#resize.disconnect();
     cancelAnimationFrame(this.#frame);
     cancelAnimationFrame(this.#animation);
     this.#frame = 0;
@@ -298,6 +290,10 @@ export class RelposHeatmap extends RelposElement {
     this.#buildTable();
     this.#refreshReadout();
     return { tensor, source: this.#source, renderer: this.renderer, computeMs, drawMs };
+  }
+
+  resized() {
+    this.#requestDraw();
   }
 
   renderFailed() {
