@@ -34,100 +34,100 @@ function controlOf(args) {
   return { args: [...args.slice(0, -1), { ...rest, __relposControl: true }], onProgress, signal };
 }
 
-/**
- * @param {URL | string} [url] the worker script (default: worker.js beside this file)
- */
-export function createRelposWorker(url = new URL('./worker.js', import.meta.url)) {
-  let current = null; // { worker, pending, dead } of the live worker
-  let next = 0;
+const STOPPED =
+  'relpos worker: the worker stopped (out of memory, or ended by the browser); pending calls failed, the next call starts a fresh worker';
 
-  /** Ends a worker: every pending call rejects with `message`; the next call starts a fresh one. */
-  function retire(state, message) {
-    if (state.dead) return;
-    state.dead = true;
-    state.worker.terminate();
-    if (current === state) current = null;
-    for (const entry of state.pending.values()) {
+/** One worker and the calls pending on it; when the worker dies, every pending call rejects. */
+class Connection {
+  pending = new Map();
+  dead = false;
+
+  constructor(url) {
+    this.worker = new Worker(url, { type: 'module' });
+    this.worker.onmessage = ({ data }) => this.#receive(data);
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      const what = event.message || 'the worker failed to start';
+      this.end(`relpos worker: ${what}; pending calls failed, the next call starts a fresh worker`);
+    };
+    // The worker holds this lock while it lives: our request for it is granted once it is gone.
+    if (globalThis.navigator?.locks) {
+      this.worker.postMessage({ type: 'hello', lock: `relpos-worker-${crypto.randomUUID()}` });
+    }
+  }
+
+  /** Stops the worker; every pending call rejects with `message`. */
+  end(message) {
+    if (this.dead) return;
+    this.dead = true;
+    this.worker.terminate();
+    for (const entry of this.pending.values()) {
       entry.cleanup();
       entry.reject(new Error(message));
     }
-    state.pending.clear();
+    this.pending.clear();
   }
 
-  function receive(state, data) {
+  #receive(data) {
     if (data?.type === 'alive') {
-      // Granted only once the worker no longer holds it: the worker is gone.
-      navigator.locks.request(data.lock, () =>
-        retire(
-          state,
-          'relpos worker: the worker stopped (out of memory, or ended by the browser); pending calls failed, the next call starts a fresh worker',
-        ),
-      );
+      navigator.locks.request(data.lock, () => this.end(STOPPED));
       return;
     }
     if (data?.type === 'fatal') {
-      retire(state, `relpos worker: ${data.error?.message ?? 'the core failed'}`);
+      this.end(`relpos worker: ${data.error?.message ?? 'the core failed'}`);
       return;
     }
-    const entry = state.pending.get(data?.id);
+    const entry = this.pending.get(data?.id);
     if (!entry) return;
     if (data.type === 'progress') {
       entry.onProgress?.(data.value, data.detail);
       return;
     }
-    state.pending.delete(data.id);
+    this.pending.delete(data.id);
     entry.cleanup();
     if (data.type === 'result') entry.resolve(data.result);
     else entry.reject(new (ERRORS[data.error?.name] ?? Error)(data.error?.message ?? 'relpos worker failed'));
   }
 
-  function start() {
-    const worker = new Worker(url, { type: 'module' });
-    const state = { worker, pending: new Map(), dead: false };
-    worker.onmessage = ({ data }) => receive(state, data);
-    worker.onerror = (event) => {
-      event.preventDefault();
-      retire(
-        state,
-        `relpos worker: ${event.message || 'the worker failed to start'}; pending calls failed, the next call starts a fresh worker`,
-      );
-    };
-    if (globalThis.navigator?.locks) {
-      worker.postMessage({ type: 'hello', lock: `relpos-worker-${crypto.randomUUID()}` });
-    }
-    return state;
-  }
-
-  function call(method, ...rawArgs) {
-    const { args, onProgress, signal } = controlOf(rawArgs);
-    const state = (current ??= start());
-    const id = ++next;
+  /** Posts a call; resolves with its result. */
+  call(id, method, args, { onProgress, signal }) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(Object.assign(new Error('relpos worker: aborted'), { name: 'AbortError' }));
         return;
       }
-      const onAbort = () => state.worker.postMessage({ id, type: 'cancel' });
+      const onAbort = () => this.worker.postMessage({ id, type: 'cancel' });
       signal?.addEventListener('abort', onAbort, { once: true });
-      state.pending.set(id, {
-        resolve,
-        reject,
-        onProgress,
-        cleanup: () => signal?.removeEventListener('abort', onAbort),
-      });
+      const cleanup = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, { resolve, reject, onProgress, cleanup });
       try {
-        state.worker.postMessage({ id, type: 'call', method, args });
+        this.worker.postMessage({ id, type: 'call', method, args });
       } catch (error) {
-        state.pending.delete(id);
+        this.pending.delete(id);
+        cleanup();
         reject(new TypeError(`relpos worker: ${method} arguments cannot be sent to a worker (${error.message})`));
       }
     });
+  }
+}
+
+/**
+ * @param {URL | string} [url] the worker script (default: worker.js beside this file)
+ */
+export function createRelposWorker(url = new URL('./worker.js', import.meta.url)) {
+  let connection = null;
+  let next = 0;
+  const live = () => (connection && !connection.dead ? connection : (connection = new Connection(url)));
+
+  function call(method, ...rawArgs) {
+    const { args, onProgress, signal } = controlOf(rawArgs);
+    return live().call(++next, method, args, { onProgress, signal });
   }
 
   const client = {
     call,
     /** Stops the worker: pending calls reject; a later call starts a fresh worker. */
-    terminate: () => current && retire(current, 'relpos worker: terminated'),
+    terminate: () => connection?.end('relpos worker: terminated'),
   };
   for (const method of METHODS) client[method] = (...args) => call(method, ...args);
   for (const property of PROPERTIES) {

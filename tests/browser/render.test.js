@@ -2,7 +2,7 @@
 // canvas-2D fallback both show the colour of every cell's value; each view computes what it says.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSitePage } from './browser.js';
-import { addHeatmap, isValueColor, withModule, withRp } from './fixtures.js';
+import { addHeatmap, isValueColor, nextRender, withModule, withRp } from './fixtures.js';
 import { cellColor, readHeatmap } from './map-pixels.js';
 
 const shared = useSitePage();
@@ -110,6 +110,51 @@ describe('renderers', () => {
 });
 
 describe('views', () => {
+  it('causal goes to the core call of every view; the map is what the core returns for that call', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 6 }, { id: 'causal-views' });
+    for (const [scheme, view] of [
+      ['alibi', 'bias'],
+      ['alibi', 'scores'],
+      ['alibi', 'weights'],
+      ['rope', 'scores'],
+      ['rope', 'weights'],
+      ['t5', 'buckets'],
+      ['shaw', 'weights'],
+    ]) {
+      const detail = await nextRender(page, sel, () =>
+        page.evaluate(
+          ([s, a]) => Object.entries(a).forEach(([k, v]) => document.querySelector(s).setAttribute(k, v)),
+          [sel, { scheme, view, causal: '' }],
+        ),
+      );
+      expect(detail.source.options.causal, `${scheme} ${view}`).toBe(true);
+      const shown = await page.evaluate((s) => Array.from(document.querySelector(s).tensor.data), sel);
+      const direct = await withRp(
+        page,
+        (rp, { call, scheme, options }) => {
+          if (call !== 'attention') return Array.from(rp[call](scheme, options).data);
+          const { n, d, heads, params, ...rest } = options;
+          const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
+          return Array.from(rp.attention({ q: ones, k: ones, heads, scheme, params, ...rest }).weights.data);
+        },
+        detail.source,
+      );
+      expect(shown, `${scheme} ${view}`).toEqual(direct);
+    }
+    // An encoding has no mask: the core refuses causal by name, and the element shows it.
+    await page.evaluate((s) => {
+      const el = document.querySelector(s);
+      el.setAttribute('scheme', 'sinusoidal');
+      el.setAttribute('view', 'distances');
+    }, sel);
+    await page.waitForFunction((s) => document.querySelector(s).dataset.state === 'error', sel);
+    const text = await page.evaluate(
+      (s) => document.querySelector(s).shadowRoot.querySelector('.error').textContent,
+      sel,
+    );
+    expect(text).toMatch(/causal/);
+  });
+
   async function tensorOf(sel) {
     return page.evaluate((s) => {
       const t = document.querySelector(s).tensor;
