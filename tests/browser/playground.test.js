@@ -1,21 +1,10 @@
 // The playground in Chromium: two schemes side by side, presets, a pasted config.json read by
 // rp.fromConfig (warnings shown), and the URL hash round trip of both panes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
 
 const ready = (page, id) => page.waitForFunction((el) => document.getElementById(el)?.dataset.state === 'ready', id);
 const attrs = (page, id) =>
@@ -32,7 +21,7 @@ const attrs = (page, id) =>
 
 describe('playground', () => {
   it('shows two schemes side by side and loads a preset', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
     await ready(page, 'b-map');
     expect((await attrs(page, 'map')).scheme).toBe('alibi');
@@ -53,7 +42,7 @@ describe('playground', () => {
   });
 
   it('reads a pasted config.json with rp.fromConfig and shows its warnings', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
     const config = {
       model_type: 'qwen2',
@@ -83,7 +72,7 @@ describe('playground', () => {
 
   it('round-trips both panes through the URL hash', async () => {
     const hash = '#scheme=t5&view=bias&n=40&heads=4&head=1&b.scheme=kerple-log&b.n=56&b.heads=2&b.view=scores';
-    const { page, errors } = await openPage(browser, `${site.url}playground.html${hash}`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html${hash}`);
     await ready(page, 'map');
     await ready(page, 'b-map');
     expect(await attrs(page, 'map')).toMatchObject({ scheme: 't5', n: '40', heads: '4', view: 'bias' });
@@ -95,7 +84,10 @@ describe('playground', () => {
     });
     const written = await page.evaluate(() => location.hash);
     expect(written).toContain('b.n=64');
-    const { page: again, errors: errors2 } = await openPage(browser, `${site.url}playground.html${written}`);
+    const { page: again, errors: errors2 } = await openPage(
+      shared.browser,
+      `${shared.site.url}playground.html${written}`,
+    );
     await ready(again, 'b-map');
     expect(await attrs(again, 'b-map')).toEqual(await attrs(page, 'b-map'));
     expect(await attrs(again, 'map')).toEqual(await attrs(page, 'map'));
@@ -106,7 +98,7 @@ describe('playground', () => {
   });
 
   it('guards the long-context map: computes through rp.attentionMap when it exists', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
     const available = await withRp(page, (rp) => typeof rp.attentionMap === 'function');
     const disabled = await page.evaluate(() => document.querySelector('#pane-a details.long button').disabled);

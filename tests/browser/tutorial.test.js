@@ -1,14 +1,14 @@
 // The bilingual chapter in Chromium: every section mounts its live demo, controls change computed
 // numbers, the language switch changes every word, the 2.1.9 table matches rp.analysis, and the
 // production build serves and becomes interactive.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import { LANGUAGES } from '../../web/i18n/index.js';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 
 // The page's words: the chapter's tables with the site shell's merged in (web/i18n/index.js).
@@ -16,18 +16,7 @@ const { en, zh } = LANGUAGES;
 const VERDICTS = `/@fs${new URL('../../web/tutorial/verdicts.js', import.meta.url).pathname}`;
 
 const SECTIONS = ['s211', 's212', 's213', 's214', 's215', 's216', 's217', 's218', 's219'];
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
 
 async function mountAll(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
@@ -54,7 +43,7 @@ async function setInput(page, selector, value) {
 
 describe('chapter 2.1', () => {
   it('renders every section with its live demo, formulas typeset by KaTeX, no console errors', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
     await mountAll(page);
     const report = await page.evaluate(() =>
       Array.from(document.querySelectorAll('.demo[data-demo]'), (demo) => ({
@@ -76,7 +65,7 @@ describe('chapter 2.1', () => {
   });
 
   it('moving a control changes a computed number', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}#s212`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s212`);
     await mountAll(page);
     // Theorem 1: ALiBi's defect is 0; learned absolute embeddings are not invariant.
     const before = Number(await page.evaluate(() => document.querySelector('#s212 .demo').dataset.defect));
@@ -117,7 +106,7 @@ describe('chapter 2.1', () => {
   });
 
   it('the language switch changes every word, sets <html lang> and persists', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
     await mountAll(page);
     await page.selectOption('#lang', 'zh');
     const check = () =>
@@ -188,7 +177,7 @@ describe('chapter 2.1', () => {
   }, 150000);
 
   it('the 2.1.9 summary table shows what summaryRow computes, one named object per row', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}#s219`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s219`);
     await mountAll(page);
     const table = await page.evaluate(() =>
       Array.from(document.querySelectorAll('#s219 tbody tr'), (tr) => ({
@@ -231,7 +220,7 @@ describe('chapter 2.1', () => {
   });
 
   it('is usable at phone width (360 px) without horizontal scrolling', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
     await page.setViewportSize({ width: 360, height: 740 });
     await mountAll(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(362);
@@ -256,7 +245,7 @@ describe('chapter 2.1', () => {
       });
       try {
         const url = server.resolvedUrls.local[0];
-        const page = await browser.newPage();
+        const page = await shared.browser.newPage();
         const errors = [];
         page.on('console', (m) => {
           if (m.type() === 'error') errors.push(m.text());

@@ -10,6 +10,7 @@
 // Events: relpos-lab-result ({ detail: { results } }) after every run.
 import { load } from '../../bindings/index.js';
 import { labMessages } from '../lab/messages.js';
+import { formatMessage as format } from './messages.js';
 import { renderCurve } from './relpos-curve.js';
 import { renderHeatmap } from './render-heatmap.js';
 
@@ -38,8 +39,6 @@ figcaption { font-size: 0.85em; }
 h3, h4 { margin: 0.75rem 0 0.25rem; }
 `;
 
-const format = (template, values) =>
-  String(template).replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
 
 function merge(base, over) {

@@ -365,9 +365,9 @@ export function createPane(
   const captionText = () => {
     if (!last) return;
     caption.textContent = t('pane.caption', {
-      rows: last.rows,
-      cols: last.cols,
-      head: last.head,
+      rows: last.figure.rows,
+      cols: last.figure.cols,
+      head: last.figure.meta.head,
       renderer: last.renderer,
       compute: fmt(last.computeMs, 2),
       draw: fmt(last.drawMs, 2),
