@@ -9,15 +9,7 @@ import { ALL_PAGES, axeViolations, mountChapter, waitDrawn } from './site-pages.
 
 // Violations raised by parts of the page this suite does not style, named precisely so they can be
 // fixed where they live; each is reported on every run until it is gone.
-const KNOWN = [
-  {
-    page: 'chapter',
-    id: 'aria-required-children',
-    target: '.stats > .tokens[role="list"]',
-    where:
-      "2.1.1's shuffled token strip: role=list whose <span class=token> children are not list items (web/tutorial/sections/s211.js)",
-  },
-];
+const KNOWN = [];
 
 // [language, colour scheme, the system's preference, the site's switch]
 const RUNS = [

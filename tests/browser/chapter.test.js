@@ -205,7 +205,7 @@ describe('the chapter as it renders', () => {
     const { page, errors } = await openPage(browser, `${site.url}#s211`);
     await mountAll(page);
     for (const k of [0, 3]) {
-      await page.focus(`#s211 .tokens button:nth-child(${k + 1})`);
+      await page.focus(`#s211 .tokens > :nth-child(${k + 1}) button`);
       const { row, readout } = await page.evaluate(() => ({
         row: document.querySelector('#s211 .readout-row').textContent,
         readout: document.querySelector('#s211 .readout').textContent,

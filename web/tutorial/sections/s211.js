@@ -79,11 +79,11 @@ export function mount(root, { rp }) {
     const list = tokens();
     strip.replaceChildren(
       ...Array.from({ length: size }, (_, i) => {
+        // A list item holding a button: the button keeps its own role for keyboard and readers.
         const b = el('button', { type: 'button', className: 'token', textContent: list[i % list.length] });
-        b.setAttribute('role', 'listitem');
         b.addEventListener('pointerenter', () => view.point(i, i));
         b.addEventListener('focus', () => view.point(i, i));
-        return b;
+        return el('span', { attrs: { role: 'listitem' } }, b);
       }),
     );
     const plain = permutationGap(rp, { n: size, seed });
@@ -98,7 +98,9 @@ export function mount(root, { rp }) {
       );
     }
     shuffled.replaceChildren(
-      ...plain.order.map((from) => el('span', { className: 'token', textContent: list[from % list.length] })),
+      ...plain.order.map((from) =>
+        el('span', { className: 'token', textContent: list[from % list.length], attrs: { role: 'listitem' } }),
+      ),
     );
     showRow(view.at ? view.at[0] : 0);
   }
