@@ -42,8 +42,8 @@ class Connection {
   pending = new Map();
   dead = false;
 
-  constructor(url) {
-    this.worker = new Worker(url, { type: 'module' });
+  constructor(worker) {
+    this.worker = worker;
     this.worker.onmessage = ({ data }) => this.#receive(data);
     this.worker.onerror = (event) => {
       event.preventDefault();
@@ -114,10 +114,16 @@ class Connection {
 /**
  * @param {URL | string} [url] the worker script (default: worker.js beside this file)
  */
-export function createRelposWorker(url = new URL('./worker.js', import.meta.url)) {
+export function createRelposWorker(url) {
+  // `new Worker(new URL(…, import.meta.url))` in one expression is the form bundlers (Vite, webpack)
+  // recognise and bundle as a worker; a URL made elsewhere would be copied (or inlined) as a plain asset.
+  const spawn =
+    url === undefined
+      ? () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
+      : () => new Worker(url, { type: 'module' });
   let connection = null;
   let next = 0;
-  const live = () => (connection && !connection.dead ? connection : (connection = new Connection(url)));
+  const live = () => (connection && !connection.dead ? connection : (connection = new Connection(spawn())));
 
   function call(method, ...rawArgs) {
     const { args, onProgress, signal } = controlOf(rawArgs);

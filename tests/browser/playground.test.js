@@ -5,6 +5,7 @@ import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 
 const shared = useSite();
+const RENDER = `/@fs${new URL('../../web/components/render-heatmap.js', import.meta.url).pathname}`;
 
 const ready = (page, id) => page.waitForFunction((el) => document.getElementById(el)?.dataset.state === 'ready', id);
 const attrs = (page, id) =>
@@ -97,12 +98,42 @@ describe('playground', () => {
     await again.close();
   });
 
-  it('guards the long-context map: computes through rp.attentionMap when it exists', async () => {
+  it('the long-context map runs in a Web Worker and draws what rp.attentionMap computes', async () => {
     const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
-    const available = await withRp(page, (rp) => typeof rp.attentionMap === 'function');
-    const disabled = await page.evaluate(() => document.querySelector('#pane-a details.long button').disabled);
-    if (available === false) expect(disabled).toBe(true);
+    const workers = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    await page.evaluate(() => {
+      document.querySelector('#pane-a details.long').open = true;
+      document.getElementById('long-n').value = '8192';
+      document.getElementById('long-size').value = '128';
+    });
+    await page.click('#pane-a details.long button[data-i18n="pg.long.run"]');
+    await page.waitForFunction(
+      () => /8,192/.test(document.querySelector('#pane-a details.long .status').textContent),
+      null,
+      {
+        timeout: 60000,
+      },
+    );
+    expect(workers.some((url) => /worker/.test(url))).toBe(true);
+    // The drawn map is the one the direct API computes for the pane's scheme (position-only, max
+    // pool), drawn by the same renderer: the two canvases hold the same pixels.
+    const same = await withRp(
+      page,
+      `async (rp) => {
+        const { renderHeatmap } = await import(${JSON.stringify(RENDER)});
+        const direct = await rp.attentionMap({ n: 8192, scheme: document.getElementById('scheme').value, size: 128, pool: 'max' });
+        const shown = document.querySelector('#pane-a details.long canvas');
+        const fresh = document.createElement('canvas');
+        renderHeatmap(fresh, direct, { colormap: shown.dataset.colormap || undefined });
+        const pixels = (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const a = pixels(shown);
+        const b = pixels(fresh);
+        return shown.width === 128 && a.length === b.length && a.every((v, i) => v === b[i]);
+      }`,
+    );
+    expect(same).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });

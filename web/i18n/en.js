@@ -622,7 +622,6 @@ export default {
     'pg.long.done': '{n} positions pooled to {size}×{size} in {ms} ms',
     'pg.long.cancelled': 'Cancelled.',
     'pg.long.error': 'Failed: {message}',
-    'pg.long.unavailable': 'Pooled long-context maps are not available in this build yet.',
     'pg.long.readout': 'block row {i}, block column {j}: {value}',
   },
   // The components' own English defaults, shared rather than copied.

@@ -609,7 +609,6 @@ export default {
     'pg.long.done': '{n} 个位置池化为 {size}×{size}，耗时 {ms} 毫秒',
     'pg.long.cancelled': '已取消。',
     'pg.long.error': '失败：{message}',
-    'pg.long.unavailable': '此版本尚不支持池化的长上下文图。',
     'pg.long.readout': '块行 {i}，块列 {j}：{value}',
   },
   components: {
