@@ -11,12 +11,12 @@
 #include <new>
 #include <string>
 
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/jobs.hpp"
-#include "relpos/lab.hpp"
-#include "relpos/models.hpp"
+#include "relpos/analysis/analysis.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/lab/lab.hpp"
+#include "relpos/models/models.hpp"
+#include "relpos/ops/jobs.hpp"
+#include "relpos/schemes/catalogue.hpp"
 
 using emscripten::val;
 

@@ -1,12 +1,12 @@
-#include "relpos/attention_map.hpp"
+#include "relpos/ops/attention_map.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/catalogue.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

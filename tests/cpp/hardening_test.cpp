@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/analysis/analysis.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/catalogue.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -1,4 +1,4 @@
-#include "relpos/kernels.hpp"
+#include "relpos/kernels/kernels.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <limits>
 #include <random>
 
-#include "relpos/attention.hpp"
-#include "relpos/rotary.hpp"
-#include "relpos/simd.hpp"
+#include "relpos/kernels/simd.hpp"
+#include "relpos/ops/attention.hpp"
+#include "relpos/schemes/rotary.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -1,6 +1,6 @@
 // The extrapolation lab: finite-difference gradient checks for every supported scheme, the
 // positional forward against the catalogue's fills, the tasks, learning, reproducibility, the job.
-#include "relpos/lab.hpp"
+#include "relpos/lab/lab.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/jobs.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/jobs.hpp"
+#include "relpos/schemes/catalogue.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "relpos/models.hpp"
+#include "relpos/models/models.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/json.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/base/json.hpp"
+#include "relpos/schemes/catalogue.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "relpos/bias.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/bias.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "relpos/absolute.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/absolute.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

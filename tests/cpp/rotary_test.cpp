@@ -1,11 +1,11 @@
-#include "relpos/rotary.hpp"
+#include "relpos/schemes/rotary.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "relpos/catalogue.hpp"
+#include "relpos/schemes/catalogue.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "relpos/catalogue.hpp"
+#include "relpos/schemes/catalogue.hpp"
 
 namespace relpos::testing {
 

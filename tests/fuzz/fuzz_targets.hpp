@@ -7,9 +7,9 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/models.hpp"
+#include "relpos/analysis/analysis.hpp"
+#include "relpos/models/models.hpp"
+#include "relpos/schemes/catalogue.hpp"
 
 namespace fuzz {
 

@@ -1,0 +1,410 @@
+// rp.analysis on stationary profiles k(r): kernel checks (2.1.5), Gaussian-process samples and
+// analytic derivatives f'(r) (2.1.8).
+#include <Eigen/Cholesky>
+#include <Eigen/Dense>
+#include <cmath>
+
+#include "relpos/analysis/internal.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/bias.hpp"
+#include "relpos/schemes/catalogue.hpp"
+
+namespace relpos::analysis {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+const char* const kBuiltins[] = {"exp-decay", "gaussian", "cosine", "sinc", "box", "sin", "sin-even"};
+
+bool isBuiltin(const std::string& name) {
+  for (const char* b : kBuiltins) {
+    if (name == b) return true;
+  }
+  return false;
+}
+
+// The one parameter each built-in profile has (name, default, range).
+ParamInfo builtinParam(const std::string& name) {
+  if (name == "exp-decay") return numberParam("lambda", 0.1, 0, 1e6, "decay rate: k(r) = exp(-lambda|r|)");
+  if (name == "gaussian") return numberParam("sigma", 4, 0, 1e9, "length scale: k(r) = exp(-r²/(2 sigma²))", true);
+  if (name == "cosine") return numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = cos(omega r)", true);
+  if (name == "sinc")
+    return numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = sin(omega r)/(omega r)", true);
+  if (name == "box") return numberParam("width", 4, 0, 1e9, "half width: k(r) = 1 for |r| <= width, else 0");
+  return numberParam("alpha", 8, 0, 1e12, "period scale: sin(r/alpha), sin(|r|/alpha)", true);
+}
+
+const ParamInfo* schemeParam(const Scheme& scheme, const std::string& name) {
+  for (const auto& p : scheme.params) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+// One head of a bias scheme whose profile has a closed form (the forms of bias.cpp, heads = 1).
+void readAnalyticBias(const Scheme& scheme, const Params& sp, Profile& out) {
+  const std::string& id = scheme.id;
+  if (id == "alibi") {
+    if (sp.choice(*schemeParam(scheme, "form")) == "symmetric") {
+      out.analytic = true;
+      out.slope = alibiSlopes(1, sp.number(*schemeParam(scheme, "alibiBiasMax")))[0];
+    }
+  } else if (id == "kerple-log") {
+    out.analytic = true;
+    out.r1 = sp.perHead(*schemeParam(scheme, "r1"), 1, {})[0];
+    out.r2 = sp.perHead(*schemeParam(scheme, "r2"), 1, alibiSlopes(1, 8))[0];
+  } else if (id == "kerple-power") {
+    out.analytic = true;
+    out.r1 = sp.perHead(*schemeParam(scheme, "r1"), 1, alibiSlopes(1, 8))[0];
+    out.r2 = sp.perHead(*schemeParam(scheme, "r2"), 1, {})[0];
+  } else if (id == "sin-freq") {
+    out.analytic = true;
+    out.alpha = sp.number(*schemeParam(scheme, "alpha"));
+    out.amplitude = sp.number(*schemeParam(scheme, "amplitude"));
+  } else if (id == "sandwich") {
+    const int64_t dBar = sp.integer(*schemeParam(scheme, "dBar"));
+    if (dBar % 2 != 0) throwRange(sp.where() + ": dBar must be even, got " + std::to_string(dBar));
+    const double base = sp.number(*schemeParam(scheme, "base"));
+    out.analytic = true;
+    for (int64_t m = 1; m <= dBar / 2; ++m) out.freqs.push_back(std::pow(base, -2.0 * static_cast<double>(m) / dBar));
+  }
+}
+
+double sign(double r) {
+  return r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0);
+}
+
+}  // namespace
+
+const std::set<std::string>& profileOptionNames() {
+  static const std::set<std::string> names = {"profile", "values", "lambda", "sigma", "omega", "width", "alpha"};
+  return names;
+}
+
+Profile readProfile(const Params& params, int64_t n, const std::set<std::string>& own, bool needTable) {
+  Profile out;
+  out.n = n;
+  std::set<std::string> allowed = own;
+  if (params.has("values")) {
+    allowed.insert("values");
+    checkNames(params, allowed);
+    if (params.has("profile")) throwType(params.where() + ": give either profile or values, not both");
+    const TensorArg v = tensorArg(params, "values", 1, 1, "[2n - 1] (k(r) for r = -(n-1) .. n-1)");
+    if (v.dim(0) != 2 * n - 1) {
+      throwRange(params.where() + ": values must hold 2n - 1 = " + std::to_string(2 * n - 1) +
+                 " numbers (k(r) for r = -(n-1) .. n-1), got " + std::to_string(v.dim(0)));
+    }
+    out.name = "values";
+    out.table.assign(v.data->begin(), v.data->end());
+    return out;
+  }
+  const Value* p = params.find("profile");
+  if (!p) throwType(params.where() + ": profile is required: a name ('gaussian', …, or a bias scheme id) or values");
+  if (p->type != Value::Type::String)
+    throwType(params.where() + ": profile must be a profile name or a bias scheme id");
+  out.name = p->text;
+  allowed.insert("profile");
+  if (isBuiltin(out.name)) {
+    const ParamInfo info = builtinParam(out.name);
+    allowed.insert(info.name);
+    checkNames(params, allowed);
+    const double v = params.number(info);
+    if (info.name == "lambda") out.lambda = v;
+    if (info.name == "sigma") out.sigma = v;
+    if (info.name == "omega") out.omega = v;
+    if (info.name == "width") out.width = v;
+    if (info.name == "alpha") out.alpha = v;
+  } else {
+    const Scheme* scheme = nullptr;
+    for (const auto& s : catalogue()) {
+      if (s.id == out.name && s.fillBias) scheme = &s;
+    }
+    if (!scheme) {
+      std::string list;
+      for (const char* b : kBuiltins) list += (list.empty() ? "'" : ", '") + std::string(b) + "'";
+      for (const auto& s : catalogue()) {
+        if (s.fillBias) list += ", '" + s.id + "'";
+      }
+      throwRange(params.where() + ": profile must be one of " + list + " or values, got '" + out.name + "'");
+    }
+    // The scheme's own parameters, except the sizes and the mask this analysis sets.
+    std::vector<ParamInfo> schemeParams;
+    for (const auto& info : scheme->params) {
+      if (info.name != "n" && info.name != "heads" && info.name != "causal") schemeParams.push_back(info);
+    }
+    checkNames(params, allowed, &schemeParams);
+    for (const auto& info : schemeParams) validateParam(params, info);
+    std::set<std::string> drop = allowed;
+    drop.insert("n");
+    const Params sp = without(params, drop);
+    readAnalyticBias(*scheme, sp, out);
+    if (needTable) {
+      // One head, the query at position n-1 against keys 0 .. 2n-2: r = j - (n-1) covers -(n-1) .. n-1.
+      // Exact k(r) for schemes that depend on j - i only (FIRE's threshold also sees that query position).
+      std::vector<float> row(static_cast<size_t>(2 * n - 1));
+      BiasWindow window;
+      window.rows = 1;
+      window.cols = 2 * n - 1;
+      window.queryStart = n - 1;
+      scheme->fillBias(sp, window, row.data());
+      out.table.assign(row.begin(), row.end());
+    }
+    return out;
+  }
+  if (needTable) {
+    for (int64_t r = -(n - 1); r <= n - 1; ++r) out.table.push_back(profileValue(out, static_cast<double>(r)));
+  }
+  return out;
+}
+
+double profileValue(const Profile& p, double r) {
+  const double a = std::fabs(r);
+  if (p.name == "exp-decay") return std::exp(-p.lambda * a);
+  if (p.name == "gaussian") return std::exp(-r * r / (2 * p.sigma * p.sigma));
+  if (p.name == "cosine") return std::cos(p.omega * r);
+  if (p.name == "sinc") return r == 0 ? 1.0 : std::sin(p.omega * r) / (p.omega * r);
+  if (p.name == "box") return a <= p.width ? 1.0 : 0.0;
+  if (p.name == "sin") return std::sin(r / p.alpha);
+  if (p.name == "sin-even") return std::sin(a / p.alpha);
+  if (p.analytic) {
+    if (p.name == "alibi") return -p.slope * a;
+    if (p.name == "kerple-log") return -p.r1 * std::log1p(p.r2 * a);
+    if (p.name == "kerple-power") return a == 0 ? 0.0 : -p.r1 * std::pow(a, p.r2);
+    if (p.name == "sin-freq") return p.amplitude * std::sin(r / p.alpha);
+    if (p.name == "sandwich") {
+      double sum = 0;
+      for (double w : p.freqs) sum += std::cos(r * w);
+      return (sum - static_cast<double>(p.freqs.size())) / 8.0;  // heads = 1: divided by 8(h+1)/heads = 8
+    }
+  }
+  const int64_t at = static_cast<int64_t>(r) + p.n - 1;
+  return p.table.at(static_cast<size_t>(at));
+}
+
+bool hasDerivative(const Profile& p) {
+  return p.name != "box" && p.name != "values" && (isBuiltin(p.name) || p.analytic);
+}
+
+double profileDerivative(const Profile& p, double r, const std::string& where) {
+  const double a = std::fabs(r);
+  const double s = sign(r);  // at the kink r = 0 of |r| forms: mean of the one-sided slopes = 0
+  if (p.name == "exp-decay") return -p.lambda * s * std::exp(-p.lambda * a);
+  if (p.name == "gaussian") return -r / (p.sigma * p.sigma) * std::exp(-r * r / (2 * p.sigma * p.sigma));
+  if (p.name == "cosine") return -p.omega * std::sin(p.omega * r);
+  if (p.name == "sinc") {
+    const double x = p.omega * r;
+    // d/dr sin(x)/x = omega (x cos x - sin x)/x²; its series near 0 avoids the cancellation.
+    if (std::fabs(x) < 1e-3) return p.omega * (-x / 3 + x * x * x / 30);
+    return p.omega * (x * std::cos(x) - std::sin(x)) / (x * x);
+  }
+  if (p.name == "sin") return std::cos(r / p.alpha) / p.alpha;
+  if (p.name == "sin-even") return s * std::cos(a / p.alpha) / p.alpha;
+  if (p.analytic) {
+    if (p.name == "alibi") return -p.slope * s;
+    if (p.name == "kerple-log") return -p.r1 * p.r2 * s / (1 + p.r2 * a);
+    if (p.name == "kerple-power") return a == 0 ? 0.0 : -p.r1 * p.r2 * std::pow(a, p.r2 - 1) * s;
+    if (p.name == "sin-freq") return p.amplitude / p.alpha * std::cos(r / p.alpha);
+    if (p.name == "sandwich") {
+      double sum = 0;
+      for (double w : p.freqs) sum -= w * std::sin(r * w);
+      return sum / 8.0;
+    }
+  }
+  throwRange(
+      where + ": profile '" + p.name +
+      "' has no analytic derivative; analytic forms: 'exp-decay', 'gaussian', 'cosine', 'sinc', 'sin', 'sin-even', "
+      "'alibi' (symmetric), 'kerple-log', 'kerple-power', 'sin-freq', 'sandwich'");
+}
+
+namespace {
+
+// Size of a profile analysis: n, or derived from the length of values (2n - 1).
+int64_t profileSize(const Params& params, int64_t maxN, const std::string& limitWhy) {
+  if (params.has("n")) {
+    const Value* v = params.find("n");
+    if (v->type == Value::Type::Number && v->number > static_cast<double>(maxN) && std::isfinite(v->number)) {
+      throwRange(params.where() + ": n must be <= " + std::to_string(maxN) + " (" + limitWhy + "), got " +
+                 formatNumber(v->number));
+    }
+    return params.requiredInteger("n", 1, static_cast<double>(maxN));
+  }
+  if (const Value* v = params.find("values")) {
+    if (v->type == Value::Type::Array && v->array.size() % 2 == 1) {
+      const int64_t n = static_cast<int64_t>(v->array.size() + 1) / 2;
+      if (n > maxN)
+        throwRange(params.where() + ": values describe n = " + std::to_string(n) + ", over the limit of " +
+                   std::to_string(maxN));
+      return n;
+    }
+    throwRange(params.where() + ": values must hold an odd count 2n - 1 (k(r) for r = -(n-1) .. n-1)");
+  }
+  throwType(params.where() + ": n is required");
+}
+
+const ParamInfo& toleranceParam() {
+  static const ParamInfo p =
+      numberParam("tolerance", 1e-6, 0, 1,
+                  "symmetric when max|k(r) - k(-r)| <= tolerance * max|k|; PSD when the smallest "
+                  "eigenvalue >= -tolerance * max|eigenvalue|");
+  return p;
+}
+
+// K[i, j] = k(j - i) from the table k(-(n-1)) .. k(n-1).
+Eigen::MatrixXd toeplitz(const std::vector<double>& table, int64_t n) {
+  Eigen::MatrixXd k(n, n);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) k(i, j) = table[static_cast<size_t>(j - i + n - 1)];
+  }
+  return k;
+}
+
+// Relative asymmetry max|k(r) - k(-r)| / max|k| (0 for the zero profile).
+double asymmetry(const std::vector<double>& table) {
+  double scale = 0, diff = 0;
+  const size_t last = table.size() - 1;
+  for (size_t t = 0; t < table.size(); ++t) {
+    scale = std::max(scale, std::fabs(table[t]));
+    diff = std::max(diff, std::fabs(table[t] - table[last - t]));
+  }
+  return scale > 0 ? diff / scale : 0.0;
+}
+
+// splitmix64 seeds xoshiro256**; Box-Muller turns pairs of uniforms into normals. Local state only.
+class NormalRng {
+ public:
+  explicit NormalRng(uint64_t seed) {
+    for (auto& word : s_) word = splitmix(seed);
+  }
+  double next() {
+    if (hasSpare_) {
+      hasSpare_ = false;
+      return spare_;
+    }
+    const double u1 = uniform(), u2 = uniform();
+    const double radius = std::sqrt(-2.0 * std::log(u1));
+    spare_ = radius * std::sin(2 * kPi * u2);
+    hasSpare_ = true;
+    return radius * std::cos(2 * kPi * u2);
+  }
+
+ private:
+  static uint64_t splitmix(uint64_t& x) {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t nextBits() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  double uniform() { return (static_cast<double>(nextBits() >> 11) + 1.0) * 0x1.0p-53; }  // (0, 1]: log(u) finite
+
+  uint64_t s_[4];
+  double spare_ = 0;
+  bool hasSpare_ = false;
+};
+
+}  // namespace
+
+Result kernelCheck(const Params& params) {
+  const std::set<std::string> own = {"n", "tolerance"};
+  const int64_t n =
+      profileSize(params, kMaxDecompositionSize, "the eigenvalues of a larger matrix take more than a few seconds");
+  const Profile profile = readProfile(params, n, own, true);
+  const double tol = params.number(toleranceParam());
+  const double asym = asymmetry(profile.table);
+  const bool symmetric = asym <= tol;
+  const Eigen::MatrixXd k = toeplitz(profile.table, n);
+  const Eigen::MatrixXd sym = 0.5 * (k + k.transpose());
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dec(sym, Eigen::EigenvaluesOnly);
+  const Eigen::VectorXd values = dec.eigenvalues();
+  const double scale = values.cwiseAbs().maxCoeff();
+  // A covariance must be symmetric first: an odd profile's symmetric part is 0, trivially "PSD".
+  const bool psd = symmetric && scale > 0 && values[0] >= -tol * scale;
+  return {{"symmetric", flag(symmetric)},
+          {"isPSD", flag(psd)},
+          {"minEigenvalue", Tensor::scalar(values[0])},
+          {"eigenvalues", vectorTensor(std::vector<double>(values.data(), values.data() + values.size()))},
+          {"asymmetry", Tensor::scalar(asym)}};
+}
+
+Result gpSample(const Params& params) {
+  const std::set<std::string> own = {"n", "count", "seed"};
+  const int64_t n =
+      profileSize(params, kMaxGpSize, "the Cholesky factor of a larger covariance takes more than a few seconds");
+  const Profile profile = readProfile(params, n, own, true);
+  static const ParamInfo countParam = integerParam("count", 1, 1, 1 << 20, "number of samples");
+  static const ParamInfo seedParam =
+      integerParam("seed", 0, 0, 9007199254740991.0, "RNG seed (same seed, same samples)");
+  const int64_t count = params.integer(countParam);
+  const uint64_t seed = static_cast<uint64_t>(params.integer(seedParam));
+  checkResultSize(params.where(), static_cast<double>(count) * n);
+  checkWork(params, 0.5 * static_cast<double>(count) * n * n,
+            "drawing " + std::to_string(count) + " samples of length " + std::to_string(n));
+  if (asymmetry(profile.table) > 1e-6) {
+    throwRange(params.where() + ": profile '" + profile.name +
+               "' is not symmetric (k(r) != k(-r)), so K is no covariance; see kernelCheck");
+  }
+  const Eigen::MatrixXd k = toeplitz(profile.table, n);
+  const double variance = k.diagonal().maxCoeff();
+  if (!(variance > 0))
+    throwRange(params.where() + ": profile '" + profile.name + "' has k(0) <= 0, so it is no covariance");
+  // Jitter ladder: exact first, then 1e-10 .. 1e-4 of k(0) on the diagonal for round-off in nearly
+  // singular kernels (Gaussian, cosine); failing beyond that means K has clearly negative eigenvalues.
+  double jitter = 0;
+  Eigen::LLT<Eigen::MatrixXd> llt(k);
+  while (llt.info() != Eigen::Success) {
+    jitter = jitter == 0 ? 1e-10 * variance : jitter * 10;
+    if (jitter > 1e-4 * variance * 1.0000001) {
+      throwRange(params.where() + ": profile '" + profile.name +
+                 "' is not positive semi-definite (Cholesky fails even with jitter 1e-4·k(0)); see kernelCheck");
+    }
+    llt.compute(k + jitter * Eigen::MatrixXd::Identity(n, n));
+  }
+  NormalRng rng(seed);
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> z(count, n);
+  for (int64_t c = 0; c < count; ++c) {
+    for (int64_t i = 0; i < n; ++i) z(c, i) = rng.next();
+  }
+  // Row c is (L z_c)ᵀ = z_cᵀ Lᵀ.
+  const Eigen::MatrixXd samples = z * llt.matrixU();
+  Tensor out = Tensor::floats({count, n});
+  for (int64_t c = 0; c < count; ++c) {
+    for (int64_t i = 0; i < n; ++i) out.f32[c * n + i] = static_cast<float>(samples(c, i));
+  }
+  return {{"data", std::move(out)}, {"jitter", Tensor::scalar(jitter)}};
+}
+
+Result derivative(const Params& params) {
+  const std::set<std::string> own = {"n", "at"};
+  std::vector<double> at;
+  if (params.has("at")) {
+    const TensorArg v = tensorArg(params, "at", 1, 1, "[count] (relative distances r)");
+    at.assign(v.data->begin(), v.data->end());
+  } else {
+    const int64_t n = params.requiredInteger("n", 1, 1 << 20);
+    for (int64_t r = -(n - 1); r <= n - 1; ++r) at.push_back(static_cast<double>(r));
+  }
+  if (params.has("values"))
+    throwRange(params.where() + ": a values profile has no analytic derivative; give a profile name");
+  const Profile profile = readProfile(params, 1, own, false);
+  if (!hasDerivative(profile)) profileDerivative(profile, 0, params.where());  // throws, naming the analytic forms
+  std::vector<double> value, slope;
+  for (double r : at) {
+    value.push_back(profileValue(profile, r));
+    slope.push_back(profileDerivative(profile, r, params.where()));
+  }
+  return {{"r", vectorTensor(at)}, {"value", vectorTensor(value)}, {"derivative", vectorTensor(slope)}};
+}
+
+}  // namespace relpos::analysis
