@@ -8,18 +8,9 @@
 //   rp.terminate();
 
 const ERRORS = { TypeError, RangeError, Error };
-const METHODS = [
-  'encoding',
-  'bias',
-  'buckets',
-  'frequencies',
-  'rotate',
-  'scores',
-  'attention',
-  'attentionMap',
-  'fromConfig',
-];
-const PROPERTIES = ['version', 'simd', 'schemes', 'presets'];
+const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
+// Names a caller probes on any object (await, JSON.stringify) that must not become worker calls.
+const NOT_METHODS = new Set(['then', 'toJSON']);
 
 /**
  * @param {URL | string} [url] the worker script (default: worker.js beside this file)
@@ -83,7 +74,6 @@ export function createRelposWorker(url = new URL('./worker.js', import.meta.url)
   }
 
   const client = { call, terminate: () => worker.terminate() };
-  for (const method of METHODS) client[method] = (...args) => call(method, ...args);
   for (const property of PROPERTIES) {
     Object.defineProperty(client, property, { get: () => call(property), enumerable: true });
   }
@@ -105,5 +95,12 @@ export function createRelposWorker(url = new URL('./worker.js', import.meta.url)
           call(`lab.${String(name)}`, ...args),
     },
   );
-  return client;
+  // Every other name is a method of the worker's instance (rp.bias, rp.attentionMap, …; the calls on
+  // schemes are those of the core's operation table), called by name.
+  return new Proxy(client, {
+    get: (target, name) =>
+      name in target || typeof name !== 'string' || NOT_METHODS.has(name)
+        ? target[name]
+        : (...args) => call(name, ...args),
+  });
 }

@@ -29,7 +29,7 @@ esac
 CXX="${RELPOS_FUZZ_CXX:-clang++-14}"
 out=build/fuzz
 mkdir -p "$out/obj" build/reports
-flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Isrc -I/usr/include/eigen3
+flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Isrc -I"$out/generated" -I/usr/include/eigen3
        -fsanitize=address,undefined -fno-sanitize-recover=all)
 report=build/reports/fuzz.json
 
@@ -52,6 +52,12 @@ object_name() { local rel="${1#src/relpos/}"; rel="${rel//\//__}"; echo "${rel%.
 build() {
   exec 9>build/.build.lock   # one heavy job at a time with scripts/build.sh
   flock 9
+  # The presets are data embedded at build time, as CMakeLists.txt does.
+  local presets="$out/generated/relpos/models/presets_json.inc"
+  if [ ! -f "$presets" ] || [ src/relpos/models/presets.json -nt "$presets" ]; then
+    mkdir -p "$(dirname "$presets")"
+    cmake -DIN=src/relpos/models/presets.json -DOUT="$presets" -P src/relpos/models/embed_text.cmake || { flock -u 9; return 1; }
+  fi
   local stale=()
   for src in $(core_sources); do
     local obj="$out/obj/$(object_name "$src")"

@@ -3,7 +3,8 @@
 #include <cmath>
 
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/bias.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/bias_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -6,7 +6,9 @@
 #include <random>
 
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/relpos.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -9,7 +9,8 @@
 
 #include "relpos/analysis/analysis.hpp"
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -6,9 +6,9 @@
 #include <limits>
 #include <random>
 
+#include "relpos/kernels/rotary.hpp"
 #include "relpos/kernels/simd.hpp"
-#include "relpos/ops/attention.hpp"
-#include "relpos/schemes/rotary.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -104,7 +104,7 @@ TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {
     plan.invFreq = ropeInvFreq(12, 10000);
     plan.interleaved = interleaved;
     plan.attentionFactor = 1.1;
-    const kernels::RotaryTable table(plan, 0, 2000, true);
+    const RotaryTable table(plan, 0, 2000, true);
     for (int64_t position : {0, 1, 17, 1999}) {
       auto direct = randomMatrix(1, 14, static_cast<uint32_t>(position));
       auto cached = direct;

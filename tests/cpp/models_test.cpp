@@ -12,7 +12,8 @@
 
 #include "relpos/base/errors.hpp"
 #include "relpos/base/json.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

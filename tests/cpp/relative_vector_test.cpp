@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/absolute.hpp"
+#include "relpos/schemes/vector_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

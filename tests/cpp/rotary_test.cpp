@@ -1,11 +1,13 @@
-#include "relpos/schemes/rotary.hpp"
+#include "relpos/kernels/rotary.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

@@ -4,7 +4,8 @@
 #include <cstdlib>
 
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/bias.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/bias_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;

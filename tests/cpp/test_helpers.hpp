@@ -3,7 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace relpos::testing {
 

@@ -9,7 +9,8 @@
 #include "fuzz_common.hpp"
 #include "relpos/analysis/analysis.hpp"
 #include "relpos/models/models.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace fuzz {
 

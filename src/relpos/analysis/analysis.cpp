@@ -35,18 +35,11 @@ void checkWork(const Params& params, double work, const std::string& what) {
 }
 
 void checkNames(const Params& params, const std::set<std::string>& own, const std::vector<ParamInfo>* schemeParams) {
-  for (const auto& name : params.names()) {
-    if (own.count(name)) continue;
-    bool known = false;
-    if (schemeParams) {
-      for (const auto& p : *schemeParams) known = known || p.name == name;
-    }
-    if (known) continue;
-    std::string list;
-    for (const auto& a : own) list += (list.empty() ? "'" : ", '") + a + "'";
-    throwRange(params.where() + ": unknown parameter '" + name + "'; allowed: " + list +
-               (schemeParams ? " and the scheme's parameters" : ""));
+  std::set<std::string> allowed = own;
+  if (schemeParams) {
+    for (const auto& p : *schemeParams) allowed.insert(p.name);
   }
+  checkKnownNames(params, allowed);
 }
 
 Params without(const Params& params, const std::set<std::string>& drop) {
@@ -58,9 +51,7 @@ Params without(const Params& params, const std::set<std::string>& drop) {
 }
 
 Tensor vectorTensor(const std::vector<double>& values) {
-  Tensor t = Tensor::floats({static_cast<int64_t>(values.size())});
-  for (size_t i = 0; i < values.size(); ++i) t.f32[i] = static_cast<float>(values[i]);
-  return t;
+  return Tensor::vector(values);
 }
 
 }  // namespace analysis
@@ -86,9 +77,9 @@ Result analyze(const std::string& name, const Params& params) {
   };
   auto it = analyses.find(name);
   if (it == analyses.end()) {
-    std::string list;
-    for (const auto& entry : analyses) list += (list.empty() ? "'" : ", '") + entry.first + "'";
-    throwRange("relpos.analysis: unknown analysis '" + name + "'; known: " + list);
+    std::vector<std::string> known;
+    for (const auto& entry : analyses) known.push_back(entry.first);
+    throwRange("relpos.analysis: unknown analysis '" + name + "'; known: " + quotedList(known));
   }
   return it->second(params);
 }

@@ -2,6 +2,7 @@
 // and the per-family analysis functions analyze() dispatches to.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,19 +54,13 @@ Tensor vectorTensor(const std::vector<double>& values);
 // ------------------------------------------------------------------------------------------------
 // Stationary profiles k(r) (analysis_profiles.cpp).
 
-// A named profile with its parameters resolved, a bias scheme (one head), or tabulated values.
+// A named profile with its parameters resolved: a built-in kernel, a bias scheme (one head), or
+// tabulated values. `value` and `slope` are the closed form k(r), k'(r) where there is one.
 struct Profile {
-  std::string name;     // exp-decay | gaussian | cosine | sinc | box | sin | sin-even | <bias id> | values
-  int64_t n = 1;        // the table covers r = -(n-1) .. n-1
-  double lambda = 0.1;  // exp-decay: exp(-lambda|r|)
-  double sigma = 4;     // gaussian: exp(-r²/(2 sigma²))
-  double omega = 0.5;   // cosine: cos(omega r); sinc: sin(omega r)/(omega r)
-  double width = 4;     // box: 1 for |r| <= width, else 0
-  double alpha = 8;     // sin: sin(r/alpha); sin-even: sin(|r|/alpha); sin-freq: amplitude sin(r/alpha)
-  // Closed forms of bias schemes (alibi symmetric, kerple-log/-power, sin-freq, sandwich), one head.
-  bool analytic = false;
-  double slope = 0, r1 = 0, r2 = 0, amplitude = 1;
-  std::vector<double> freqs;
+  std::string name;  // exp-decay | gaussian | cosine | sinc | box | sin | sin-even | <bias id> | values
+  int64_t n = 1;     // the table covers r = -(n-1) .. n-1
+  std::function<double(double)> value;
+  std::function<double(double)> slope;
   std::vector<double> table;  // k(r) for r = -(n-1) .. n-1
 };
 

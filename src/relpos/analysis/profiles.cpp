@@ -6,73 +6,90 @@
 
 #include "relpos/analysis/internal.hpp"
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/bias.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/base/rng.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace relpos::analysis {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-const char* const kBuiltins[] = {"exp-decay", "gaussian", "cosine", "sinc", "box", "sin", "sin-even"};
-
-bool isBuiltin(const std::string& name) {
-  for (const char* b : kBuiltins) {
-    if (name == b) return true;
-  }
-  return false;
+double sign(double r) {
+  return r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0);
 }
 
-// The one parameter each built-in profile has (name, default, range).
-ParamInfo builtinParam(const std::string& name) {
-  if (name == "exp-decay") return numberParam("lambda", 0.1, 0, 1e6, "decay rate: k(r) = exp(-lambda|r|)");
-  if (name == "gaussian") return numberParam("sigma", 4, 0, 1e9, "length scale: k(r) = exp(-r²/(2 sigma²))", true);
-  if (name == "cosine") return numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = cos(omega r)", true);
-  if (name == "sinc")
-    return numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = sin(omega r)/(omega r)", true);
-  if (name == "box") return numberParam("width", 4, 0, 1e9, "half width: k(r) = 1 for |r| <= width, else 0");
-  return numberParam("alpha", 8, 0, 1e12, "period scale: sin(r/alpha), sin(|r|/alpha)", true);
+// A built-in stationary kernel: its one parameter (name, default, range) and its closed form for
+// a parameter value (slope empty: no analytic derivative).
+struct Builtin {
+  ParamInfo param;
+  ClosedForm (*form)(double v);
+};
+
+const std::vector<std::pair<std::string, Builtin>>& builtins() {
+  static const std::vector<std::pair<std::string, Builtin>> table = {
+      {"exp-decay",
+       {numberParam("lambda", 0.1, 0, 1e6, "decay rate: k(r) = exp(-lambda|r|)"),
+        [](double lambda) -> ClosedForm {
+          return {[=](double r) { return std::exp(-lambda * std::fabs(r)); },
+                  [=](double r) { return -lambda * sign(r) * std::exp(-lambda * std::fabs(r)); }};
+        }}},
+      {"gaussian",
+       {numberParam("sigma", 4, 0, 1e9, "length scale: k(r) = exp(-r²/(2 sigma²))", true),
+        [](double sigma) -> ClosedForm {
+          return {[=](double r) { return std::exp(-r * r / (2 * sigma * sigma)); },
+                  [=](double r) { return -r / (sigma * sigma) * std::exp(-r * r / (2 * sigma * sigma)); }};
+        }}},
+      {"cosine",
+       {numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = cos(omega r)", true),
+        [](double omega) -> ClosedForm {
+          return {[=](double r) { return std::cos(omega * r); },
+                  [=](double r) { return -omega * std::sin(omega * r); }};
+        }}},
+      {"sinc",
+       {numberParam("omega", 0.5, 0, 1e6, "angular frequency: k(r) = sin(omega r)/(omega r)", true),
+        [](double omega) -> ClosedForm {
+          return {[=](double r) { return r == 0 ? 1.0 : std::sin(omega * r) / (omega * r); },
+                  [=](double r) {
+                    const double x = omega * r;
+                    // d/dr sin(x)/x = omega (x cos x - sin x)/x²; its series near 0 avoids the cancellation.
+                    if (std::fabs(x) < 1e-3) return omega * (-x / 3 + x * x * x / 30);
+                    return omega * (x * std::cos(x) - std::sin(x)) / (x * x);
+                  }};
+        }}},
+      {"box",
+       {numberParam("width", 4, 0, 1e9, "half width: k(r) = 1 for |r| <= width, else 0"),
+        [](double width) -> ClosedForm {
+          return {[=](double r) { return std::fabs(r) <= width ? 1.0 : 0.0; }, {}};
+        }}},
+      {"sin",
+       {numberParam("alpha", 8, 0, 1e12, "period scale: sin(r/alpha), sin(|r|/alpha)", true),
+        [](double alpha) -> ClosedForm {
+          return {[=](double r) { return std::sin(r / alpha); }, [=](double r) { return std::cos(r / alpha) / alpha; }};
+        }}},
+      {"sin-even",
+       {numberParam("alpha", 8, 0, 1e12, "period scale: sin(r/alpha), sin(|r|/alpha)", true),
+        [](double alpha) -> ClosedForm {
+          return {[=](double r) { return std::sin(std::fabs(r) / alpha); },
+                  [=](double r) { return sign(r) * std::cos(std::fabs(r) / alpha) / alpha; }};
+        }}},
+  };
+  return table;
 }
 
-const ParamInfo* schemeParam(const Scheme& scheme, const std::string& name) {
-  for (const auto& p : scheme.params) {
-    if (p.name == name) return &p;
+const Builtin* findBuiltin(const std::string& name) {
+  for (const auto& entry : builtins()) {
+    if (entry.first == name) return &entry.second;
   }
   return nullptr;
 }
 
-// One head of a bias scheme whose profile has a closed form (the forms of bias.cpp, heads = 1).
-void readAnalyticBias(const Scheme& scheme, const Params& sp, Profile& out) {
-  const std::string& id = scheme.id;
-  if (id == "alibi") {
-    if (sp.choice(*schemeParam(scheme, "form")) == "symmetric") {
-      out.analytic = true;
-      out.slope = alibiSlopes(1, sp.number(*schemeParam(scheme, "alibiBiasMax")))[0];
-    }
-  } else if (id == "kerple-log") {
-    out.analytic = true;
-    out.r1 = sp.perHead(*schemeParam(scheme, "r1"), 1, {})[0];
-    out.r2 = sp.perHead(*schemeParam(scheme, "r2"), 1, alibiSlopes(1, 8))[0];
-  } else if (id == "kerple-power") {
-    out.analytic = true;
-    out.r1 = sp.perHead(*schemeParam(scheme, "r1"), 1, alibiSlopes(1, 8))[0];
-    out.r2 = sp.perHead(*schemeParam(scheme, "r2"), 1, {})[0];
-  } else if (id == "sin-freq") {
-    out.analytic = true;
-    out.alpha = sp.number(*schemeParam(scheme, "alpha"));
-    out.amplitude = sp.number(*schemeParam(scheme, "amplitude"));
-  } else if (id == "sandwich") {
-    const int64_t dBar = sp.integer(*schemeParam(scheme, "dBar"));
-    if (dBar % 2 != 0) throwRange(sp.where() + ": dBar must be even, got " + std::to_string(dBar));
-    const double base = sp.number(*schemeParam(scheme, "base"));
-    out.analytic = true;
-    for (int64_t m = 1; m <= dBar / 2; ++m) out.freqs.push_back(std::pow(base, -2.0 * static_cast<double>(m) / dBar));
+// The names a profile may have: the built-ins, then every scheme with a bias.
+std::vector<std::string> profileNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : builtins()) names.push_back(entry.first);
+  for (const auto& s : catalogue()) {
+    if (s.fillBias) names.push_back(s.id);
   }
-}
-
-double sign(double r) {
-  return r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0);
+  return names;
 }
 
 }  // namespace
@@ -105,28 +122,20 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
     throwType(params.where() + ": profile must be a profile name or a bias scheme id");
   out.name = p->text;
   allowed.insert("profile");
-  if (isBuiltin(out.name)) {
-    const ParamInfo info = builtinParam(out.name);
-    allowed.insert(info.name);
+  if (const Builtin* builtin = findBuiltin(out.name)) {
+    allowed.insert(builtin->param.name);
     checkNames(params, allowed);
-    const double v = params.number(info);
-    if (info.name == "lambda") out.lambda = v;
-    if (info.name == "sigma") out.sigma = v;
-    if (info.name == "omega") out.omega = v;
-    if (info.name == "width") out.width = v;
-    if (info.name == "alpha") out.alpha = v;
+    const ClosedForm form = builtin->form(params.number(builtin->param));
+    out.value = form.value;
+    out.slope = form.slope;
   } else {
     const Scheme* scheme = nullptr;
     for (const auto& s : catalogue()) {
       if (s.id == out.name && s.fillBias) scheme = &s;
     }
     if (!scheme) {
-      std::string list;
-      for (const char* b : kBuiltins) list += (list.empty() ? "'" : ", '") + std::string(b) + "'";
-      for (const auto& s : catalogue()) {
-        if (s.fillBias) list += ", '" + s.id + "'";
-      }
-      throwRange(params.where() + ": profile must be one of " + list + " or values, got '" + out.name + "'");
+      throwRange(params.where() + ": profile must be one of " + quotedList(profileNames()) + " or values, got '" +
+                 out.name + "'");
     }
     // The scheme's own parameters, except the sizes and the mask this analysis sets.
     std::vector<ParamInfo> schemeParams;
@@ -138,7 +147,11 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
     std::set<std::string> drop = allowed;
     drop.insert("n");
     const Params sp = without(params, drop);
-    readAnalyticBias(*scheme, sp, out);
+    if (scheme->closedForm) {
+      const ClosedForm form = scheme->closedForm(sp);
+      out.value = form.value;
+      out.slope = form.slope;
+    }
     if (needTable) {
       // One head, the query at position n-1 against keys 0 .. 2n-2: r = j - (n-1) covers -(n-1) .. n-1.
       // Exact k(r) for schemes that depend on j - i only (FIRE's threshold also sees that query position).
@@ -159,62 +172,26 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
 }
 
 double profileValue(const Profile& p, double r) {
-  const double a = std::fabs(r);
-  if (p.name == "exp-decay") return std::exp(-p.lambda * a);
-  if (p.name == "gaussian") return std::exp(-r * r / (2 * p.sigma * p.sigma));
-  if (p.name == "cosine") return std::cos(p.omega * r);
-  if (p.name == "sinc") return r == 0 ? 1.0 : std::sin(p.omega * r) / (p.omega * r);
-  if (p.name == "box") return a <= p.width ? 1.0 : 0.0;
-  if (p.name == "sin") return std::sin(r / p.alpha);
-  if (p.name == "sin-even") return std::sin(a / p.alpha);
-  if (p.analytic) {
-    if (p.name == "alibi") return -p.slope * a;
-    if (p.name == "kerple-log") return -p.r1 * std::log1p(p.r2 * a);
-    if (p.name == "kerple-power") return a == 0 ? 0.0 : -p.r1 * std::pow(a, p.r2);
-    if (p.name == "sin-freq") return p.amplitude * std::sin(r / p.alpha);
-    if (p.name == "sandwich") {
-      double sum = 0;
-      for (double w : p.freqs) sum += std::cos(r * w);
-      return (sum - static_cast<double>(p.freqs.size())) / 8.0;  // heads = 1: divided by 8(h+1)/heads = 8
-    }
-  }
+  if (p.value) return p.value(r);
   const int64_t at = static_cast<int64_t>(r) + p.n - 1;
   return p.table.at(static_cast<size_t>(at));
 }
 
 bool hasDerivative(const Profile& p) {
-  return p.name != "box" && p.name != "values" && (isBuiltin(p.name) || p.analytic);
+  return static_cast<bool>(p.slope);
 }
 
 double profileDerivative(const Profile& p, double r, const std::string& where) {
-  const double a = std::fabs(r);
-  const double s = sign(r);  // at the kink r = 0 of |r| forms: mean of the one-sided slopes = 0
-  if (p.name == "exp-decay") return -p.lambda * s * std::exp(-p.lambda * a);
-  if (p.name == "gaussian") return -r / (p.sigma * p.sigma) * std::exp(-r * r / (2 * p.sigma * p.sigma));
-  if (p.name == "cosine") return -p.omega * std::sin(p.omega * r);
-  if (p.name == "sinc") {
-    const double x = p.omega * r;
-    // d/dr sin(x)/x = omega (x cos x - sin x)/x²; its series near 0 avoids the cancellation.
-    if (std::fabs(x) < 1e-3) return p.omega * (-x / 3 + x * x * x / 30);
-    return p.omega * (x * std::cos(x) - std::sin(x)) / (x * x);
+  if (p.slope) return p.slope(r);
+  std::vector<std::string> analytic;
+  for (const auto& entry : builtins()) {
+    if (entry.second.form(1).slope) analytic.push_back(entry.first);
   }
-  if (p.name == "sin") return std::cos(r / p.alpha) / p.alpha;
-  if (p.name == "sin-even") return s * std::cos(a / p.alpha) / p.alpha;
-  if (p.analytic) {
-    if (p.name == "alibi") return -p.slope * s;
-    if (p.name == "kerple-log") return -p.r1 * p.r2 * s / (1 + p.r2 * a);
-    if (p.name == "kerple-power") return a == 0 ? 0.0 : -p.r1 * p.r2 * std::pow(a, p.r2 - 1) * s;
-    if (p.name == "sin-freq") return p.amplitude / p.alpha * std::cos(r / p.alpha);
-    if (p.name == "sandwich") {
-      double sum = 0;
-      for (double w : p.freqs) sum -= w * std::sin(r * w);
-      return sum / 8.0;
-    }
+  for (const auto& s : catalogue()) {
+    if (s.closedForm) analytic.push_back(s.id);
   }
-  throwRange(
-      where + ": profile '" + p.name +
-      "' has no analytic derivative; analytic forms: 'exp-decay', 'gaussian', 'cosine', 'sinc', 'sin', 'sin-even', "
-      "'alibi' (symmetric), 'kerple-log', 'kerple-power', 'sin-freq', 'sandwich'");
+  throwRange(where + ": profile '" + p.name + "' has no analytic derivative; analytic forms: " + quotedList(analytic) +
+             " (alibi in its symmetric form)");
 }
 
 namespace {
@@ -270,31 +247,20 @@ double asymmetry(const std::vector<double>& table) {
   return scale > 0 ? diff / scale : 0.0;
 }
 
-// splitmix64 seeds xoshiro256**; Box-Muller turns pairs of uniforms into normals. Local state only.
-class NormalRng {
+// xoshiro256** (Blackman and Vigna 2018) seeded by SplitMix64; uniforms in (0, 1] so log(u) is
+// finite. Local state only.
+class Xoshiro256 {
  public:
-  explicit NormalRng(uint64_t seed) {
-    for (auto& word : s_) word = splitmix(seed);
+  explicit Xoshiro256(uint64_t seed) {
+    SplitMix64 seeder(seed);
+    for (auto& word : s_) word = seeder.next();
   }
-  double next() {
-    if (hasSpare_) {
-      hasSpare_ = false;
-      return spare_;
-    }
+  std::pair<double, double> operator()() {
     const double u1 = uniform(), u2 = uniform();
-    const double radius = std::sqrt(-2.0 * std::log(u1));
-    spare_ = radius * std::sin(2 * kPi * u2);
-    hasSpare_ = true;
-    return radius * std::cos(2 * kPi * u2);
+    return {u1, u2};
   }
 
  private:
-  static uint64_t splitmix(uint64_t& x) {
-    uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t nextBits() {
     const uint64_t result = rotl(s_[1] * 5, 7) * 9;
@@ -307,11 +273,9 @@ class NormalRng {
     s_[3] = rotl(s_[3], 45);
     return result;
   }
-  double uniform() { return (static_cast<double>(nextBits() >> 11) + 1.0) * 0x1.0p-53; }  // (0, 1]: log(u) finite
+  double uniform() { return (static_cast<double>(nextBits() >> 11) + 1.0) * 0x1.0p-53; }
 
   uint64_t s_[4];
-  double spare_ = 0;
-  bool hasSpare_ = false;
 };
 
 }  // namespace
@@ -371,7 +335,7 @@ Result gpSample(const Params& params) {
     }
     llt.compute(k + jitter * Eigen::MatrixXd::Identity(n, n));
   }
-  NormalRng rng(seed);
+  NormalPairs<Xoshiro256> rng{Xoshiro256(seed)};
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> z(count, n);
   for (int64_t c = 0; c < count; ++c) {
     for (int64_t i = 0; i < n; ++i) z(c, i) = rng.next();

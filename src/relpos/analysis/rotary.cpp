@@ -1,8 +1,6 @@
 // rp.analysis on rotary and sinusoidal encodings: RoFormer's long-term decay bound (2.1.7), angle
 // coverage of the training window and what ignoring a scaling costs (2.1.7), the bound C of |PE| and
 // the low-precision error of the angles m·θ (2.1.8).
-#include "relpos/schemes/rotary.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -10,7 +8,8 @@
 #include "relpos/analysis/internal.hpp"
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 
 namespace relpos::analysis {
 
@@ -146,8 +145,9 @@ Result scaledCosine(const Params& params) {
   std::string id;
   const RotaryPlan scaled =
       rotaryPlanOf(params, {"d", "base", "positions", "n", "x"}, d, static_cast<int64_t>(std::min(top, 1e15)) + 1, &id);
-  if (id == "xpos")
-    throwRange(params.where() + ": scheme must be a RoPE scaling ('rope-linear', 'rope-ntk', …), got 'xpos'");
+  // Only a plain rotation compares with RoPE's: not a decay (xPos) nor a 2-D grid.
+  if (!scaled.xposZeta.empty() || scaled.gridWidth > 0)
+    throwRange(params.where() + ": scheme must be a RoPE scaling ('rope-linear', 'rope-ntk', …), got '" + id + "'");
   const std::vector<double> plain = ropeInvFreq(scaled.rotaryDim, params.number(common::base()));
   std::vector<double> x(static_cast<size_t>(d), 1.0);
   if (params.has("x")) {
@@ -164,8 +164,7 @@ Result scaledCosine(const Params& params) {
   for (int64_t c = 0; c < d; ++c) total += x[c] * x[c];
   double rotated = 0;
   for (int64_t k = 0; k < pairs; ++k) {
-    const int64_t a = scaled.interleaved ? 2 * k : k;
-    const int64_t b = scaled.interleaved ? 2 * k + 1 : k + pairs;
+    const auto [a, b] = scaled.pairIndex(k);
     weight[k] = x[a] * x[a] + x[b] * x[b];
     rotated += weight[k];
   }
@@ -243,7 +242,7 @@ Result peBound(const Params& params) {
   Params sp = without(params, {});
   sp.setNumber("n", static_cast<double>(n));
   const Scheme& sinusoidal = findScheme(params.where(), "sinusoidal");
-  const Tensor pe = sinusoidal.encoding(sp).at("data");
+  const Tensor pe = sinusoidal.encoding(sinusoidal, sp).at("data");
   std::vector<double> norms(static_cast<size_t>(n));
   double measured = 0;
   for (int64_t p = 0; p < n; ++p) {

@@ -1,4 +1,5 @@
-// Parameters shared by many schemes, so that each has one name, range and doc everywhere.
+// The parameters many calls share, defined once: each has one name, range and doc everywhere (a call
+// that needs another default takes withDefault(common::d(), …)).
 #pragma once
 #include <cmath>
 
@@ -25,6 +26,11 @@ inline const ParamInfo& causal() {
 }
 inline const ParamInfo& base() {
   static const ParamInfo p = numberParam("base", 10000, 1, 1e12, "frequency base (theta)", true);
+  return p;
+}
+inline const ParamInfo& queryOffset() {
+  static const ParamInfo p = integerParam("queryOffset", std::nan(""), -1e9, 1e9,
+                                          "position of query row 0 (default m - n: the queries are the last n keys)");
   return p;
 }
 

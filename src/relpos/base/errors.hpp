@@ -2,6 +2,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace relpos {
 
@@ -32,6 +33,10 @@ constexpr double kMaxWorkingSetBytes = 1024.0 * 1024 * 1024;  // 1 GiB
 // says what needs the memory ("rotated queries and keys"), may be empty.
 void checkWorkingSet(const std::string& where, double bytes, const std::string& what = "");
 
+// A number as error messages show it (%.10g; NaN, Infinity, -Infinity).
 std::string formatNumber(double value);
+
+// "'a', 'b', 'c'": the one way a message lists names (allowed options, known ids, choices).
+std::string quotedList(const std::vector<std::string>& names);
 
 }  // namespace relpos

@@ -90,15 +90,30 @@ void validateParam(const Params& params, const ParamInfo& info) {
         const std::vector<std::string> allowed = choiceList(info);
         for (const auto& entry : params.strings(info.name, {})) {
           if (info.choices.empty() || std::find(allowed.begin(), allowed.end(), entry) != allowed.end()) continue;
-          std::string list;
-          for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
-          throwRange(params.where() + ": " + info.name + " entries must be one of " + list + ", got '" + entry + "'");
+          throwRange(params.where() + ": " + info.name + " entries must be one of " + quotedList(allowed) + ", got '" +
+                     entry + "'");
         }
       } else {
         params.array(info.name);
       }
       break;
   }
+}
+
+void checkKnownNames(const Params& params, const std::set<std::string>& allowed) {
+  for (const auto& name : params.names()) {
+    if (!allowed.count(name)) {
+      throwRange(params.where() + ": unknown parameter '" + name +
+                 "'; allowed: " + quotedList(std::vector<std::string>(allowed.begin(), allowed.end())));
+    }
+  }
+}
+
+ParamInfo withDefault(const ParamInfo& info, double def, double max) {
+  ParamInfo out = info;
+  out.def = def;
+  if (!std::isnan(max)) out.max = max;
+  return out;
 }
 
 ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen) {
@@ -226,16 +241,12 @@ std::string Params::choice(const ParamInfo& info) const {
   const Value* v = find(info.name);
   if (!v) return allowed.front();
   if (v->type != Value::Type::String) {
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
-    throwType(where_ + ": " + info.name + " must be one of " + list + ", got " + describeValue(*v));
+    throwType(where_ + ": " + info.name + " must be one of " + quotedList(allowed) + ", got " + describeValue(*v));
   }
   for (const auto& a : allowed) {
     if (a == v->text) return a;
   }
-  std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "'" : ", '") + a + "'";
-  throwRange(where_ + ": " + info.name + " must be one of " + list + ", got '" + v->text + "'");
+  throwRange(where_ + ": " + info.name + " must be one of " + quotedList(allowed) + ", got '" + v->text + "'");
 }
 
 std::vector<double> Params::perHead(const ParamInfo& info, int64_t heads, const std::vector<double>& fallback) const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ ParamInfo booleanParam(std::string name, bool def, std::string doc);
 ParamInfo choiceParam(std::string name, std::string choices, std::string doc);
 ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo arrayParam(std::string name, std::string doc);
+// The same parameter with another default (and, when given, another upper bound): one name, range
+// and doc, with the default a particular call needs.
+ParamInfo withDefault(const ParamInfo& info, double def, double max = std::numeric_limits<double>::quiet_NaN());
 
 // The allowed values of a Choice parameter, default first.
 std::vector<std::string> choiceList(const ParamInfo& info);
@@ -91,6 +95,10 @@ class Params {
 
 // "1.5", "'abc'", "true", "an array of 3 values": the "got ..." part of an error message.
 std::string describeValue(const Value& value);
+
+// The one check of option names: a RangeError "<where>: unknown parameter '<name>'; allowed: 'a',
+// 'b', …" (sorted) for the first given name that is not in `allowed`.
+void checkKnownNames(const Params& params, const std::set<std::string>& allowed);
 
 // Validates a parameter that is present against its metadata (type, range, integer-ness, choices,
 // finite array entries) whether or not the call then reads it; absent parameters pass.

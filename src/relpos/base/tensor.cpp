@@ -1,10 +1,5 @@
 #include "relpos/base/tensor.hpp"
 
-#include <cmath>
-#include <cstdio>
-
-#include "relpos/base/errors.hpp"
-
 namespace relpos {
 
 Tensor Tensor::floats(Shape s) {
@@ -28,26 +23,10 @@ Tensor Tensor::scalar(double value) {
   return t;
 }
 
-void throwType(const std::string& message) {
-  throw ArgumentError(ArgumentError::Kind::Type, message);
-}
-void throwRange(const std::string& message) {
-  throw ArgumentError(ArgumentError::Kind::Range, message);
-}
-
-std::string formatNumber(double value) {
-  if (std::isnan(value)) return "NaN";
-  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
-}
-
-void checkResultSize(const std::string& where, double elements) {
-  if (elements > kMaxResultElements) {
-    throwRange(where + ": the result would hold " + formatNumber(elements) + " values, over the limit of " +
-               formatNumber(kMaxResultElements) + " (256 MiB); use rp.attentionMap for pooled long-context maps");
-  }
+Tensor Tensor::vector(const std::vector<double>& values) {
+  Tensor t = floats({static_cast<int64_t>(values.size())});
+  for (size_t i = 0; i < values.size(); ++i) t.f32[i] = static_cast<float>(values[i]);
+  return t;
 }
 
 }  // namespace relpos

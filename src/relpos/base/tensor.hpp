@@ -25,6 +25,8 @@ struct Tensor {
   static Tensor floats(Shape s);
   static Tensor ints(Shape s);
   static Tensor scalar(double value);
+  // A rank-1 float32 tensor of the given float64 values.
+  static Tensor vector(const std::vector<double>& values);
   int64_t size() const { return elementCount(shape); }
 };
 

@@ -79,6 +79,15 @@ int64_t Mask::visible(int64_t row, int64_t m) const {
   return std::clamp<int64_t>(row + queryOffset + 1, 0, m);
 }
 
+void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset) {
+  for (int64_t h = 0; h < heads; ++h) {
+    for (int64_t i = 0; i < nq; ++i) {
+      float* row = values + (h * nq + i) * nk;
+      for (int64_t j = std::max<int64_t>(0, i + queryOffset + 1); j < nk; ++j) row[j] = kMinusInf;
+    }
+  }
+}
+
 std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld) {
   const int64_t panels = (m + kPanel - 1) / kPanel;
   std::vector<float> packed(static_cast<size_t>(panels * d * kPanel), 0.0f);
@@ -157,56 +166,6 @@ void weightedSum(const float* w, int64_t rows, int64_t m, int64_t ldw, const flo
       for (int64_t j = 0; j < visible; ++j) a += wi[j] * v[j * ldv + c];
       oi[c] = a;
     }
-  }
-}
-
-RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole)
-    : first_(firstPosition), pairs_(plan.rotaryDim / 2), interleaved_(plan.interleaved) {
-  cos_.resize(static_cast<size_t>(count * pairs_));
-  sin_.resize(static_cast<size_t>(count * pairs_));
-  for (int64_t t = 0; t < count; ++t) {
-    const double position = static_cast<double>(firstPosition + t);
-    const double xposExponent =
-        plan.xposZeta.empty() ? 0.0 : (queryRole ? 1.0 : -1.0) * (position - plan.xposCenter) / plan.xposScaleBase;
-    for (int64_t k = 0; k < pairs_; ++k) {
-      // float64 angle: at position 1e6 a float32 product would be off by ~0.06 rad.
-      const double angle = position * plan.invFreq[k];
-      double magnitude = plan.attentionFactor;
-      if (!plan.xposZeta.empty()) magnitude *= std::pow(plan.xposZeta[k], xposExponent);
-      cos_[t * pairs_ + k] = static_cast<float>(std::cos(angle) * magnitude);
-      sin_[t * pairs_ + k] = static_cast<float>(std::sin(angle) * magnitude);
-    }
-  }
-}
-
-void RotaryTable::apply(int64_t position, float* row) const {
-  const float* c = cos_.data() + (position - first_) * pairs_;
-  const float* s = sin_.data() + (position - first_) * pairs_;
-  if (interleaved_) {
-    for (int64_t k = 0; k < pairs_; ++k) {
-      const float a = row[2 * k];
-      const float b = row[2 * k + 1];
-      row[2 * k] = a * c[k] - b * s[k];
-      row[2 * k + 1] = b * c[k] + a * s[k];
-    }
-    return;
-  }
-  float* x = row;
-  float* y = row + pairs_;
-  int64_t k = 0;
-  for (; k + 4 <= pairs_; k += 4) {
-    const F4 a = simd::load(x + k);
-    const F4 b = simd::load(y + k);
-    const F4 cv = simd::load(c + k);
-    const F4 sv = simd::load(s + k);
-    simd::store(x + k, simd::sub(simd::mul(a, cv), simd::mul(b, sv)));
-    simd::store(y + k, simd::add(simd::mul(b, cv), simd::mul(a, sv)));
-  }
-  for (; k < pairs_; ++k) {
-    const float a = x[k];
-    const float b = y[k];
-    x[k] = a * c[k] - b * s[k];
-    y[k] = b * c[k] + a * s[k];
   }
 }
 

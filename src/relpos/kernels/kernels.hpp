@@ -1,11 +1,10 @@
 // The attention hot path: packed QK^T with scale, bias and causal mask fused into the store,
-// stable softmax, W.V, and rotary application from a cached cos/sin table. Built on simd.hpp,
-// so the same source is the SIMD kernel in the -msimd128 build and the scalar one elsewhere.
+// stable softmax and W.V (rotary application from a cached table is in rotary.hpp). Built on
+// simd.hpp, so the same source is the SIMD kernel in the -msimd128 build and the scalar one elsewhere.
+// The kernels know no schemes.
 #pragma once
 #include <cstdint>
 #include <vector>
-
-#include "relpos/schemes/catalogue.hpp"
 
 namespace relpos::kernels {
 
@@ -28,6 +27,9 @@ struct Mask {
 void logits(const float* q, int64_t rows, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
             const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo);
 
+// Sets the entries of keys j > i + queryOffset to -Infinity in heads x nq x nk logits or biases.
+void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset);
+
 // Row-wise softmax in place: subtracts the row max; masked keys get exactly 0; a row with every key
 // masked becomes all zeros.
 void softmaxRows(float* w, int64_t rows, int64_t m, int64_t ld, const Mask& mask);
@@ -35,21 +37,5 @@ void softmaxRows(float* w, int64_t rows, int64_t m, int64_t ld, const Mask& mask
 // out[i, :] += sum_j w[i, j] v[j, :] over the visible keys; v is [m, dv] with row stride ldv.
 void weightedSum(const float* w, int64_t rows, int64_t m, int64_t ldw, const float* v, int64_t dv, int64_t ldv,
                  const Mask& mask, float* out, int64_t ldo);
-
-// cos/sin (times the rotary magnitude) for every position of a range, built once per call in
-// float64 and applied in float32 to any number of rows and heads.
-class RotaryTable {
- public:
-  RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole);
-  // Rotates one row of width >= rotaryDim in place at `position` (within the table's range).
-  void apply(int64_t position, float* row) const;
-
- private:
-  int64_t first_;
-  int64_t pairs_;
-  bool interleaved_;
-  std::vector<float> cos_;
-  std::vector<float> sin_;
-};
 
 }  // namespace relpos::kernels

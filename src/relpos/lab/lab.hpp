@@ -1,54 +1,43 @@
-// The extrapolation lab (issue 10): a tiny causal attention model trained in the core on a
-// synthetic task where position is what matters, then evaluated on longer sequences.
+// The extrapolation lab: a tiny causal attention model trained in the core on a synthetic task where
+// position is what matters, then evaluated on longer sequences (docs/lab.md).
 //
-// One plain float64 implementation (no templates): token embedding → `layers` blocks of
-// [optional layer norm → multi-head causal attention with a catalogue scheme → residual →
-// optional layer norm → ReLU feed-forward → residual] → optional final layer norm → output
-// projection → softmax cross-entropy on the task's target positions. Every backward pass is written
-// by hand, including the positional terms (T5 table, KERPLE r1/r2, FIRE's MLP, the RoPE/xPos
-// rotation); the fixed positional inputs come from the catalogue (ALiBi fill, T5 bucket map, FIRE's
-// normalised distance, the sinusoidal table, rotary plans). Adam, global-norm clipping, warm-up
-// then cosine/linear decay, and an own PRNG (no global state): a seed fixes everything.
+// One plain float64 implementation: token embedding → `layers` blocks of [optional layer norm →
+// multi-head causal attention with a catalogue scheme → residual → optional layer norm → ReLU
+// feed-forward → residual] → optional final layer norm → output projection → softmax cross-entropy
+// on the task's target positions. Every backward pass is written by hand; the positional part of
+// attention is the scheme's lab term (schemes/lab_term.hpp), which owns its inputs, learned weights
+// and their gradients. Adam, global-norm clipping, warm-up then cosine/linear decay, and an own PRNG
+// (no global state): a seed fixes everything.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
+#include "relpos/base/rng.hpp"
 #include "relpos/base/tensor.hpp"
-#include "relpos/ops/jobs.hpp"
 
 namespace relpos {
-
-// A job that can report partial state between steps (the binding's jobPeek): the training job
-// returns the loss and gradient-norm curves so far.
-class PeekableJob : public Job {
- public:
-  virtual Result peek() const = 0;
-};
 
 // kind "train": validates params (names, types, ranges) and returns the training job.
 std::unique_ptr<Job> startTraining(const Params& params);
 
+// rp.lab.schema as JSON: { options: { name: ParamInfo }, schemes: [{ id, name, modes }],
+// tasks: [{ id, name, description }] } — every option with its default, range and doc.
+std::string labSchemaJson();
+
 namespace lab {
 
-// A deterministic PRNG (SplitMix64); every stream is seeded explicitly.
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : state_(seed) {}
-  uint64_t next();
-  double uniform();          // [0, 1)
-  int64_t below(int64_t n);  // [0, n)
-  double normal();           // N(0, 1), Box-Muller
+using Rng = Random;
 
- private:
-  uint64_t state_;
-};
+// Two numbers mixed into one seed: the model's and the data's streams both come from config.seed.
+uint64_t mixSeed(uint64_t a, uint64_t b);
 
 struct Config {
-  std::string scheme = "rope";  // none sinusoidal alibi t5 kerple-log fire rope rope-linear xpos
-  std::string mode = "auto";    // auto explicit implicit mixed input (input: sinusoidal added to x)
+  std::string scheme = "rope";  // a scheme with lab hooks (rp.lab.schemes)
+  std::string mode = "auto";    // auto explicit implicit mixed input (input: position vectors added to x)
   double alpha = 1, beta = 1;   // mixed mode: (qk + alpha B + beta q.p) / sqrt(dh)
   std::string task = "copy";    // copy retrieve reverse sort count
   int64_t length = 32;          // training length L
@@ -62,9 +51,9 @@ struct Config {
   uint64_t seed = 1;
   int64_t evalSequences = 16;
   std::vector<int64_t> evalFactors{1, 2, 4, 8};
-  int64_t numBuckets = 32, maxDistance = 128;  // t5
-  int64_t fireHidden = 16;
-  double fireC = 0.1;
+  // Every option as given; the scheme's own lab options (t5's numBuckets, fire's fireHidden, …) are
+  // read from here by its term.
+  Params options{"relpos.train"};
 };
 
 // Reads and validates the "train" options.

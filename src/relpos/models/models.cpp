@@ -7,9 +7,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/json.hpp"
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace relpos {
 namespace {
@@ -27,181 +28,6 @@ JsonValue object(std::initializer_list<std::pair<const char*, JsonValue>> member
   JsonValue o = JsonValue::makeObject();
   for (const auto& m : members) o.set(m.first, m.second);
   return o;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Presets (schemes.md §9)
-
-// Phi-3-vision-128k-instruct's factors (§9: the only copy found), as in golden case 040.
-const std::vector<double>& phi3ShortFactor() {
-  static const std::vector<double> v = {1.05,
-                                        1.05,
-                                        1.05,
-                                        1.1,
-                                        1.1,
-                                        1.1,
-                                        1.2500000000000002,
-                                        1.2500000000000002,
-                                        1.4000000000000004,
-                                        1.4500000000000004,
-                                        1.5500000000000005,
-                                        1.8500000000000008,
-                                        1.9000000000000008,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.000000000000001,
-                                        2.1000000000000005,
-                                        2.1000000000000005,
-                                        2.2,
-                                        2.3499999999999996,
-                                        2.3499999999999996,
-                                        2.3499999999999996,
-                                        2.3499999999999996,
-                                        2.3999999999999995,
-                                        2.3999999999999995,
-                                        2.6499999999999986,
-                                        2.6999999999999984,
-                                        2.8999999999999977,
-                                        2.9499999999999975,
-                                        3.049999999999997,
-                                        3.049999999999997,
-                                        3.049999999999997};
-  return v;
-}
-const std::vector<double>& phi3LongFactor() {
-  static const std::vector<double> v = {
-      1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0799999237060547, 1.2299998998641968,
-      1.2299998998641968, 1.2999999523162842, 1.4499999284744263, 1.5999999046325684, 1.6499998569488525,
-      1.8999998569488525, 2.859999895095825,  3.68999981880188,   5.419999599456787,  5.489999771118164,
-      5.489999771118164,  9.09000015258789,   11.579999923706055, 15.65999984741211,  15.769999504089355,
-      15.789999961853027, 18.360000610351562, 21.989999771118164, 23.079999923706055, 30.009998321533203,
-      32.35000228881836,  32.590003967285156, 35.56000518798828,  39.95000457763672,  53.840003967285156,
-      56.20000457763672,  57.95000457763672,  59.29000473022461,  59.77000427246094,  59.920005798339844,
-      61.190006256103516, 61.96000671386719,  62.50000762939453,  63.3700065612793,   63.48000717163086,
-      63.48000717163086,  63.66000747680664,  63.850006103515625, 64.08000946044922,  64.760009765625,
-      64.80001068115234,  64.81001281738281,  64.81001281738281};
-  return v;
-}
-
-JsonValue preset(const char* id, const char* name, const char* scheme, JsonValue params, int heads, const char* source,
-                 JsonValue model) {
-  return object({{"id", str(id)},
-                 {"name", str(name)},
-                 {"scheme", str(scheme)},
-                 {"params", std::move(params)},
-                 {"heads", num(heads)},
-                 {"source", str(source)},
-                 {"model", std::move(model)}});
-}
-
-JsonValue ropeParams(int rotaryDim, double base, const char* layout, bool partial) {
-  JsonValue p = object({{"d", num(rotaryDim)}, {"base", num(base)}, {"layout", str(layout)}});
-  if (partial) p.set("rotaryDim", num(rotaryDim));
-  return p;
-}
-
-JsonValue presetList() {
-  JsonValue llama3 = ropeParams(128, 500000, "half", false);
-  llama3.set("factor", num(8));
-  llama3.set("lowFreqFactor", num(1));
-  llama3.set("highFreqFactor", num(4));
-  llama3.set("originalMaxPositionEmbeddings", num(8192));
-
-  JsonValue phi3 = ropeParams(96, 10000, "half", false);
-  phi3.set("shortFactor", JsonValue::makeNumbers(phi3ShortFactor()));
-  phi3.set("longFactor", JsonValue::makeNumbers(phi3LongFactor()));
-  phi3.set("factor", num(32));
-  phi3.set("originalMaxPositionEmbeddings", num(4096));
-
-  JsonValue presets = JsonValue::makeArray();
-  presets.push(preset(
-      "llama-2-7b", "Llama-2-7B", "rope", ropeParams(128, 10000, "half", false), 32,
-      "HF mirror of meta-llama/Llama-2-7b-hf",
-      object({{"hiddenSize", num(4096)},
-              {"headDim", num(128)},
-              {"maxPositionEmbeddings", num(4096)},
-              {"note", str("base 10000 is the LlamaConfig default rope_theta (unverified in the original config)")}})));
-  presets.push(preset("llama-3.1-8b", "Llama-3.1-8B", "rope-llama3", std::move(llama3), 32,
-                      "HF LlamaConfig dump of meta-llama/Meta-Llama-3.1-8B-Instruct (transformers 4.45.2)",
-                      object({{"hiddenSize", num(4096)},
-                              {"headDim", num(128)},
-                              {"kvHeads", num(8)},
-                              {"maxPositionEmbeddings", num(131072)}})));
-  presets.push(preset("qwen2-7b", "Qwen2-7B", "rope", ropeParams(128, 1000000, "half", false), 28,
-                      "HF mirrors of Qwen/Qwen2-7B and Qwen2-7B-Instruct config",
-                      object({{"hiddenSize", num(3584)},
-                              {"headDim", num(128)},
-                              {"kvHeads", num(4)},
-                              {"maxPositionEmbeddings", num(131072)},
-                              {"note", str("Instruct: max pos 32768; the model card suggests rope-yarn factor 4, "
-                                           "original 32768 (unverified)")}})));
-  presets.push(preset("mistral-7b", "Mistral-7B-v0.1", "rope", ropeParams(128, 10000, "half", false), 32,
-                      "partial public config copies",
-                      object({{"hiddenSize", num(4096)},
-                              {"headDim", num(128)},
-                              {"kvHeads", num(8)},
-                              {"slidingWindow", num(4096)},
-                              {"note", str("max pos 32768 and v0.2+ (base 1e6, no sliding window) unverified")}})));
-  presets.push(preset("gpt-neox-20b", "GPT-NeoX-20B", "rope", ropeParams(24, 10000, "half", true), 64,
-                      "EleutherAI gpt-neox configs/20B.yml; HF mirror; HF GPTNeoXAttention",
-                      object({{"hiddenSize", num(6144)},
-                              {"headDim", num(96)},
-                              {"rotaryPct", num(0.25)},
-                              {"maxPositionEmbeddings", num(2048)}})));
-  presets.push(
-      preset("gpt-j-6b", "GPT-J-6B", "rope", ropeParams(64, 10000, "interleaved", true), 16,
-             "HF modeling_gptj.py; TensorRT-LLM example config",
-             object({{"hiddenSize", num(4096)}, {"headDim", num(256)}, {"maxPositionEmbeddings", num(2048)}})));
-  presets.push(preset("phi-3-mini-128k", "Phi-3-mini-128k", "rope-longrope", std::move(phi3), 32,
-                      "copy of Phi-3-vision-128k-instruct's config (same text backbone; mini-128k's own config "
-                      "not found, unverified for mini); HF Phi3Config, _compute_longrope_parameters",
-                      object({{"hiddenSize", num(3072)},
-                              {"headDim", num(96)},
-                              {"maxPositionEmbeddings", num(131072)},
-                              {"attentionFactor", num(1.1902380714238083)},
-                              {"note", str("factor arrays are Phi-3-vision-128k-instruct's; mini-128k-instruct's "
-                                           "June-2024 update shipped different long factors")}})));
-  presets.push(preset(
-      "bloom-7b1", "BLOOM-7b1", "alibi", object({{"alibiBiasMax", num(8)}, {"form", str("keyPosition")}}), 32,
-      "third-party config catalog; HF build_alibi_tensor", object({{"hiddenSize", num(4096)}, {"headDim", num(128)}})));
-  presets.push(
-      preset("mpt-7b", "MPT-7B", "alibi", object({{"alibiBiasMax", num(8)}, {"form", str("symmetric")}}), 32,
-             "MPT-7B-instruct config.json quoted in an MLC-LLM doc; llm-foundry gen_slopes, build_alibi_bias",
-             object({{"hiddenSize", num(4096)}, {"headDim", num(128)}, {"maxPositionEmbeddings", num(2048)}})));
-  presets.push(preset(
-      "t5-base", "T5-base", "t5",
-      object({{"numBuckets", num(32)}, {"maxDistance", num(128)}, {"bidirectional", JsonValue::makeBoolean(true)}}), 12,
-      "HF T5Config, T5Attention; FLAN-T5-base config copy",
-      object({{"hiddenSize", num(768)},
-              {"headDim", num(64)},
-              {"note", str("encoder table; the decoder's self-attention uses bidirectional false; "
-                           "T5 omits the 1/sqrt(d) scale")}})));
-  presets.push(preset("deberta-v3-base", "DeBERTa-v3-base", "deberta",
-                      object({{"positionBuckets", num(256)}, {"maxRelativePositions", num(512)}}), 12,
-                      "several public copies of microsoft/deberta-v3-base config",
-                      object({{"hiddenSize", num(768)},
-                              {"headDim", num(64)},
-                              {"maxPositionEmbeddings", num(512)},
-                              {"posAttType", JsonValue::makeArray({str("p2c"), str("c2p")})},
-                              {"shareAttKey", JsonValue::makeBoolean(true)},
-                              {"normRelEbd", str("layer_norm")}})));
-  return presets;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -706,8 +532,14 @@ Reading readConfig(const JsonValue& root) {
 
 }  // namespace
 
+// The presets (docs/presets.md) are data: src/relpos/models/presets.json, embedded at build time.
+static const char* const kPresetsJson =
+#include "relpos/models/presets_json.inc"
+    ;
+
 std::string presetsJson() {
-  return toJson(presetList());
+  static const std::string text = toJson(parseJson(kPresetsJson));
+  return text;
 }
 
 namespace {
@@ -738,11 +570,10 @@ void checkAgainstCatalogue(const Reading& reading) {
     }
   }
   for (const auto& info : scheme.params) validateParam(params, info);
-  const ParamInfo heads = integerParam("heads", 1, 1, 1024, "");
   if (reading.heads != 0) {
     Params h("relpos.fromConfig");
-    h.setNumber("heads", static_cast<double>(reading.heads));
-    h.integer(heads);
+    h.setNumber(common::heads().name, static_cast<double>(reading.heads));
+    h.integer(common::heads());
   }
 }
 

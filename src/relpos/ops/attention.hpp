@@ -1,6 +1,8 @@
-// Attention with a positional term in explicit, implicit or mixed mode (schemes.md §7).
+// Attention with a positional term in explicit, implicit or mixed mode (docs/attention.md).
 #pragma once
-#include "relpos/schemes/catalogue.hpp"
+#include "relpos/base/params.hpp"
+#include "relpos/base/tensor.hpp"
+#include "relpos/schemes/scheme.hpp"
 
 namespace relpos {
 
@@ -9,9 +11,5 @@ namespace relpos {
 // [n, m, dh]), plus the scheme's own parameters. Returns "weights" [heads, n, m] and, with v,
 // "output" [n, heads*dv].
 Result attention(const Params& params, const Scheme* scheme);
-
-// Row softmax in place over `count` logits: subtracts the row max; -Infinity gets weight exactly 0;
-// a row that is entirely -Infinity becomes all zeros.
-void softmaxRow(float* row, int64_t count);
 
 }  // namespace relpos

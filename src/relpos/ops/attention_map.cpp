@@ -7,11 +7,11 @@
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
+#include "relpos/base/rng.hpp"
 #include "relpos/kernels/kernels.hpp"
 #include "relpos/kernels/simd.hpp"
-#include "relpos/schemes/absolute.hpp"
-#include "relpos/schemes/catalogue.hpp"
-#include "relpos/schemes/rotary.hpp"
+#include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 
 namespace relpos {
 
@@ -32,7 +32,7 @@ const ParamInfo& headParam() {
   return p;
 }
 const ParamInfo& dParam() {
-  static const ParamInfo p = integerParam("d", 64, 1, 4096, "head dimension");
+  static const ParamInfo p = withDefault(common::d(), 64, 4096);
   return p;
 }
 const ParamInfo& seedParam() {
@@ -47,95 +47,25 @@ std::vector<int64_t> tileBounds(int64_t n, int64_t size) {
   return bounds;
 }
 
-// splitmix64 + Box-Muller: reproducible N(0,1) content for a seed, with no shared state.
-class Normal {
- public:
-  explicit Normal(uint64_t seed) : state_(seed) {}
-  float next() {
-    if (hasSpare_) {
-      hasSpare_ = false;
-      return spare_;
-    }
-    const double u1 = (static_cast<double>(bits() >> 11) + 0.5) * 0x1.0p-53;
-    const double u2 = static_cast<double>(bits() >> 11) * 0x1.0p-53;
-    const double radius = std::sqrt(-2.0 * std::log(u1));
-    spare_ = static_cast<float>(radius * std::sin(2 * M_PI * u2));
-    hasSpare_ = true;
-    return static_cast<float>(radius * std::cos(2 * M_PI * u2));
-  }
-
- private:
-  uint64_t bits() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint64_t state_;
-  float spare_ = 0;
-  bool hasSpare_ = false;
-};
+// Reproducible N(0,1) content for a seed: SplitMix64 uniforms (u1 shifted into (0, 1)) and Box–Muller.
+auto normalStream(uint64_t seed) {
+  return NormalPairs([bits = SplitMix64(seed)]() mutable {
+    const double u1 = (static_cast<double>(bits.next() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = static_cast<double>(bits.next() >> 11) * 0x1.0p-53;
+    return std::make_pair(u1, u2);
+  });
+}
+using Normal = decltype(normalStream(0));
 
 // Whether a scheme's position-only logits depend on j - i alone (so one profile describes them).
 bool shiftInvariant(const Scheme& s, const Params& params, int64_t d) {
-  if (s.term == AttentionTerm::Rotary) return true;
-  if (s.term == AttentionTerm::KeyVector) return s.id == "sinusoidal" && d % 2 == 0;
-  if (s.term != AttentionTerm::Bias || s.id == "fire") return false;
-  if (s.id == "alibi") {
-    const Value* form = params.find("form");
-    return !form || form->type != Value::Type::String || form->text != "keyPosition";
-  }
-  return true;
+  return s.shiftInvariant && s.logitProfile && s.shiftInvariant(params, d);
 }
 
 // Logit profile f(r) for r = -(n-1) .. n-1 (index r + n - 1) of one head, position-only.
 std::vector<double> logitProfile(const Scheme& s, const Params& params, int64_t n, int64_t d, int64_t heads,
                                  int64_t head) {
-  const int64_t count = 2 * n - 1;
-  std::vector<double> f(static_cast<size_t>(count));
-  if (s.term == AttentionTerm::Bias) {
-    // One query at position n-1 against keys 0 .. 2n-2: r = j - (n - 1).
-    std::vector<float> row(static_cast<size_t>(heads * count));
-    s.fillBias(params, BiasWindow{heads, 1, count, n - 1, 0}, row.data());
-    for (int64_t t = 0; t < count; ++t) f[t] = row[head * count + t];
-  } else if (s.term == AttentionTerm::Rotary) {
-    // s(delta)/sqrt(d) with the ones probe on the rotary dims: each pair adds 2 af^2 cos(delta theta_k)
-    // (times zeta_k^(-delta/B) for xPos). The angles advance by a rotation recurrence in float64,
-    // re-anchored to exact cos/sin every 256 steps, so a million offsets cost no trig per offset.
-    const RotaryPlan plan = rotaryPlan(s, params, d, n);
-    const double scale = 2.0 * plan.attentionFactor * plan.attentionFactor / std::sqrt(static_cast<double>(d));
-    for (size_t k = 0; k < plan.invFreq.size(); ++k) {
-      const double theta = plan.invFreq[k];
-      const double stepCos = std::cos(theta), stepSin = std::sin(theta);
-      double c = 1, sn = 0;
-      for (int64_t delta = 0; delta < n; ++delta) {
-        if (delta % 256 == 0) {
-          c = std::cos(static_cast<double>(delta) * theta);
-          sn = std::sin(static_cast<double>(delta) * theta);
-        }
-        double forward = scale * c, backward = scale * c;
-        if (!plan.xposZeta.empty()) {
-          forward *= std::pow(plan.xposZeta[k], -static_cast<double>(delta) / plan.xposScaleBase);
-          backward *= std::pow(plan.xposZeta[k], static_cast<double>(delta) / plan.xposScaleBase);
-        }
-        f[n - 1 + delta] += forward;
-        if (delta > 0) f[n - 1 - delta] += backward;
-        const double nextCos = c * stepCos - sn * stepSin;
-        sn = sn * stepCos + c * stepSin;
-        c = nextCos;
-      }
-    }
-  } else {
-    // Sinusoidal: PE(i).PE(j) = sum_m cos(w_m (j - i)) for even d, scaled by 1/sqrt(d).
-    const double base = params.number(common::base());
-    for (int64_t t = 0; t < count; ++t) {
-      const double r = static_cast<double>(t - (n - 1));
-      double sum = 0;
-      for (int64_t m = 0; m < d / 2; ++m) sum += std::cos(r * std::pow(base, -2.0 * m / d));
-      f[t] = sum / std::sqrt(static_cast<double>(d));
-    }
-  }
-  return f;
+  return s.logitProfile(s, params, ProfileRequest{n, d, heads, head});
 }
 
 // Range maximum over a fixed array in O(1) for ranges up to 2^levels long.
@@ -366,8 +296,8 @@ class StreamingMapJob : public Job {
         causal_(causal),
         map_(n, size, max, causal) {
     panels_ = kernels::packKeys(k.data(), n, d, d);
-    if (scheme_ && scheme_->term == AttentionTerm::Bias) {
-      if (shiftInvariant(*scheme_, params_, d)) profile_ = logitProfile(*scheme_, params_, n, d, heads, head);
+    if (scheme_ && scheme_->term == AttentionTerm::Bias && shiftInvariant(*scheme_, params_, d)) {
+      profile_ = logitProfile(*scheme_, params_, n, d, heads, head);
     }
     logits_.resize(static_cast<size_t>(kRows * kKeys));
     biasBlock_.resize(static_cast<size_t>(heads * kRows * kKeys));
@@ -501,78 +431,102 @@ std::vector<float> matrixOrRandom(const Params& params, const std::string& name,
     return v->array;
   }
   std::vector<float> out(static_cast<size_t>(n * d));
-  for (float& x : out) x = rng->next();
+  for (float& x : out) x = static_cast<float>(rng->next());
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The scheme named by `scheme`, if any; it must have a position-only term for long maps.
+const Scheme* mapScheme(const Params& params) {
+  const Value* id = params.find("scheme");
+  if (!id) return nullptr;
+  if (id->type != Value::Type::String) throwType(params.where() + ": scheme must be a scheme id string");
+  const Scheme* scheme = &findScheme(params.where(), id->text);
+  const AttentionTerm term = scheme->term;
+  if (term != AttentionTerm::None && term != AttentionTerm::Bias && term != AttentionTerm::Rotary &&
+      term != AttentionTerm::KeyVector) {
+    throwRange(params.where() + ": scheme '" + scheme->id +
+               "' has no position-only attention term for long maps; supported: bias, rotary and sinusoidal schemes");
+  }
+  return scheme;
+}
+
+// Rotary schemes: queries and keys rotated by position; without content they are the probe of
+// rp.scores, ones on the rotary dims.
+void rotateForMap(const Scheme& scheme, const Params& params, bool content, int64_t n, int64_t d, std::vector<float>& q,
+                  std::vector<float>& k) {
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!content) {
+      std::fill_n(q.begin() + i * d, plan.rotaryDim, 1.0f);
+      std::fill_n(k.begin() + i * d, plan.rotaryDim, 1.0f);
+    }
+    rotateRow(plan, static_cast<double>(i), true, q.data() + i * d);
+    rotateRow(plan, static_cast<double>(i), false, k.data() + i * d);
+  }
+}
+
+// Implicit mode: keys carry the absolute position vectors; without content the queries are the
+// position vectors too, so the logits are PE(i).PE(j)/sqrt(d).
+void addPositionVectors(const Scheme& scheme, const Params& params, bool content, int64_t n, int64_t d,
+                        std::vector<float>& q, std::vector<float>& k) {
+  constexpr int64_t kChunk = 1024;
+  std::vector<float> pe(static_cast<size_t>(std::min(n, kChunk) * d));
+  for (int64_t first = 0; first < n; first += kChunk) {
+    const int64_t count = std::min(kChunk, n - first);
+    scheme.positionVectors(params, first, count, d, pe.data());
+    for (int64_t t = 0; t < count * d; ++t) k[first * d + t] += pe[t];
+    if (!content) std::copy_n(pe.begin(), count * d, q.begin() + first * d);
+  }
 }
 
 }  // namespace
 
 std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const std::string where = params.where();
+  const Scheme* scheme = mapScheme(params);
   std::set<std::string> allowed = {"n", "d", "scheme", "heads", "head", "size", "pool", "seed", "q", "k", "causal"};
-  const Scheme* scheme = nullptr;
-  if (const Value* id = params.find("scheme")) {
-    if (id->type != Value::Type::String) throwType(where + ": scheme must be a scheme id string");
-    scheme = &findScheme(where, id->text);
-    if (scheme->term == AttentionTerm::None || scheme->term == AttentionTerm::Logits ||
-        scheme->term == AttentionTerm::PairTable) {
-      throwRange(where + ": scheme '" + scheme->id +
-                 "' has no position-only attention term for long maps; supported: bias, rotary and sinusoidal schemes");
-    }
+  if (scheme) {
     for (const auto& p : scheme->params) allowed.insert(p.name);
   }
-  for (const auto& name : params.names()) {
-    if (!allowed.count(name)) throwRange(where + ": unknown parameter '" + name + "'");
-  }
+  checkKnownNames(params, allowed);
   if (scheme) {
     for (const auto& p : scheme->params) validateParam(params, p);  // against rp.schemes, read or not
   }
-  const int64_t n = params.integer(integerParam("n", std::nan(""), 1, kMaxMapPositionOnly, "sequence length"));
+  const int64_t n = params.integer(common::n());
   const int64_t d = params.integer(dParam());
-  const int64_t heads = params.integer(integerParam("heads", 1, 1, 1024, "heads"));
+  const int64_t heads = params.integer(common::heads());
   const int64_t head = params.integer(headParam());
   if (head >= heads)
     throwRange(where + ": head must be < heads (" + std::to_string(heads) + "), got " + std::to_string(head));
   const int64_t size = std::min(params.integer(sizeParam()), n);
   const bool max = params.choice(poolParam()) == "max";
-  const bool causal = params.boolean(booleanParam("causal", false, ""));
+  const bool causal = params.boolean(common::causal());
   const bool content = params.has("seed") || params.has("q") || params.has("k");
 
   if (!content && scheme && shiftInvariant(*scheme, params, d)) {
     return std::make_unique<ProfileMapJob>(logitProfile(*scheme, params, n, d, heads, head), n, size, max, causal);
   }
   if (n > kMaxMapContent) {
-    throwRange(where + ": n must be <= " + std::to_string(kMaxMapContent) + " for maps with content or with scheme '" +
-               (scheme ? scheme->id : std::string("none")) + "' (O(n^2) work), got " + std::to_string(n) +
-               "; position-only maps of shift-invariant schemes go to " + std::to_string(kMaxMapPositionOnly));
+    throwRange(where + ": n must be <= " + std::to_string(kMaxMapContent) + " for maps with content" +
+               (scheme ? " or with scheme '" + scheme->id + "'" : std::string()) + " (O(n^2) work), got " +
+               std::to_string(n) + "; position-only maps of shift-invariant schemes go to " +
+               std::to_string(kMaxMapPositionOnly));
   }
   // Queries and keys [n, d] are held for the whole job: sized before allocating (n = 131072 with
   // d = 4096 would be 4 GiB).
   checkWorkingSet(where, 4.0 * (2.0 * static_cast<double>(n) * d + static_cast<double>(size) * size),
                   "queries and keys [n, d] held by the job");
-  Normal rng(static_cast<uint64_t>(params.has("seed") ? params.integer(seedParam()) : 0));
+  Normal rng = normalStream(static_cast<uint64_t>(params.has("seed") ? params.integer(seedParam()) : 0));
   std::vector<float> q =
       content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
   std::vector<float> k =
       content ? matrixOrRandom(params, "k", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
-  if (scheme && scheme->term == AttentionTerm::Rotary) {
-    const RotaryPlan plan = rotaryPlan(*scheme, params, d, n);
-    for (int64_t i = 0; i < n; ++i) {
-      rotateRow(plan, static_cast<double>(i), true, q.data() + i * d);
-      rotateRow(plan, static_cast<double>(i), false, k.data() + i * d);
-    }
-  }
-  if (scheme && scheme->term == AttentionTerm::KeyVector) {
-    // Implicit mode: keys carry the absolute position vectors; without content the queries are
-    // the position vectors too, so the logits are PE(i).PE(j)/sqrt(d).
-    std::vector<float> pe(static_cast<size_t>(d));
-    const double base = params.number(common::base());
-    for (int64_t j = 0; j < n; ++j) {
-      sinusoid(static_cast<double>(j), d, base, false, pe.data());
-      for (int64_t c = 0; c < d; ++c) k[j * d + c] += pe[c];
-      if (!content) std::copy(pe.begin(), pe.end(), q.begin() + j * d);
-    }
-  }
+  if (scheme && scheme->term == AttentionTerm::Rotary) rotateForMap(*scheme, params, content, n, d, q, k);
+  if (scheme && scheme->term == AttentionTerm::KeyVector) addPositionVectors(*scheme, params, content, n, d, q, k);
   const bool gemm = content || (scheme && scheme->term != AttentionTerm::Bias);
   return std::make_unique<StreamingMapJob>(params, scheme, std::move(q), std::move(k), n, d, heads, head, size, max,
                                            causal, gemm);

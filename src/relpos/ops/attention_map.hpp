@@ -4,7 +4,8 @@
 #pragma once
 #include <memory>
 
-#include "relpos/ops/jobs.hpp"
+#include "relpos/base/job.hpp"
+#include "relpos/base/params.hpp"
 
 namespace relpos {
 

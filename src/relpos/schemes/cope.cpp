@@ -1,19 +1,18 @@
+// cope — Golovneva, Wang, Weston and Sukhbaatar 2024, "Contextual Position Encoding: Learning to
+// Count What's Important", arXiv:2405.18719. Causal only: positions count sigmoid gates of q.k.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
-#include "relpos/schemes/absolute.hpp"
-#include "relpos/schemes/catalogue.hpp"
-#include "relpos/schemes/relative_vector.hpp"
+#include "relpos/base/numeric.hpp"
+#include "relpos/schemes/vector_family.hpp"
 
 namespace relpos {
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// cope — Golovneva et al. 2024 (causal only)
 
 const ParamInfo& copeNposMax() {
   static const ParamInfo p = integerParam(
@@ -46,8 +45,6 @@ const ParamInfo& copeK() {
   return p;
 }
 
-constexpr double kDefaultTableBase = 10000;
-
 struct CopeConfig {
   int64_t nposMax = 1;
   double scale = 1;
@@ -72,9 +69,7 @@ CopeConfig copeConfig(const Params& params, int64_t d, int64_t keys) {
   if (const Value* given = params.array(copeE().name, c.nposMax * d, shape)) {
     c.table = given->array;
   } else {
-    c.table.resize(static_cast<size_t>(c.nposMax * d));
-    for (int64_t t = 0; t < c.nposMax; ++t)
-      sinusoid(static_cast<double>(t), d, kDefaultTableBase, false, c.table.data() + t * d);
+    c.table = sinusoidTable(c.nposMax, 0, d);
   }
   return c;
 }
@@ -89,7 +84,7 @@ void copeRow(const CopeConfig& c, const float* qi, const float* k, int64_t nk, i
   for (int64_t j = std::max<int64_t>(last + 1, 0); j < nk; ++j) out[j] = masked;
   if (last < 0) return;
   std::vector<double> z(static_cast<size_t>(last + 1));
-  for (int64_t j = 0; j <= last; ++j) z[j] = dotRow(qi, k + j * d, d) * c.scale;
+  for (int64_t j = 0; j <= last; ++j) z[j] = dot(qi, k + j * d, d) * c.scale;
   double count = 0;
   const double top = static_cast<double>(c.nposMax - 1);
   for (int64_t j = last; j >= 0; --j) {
@@ -101,14 +96,14 @@ void copeRow(const CopeConfig& c, const float* qi, const float* k, int64_t nk, i
     }
     const double lo = std::floor(p);
     const double w = p - lo;
-    const double eLo = dotRow(qi, c.table.data() + static_cast<int64_t>(lo) * d, d);
-    const double eHi = dotRow(qi, c.table.data() + static_cast<int64_t>(std::ceil(p)) * d, d);
+    const double eLo = dot(qi, c.table.data() + static_cast<int64_t>(lo) * d, d);
+    const double eHi = dot(qi, c.table.data() + static_cast<int64_t>(std::ceil(p)) * d, d);
     // The CoPE term is not divided by sqrt(d); only the gates use the scaled z.
     out[j] = static_cast<float>(z[j] + w * eHi + (1 - w) * eLo);
   }
 }
 
-Result copeScores(const Params& params) {
+Result copeScores(const Scheme&, const Params& params) {
   const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
   const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
   const std::string shape = "[n, d] = [" + std::to_string(n) + ", " + std::to_string(d) + "]";
@@ -134,6 +129,8 @@ void copeLogits(const Params& params, const float* q, const float* k, int64_t nq
   for (int64_t i = 0; i < nq; ++i) copeRow(c, q + i * dh, k, nk, dh, i + queryOffset, false, out + i * nk);
 }
 
+}  // namespace
+
 Scheme copeScheme() {
   Scheme s;
   s.id = "cope";
@@ -148,12 +145,6 @@ Scheme copeScheme() {
   s.term = AttentionTerm::Logits;
   s.logits = copeLogits;
   return s;
-}
-
-}  // namespace
-
-std::vector<Scheme> contextualSchemes() {
-  return {copeScheme()};
 }
 
 }  // namespace relpos

@@ -1,7 +1,5 @@
-#include "relpos/ops/jobs.hpp"
+#include "relpos/relpos.hpp"
 
-#include "relpos/base/errors.hpp"
-#include "relpos/lab/lab.hpp"
 #include "relpos/ops/attention_map.hpp"
 
 namespace relpos {

@@ -2,10 +2,8 @@
 // report progress and honour cancellation (the JS side yields to its event loop there, so a
 // Web Worker can receive a cancel message). Each job owns all of its state.
 #pragma once
-#include <memory>
-#include <string>
+#include <cstdint>
 
-#include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
 
 namespace relpos {
@@ -21,8 +19,11 @@ class Job {
   virtual Result result() = 0;
 };
 
-// kind: "attentionMap" (pooled long-context attention maps), "train" (the extrapolation lab).
-// Validates params up front and throws ArgumentError like every other public call.
-std::unique_ptr<Job> startJob(const std::string& kind, const Params& params);
+// A job that can report partial state between steps (the binding's jobPeek): the training job
+// returns the loss and gradient-norm curves so far.
+class PeekableJob : public Job {
+ public:
+  virtual Result peek() const = 0;
+};
 
 }  // namespace relpos
