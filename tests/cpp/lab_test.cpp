@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -93,44 +95,43 @@ void checkGradients(Config c, bool eval = false, int64_t length = 0) {
               checked, worst, worstName.c_str());
 }
 
-TEST(LabGradients, SinusoidalImplicit) {
-  checkGradients(tiny("sinusoidal"));
+// One gradient check per lab scheme and mode: the mixed modes with weights other than 1, and
+// rope-linear evaluated past its training length (where it interpolates).
+struct GradientCase {
+  const char* scheme;
+  const char* mode = "auto";
+  double alpha = 1, beta = 1;
+  bool eval = false;
+  int64_t length = 0;
+};
+
+void PrintTo(const GradientCase& g, std::ostream* os) {
+  *os << g.scheme << " (" << g.mode << ")";
 }
-TEST(LabGradients, SinusoidalInput) {
-  checkGradients(tiny("sinusoidal", "input"));
+
+class LabGradients : public ::testing::TestWithParam<GradientCase> {};
+
+TEST_P(LabGradients, MatchCentralDifferences) {
+  const GradientCase& g = GetParam();
+  Config c = tiny(g.scheme, g.mode);
+  c.alpha = g.alpha;
+  c.beta = g.beta;
+  checkGradients(c, g.eval, g.length);
 }
-TEST(LabGradients, SinusoidalMixed) {
-  Config c = tiny("sinusoidal", "mixed");
-  c.beta = 0.5;
-  checkGradients(c);
-}
-TEST(LabGradients, Alibi) {
-  checkGradients(tiny("alibi"));
-}
-TEST(LabGradients, AlibiMixed) {
-  Config c = tiny("alibi", "mixed");
-  c.alpha = 2;
-  checkGradients(c);
-}
-TEST(LabGradients, T5) {
-  checkGradients(tiny("t5"));
-}
-TEST(LabGradients, KerpleLog) {
-  checkGradients(tiny("kerple-log"));
-}
-TEST(LabGradients, Fire) {
-  checkGradients(tiny("fire"));
-}
-TEST(LabGradients, Rope) {
-  checkGradients(tiny("rope"));
-}
-TEST(LabGradients, RopeLinearAtTwiceTheLength) {
-  checkGradients(tiny("rope-linear"), true, 16);
-}
-TEST(LabGradients, Xpos) {
-  checkGradients(tiny("xpos"));
-}
-TEST(LabGradients, WithoutNormalisation) {
+
+INSTANTIATE_TEST_SUITE_P(Schemes, LabGradients,
+                         ::testing::Values(GradientCase{"sinusoidal"}, GradientCase{"sinusoidal", "input"},
+                                           GradientCase{"sinusoidal", "mixed", 1, 0.5}, GradientCase{"alibi"},
+                                           GradientCase{"alibi", "mixed", 2}, GradientCase{"t5"},
+                                           GradientCase{"kerple-log"}, GradientCase{"fire"}, GradientCase{"rope"},
+                                           GradientCase{"rope-linear", "auto", 1, 1, true, 16}, GradientCase{"xpos"}),
+                         [](const ::testing::TestParamInfo<GradientCase>& info) {
+                           std::string name = std::string(info.param.scheme) + "_" + info.param.mode;
+                           for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return name + "_" + std::to_string(info.index);
+                         });
+
+TEST(LabGradientsOther, WithoutNormalisation) {
   for (const char* scheme : {"rope", "t5", "fire"}) {
     Config c = tiny(scheme);
     c.normalisation = false;
@@ -138,7 +139,7 @@ TEST(LabGradients, WithoutNormalisation) {
     checkGradients(c);
   }
 }
-TEST(LabGradients, RetrieveAndReverseTasks) {
+TEST(LabGradientsOther, RetrieveAndReverseTasks) {
   Config c = tiny("kerple-log");
   c.task = "retrieve";
   c.length = 16;
@@ -227,14 +228,14 @@ TEST(LabTasks, TargetsFollowTheirDefinitions) {
 }
 
 TEST(LabTraining, LossDecreasesOnTheCopyTaskAndIsReproducible) {
-  Config c;
-  c.scheme = "rope";
-  c.task = "copy";
-  c.length = 16;
-  c.steps = 200;
-  c.warmup = 20;
-  c.batch = 8;
-  c.seed = 11;
+  relpos::Params options("relpos.train");
+  for (const auto& [name, value] :
+       {std::pair<const char*, double>{"length", 16}, {"steps", 200}, {"warmup", 20}, {"batch", 8}, {"seed", 11}}) {
+    options.setNumber(name, value);
+  }
+  const Config c = relpos::lab::readConfig(options);
+  EXPECT_EQ(c.scheme, "rope");
+  EXPECT_EQ(c.task, "copy");
   relpos::lab::Trainer a(c), b(c);
   std::vector<double> losses;
   for (int s = 0; s < c.steps; ++s) {

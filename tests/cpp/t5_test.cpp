@@ -10,6 +10,7 @@
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::with;
 
 namespace {
 
@@ -20,10 +21,7 @@ struct BucketConfig {
 };
 
 Tensor t5Buckets(const BucketConfig& c, int n) {
-  Params p = params("buckets");
-  p.setNumber("n", n);
-  p.setNumber("numBuckets", c.numBuckets);
-  p.setNumber("maxDistance", c.maxDistance);
+  Params p = with("buckets", {{"n", n}, {"numBuckets", c.numBuckets}, {"maxDistance", c.maxDistance}});
   p.setBoolean("bidirectional", c.bidirectional);
   return compute("buckets", "t5", p).at("data");
 }
@@ -110,9 +108,7 @@ TEST(T5, BiasLooksUpTheGivenTable) {
 }
 
 TEST(T5, DefaultTableIsQuantisedAlibi) {
-  Params p = params("bias");
-  p.setNumber("n", 40);
-  p.setNumber("heads", 8);
+  Params p = with("bias", {{"n", 40}, {"heads", 8}});
   const Tensor b = compute("bias", "t5", p).at("data");
   const auto slopes = alibiSlopes(8, 8);
   for (int h = 0; h < 8; ++h) {
@@ -134,9 +130,7 @@ TEST(T5, DefaultTableIsQuantisedAlibi) {
 }
 
 TEST(T5, InvalidBucketConfigurationsAreRangeErrors) {
-  Params p = params("buckets");
-  p.setNumber("n", 4);
-  p.setNumber("numBuckets", 31);
+  Params p = with("buckets", {{"n", 4}, {"numBuckets", 31}});
   expectRangeError(p, "buckets", "numBuckets");
   p.setNumber("numBuckets", 2);
   expectRangeError(p, "buckets", "numBuckets");
@@ -149,9 +143,7 @@ TEST(T5, InvalidBucketConfigurationsAreRangeErrors) {
   p.setNumber("maxDistance", 16);  // must be > 32/2 unidirectional
   expectRangeError(p, "buckets", "maxDistance");
 
-  Params b = params("bias");
-  b.setNumber("n", 4);
-  b.setNumber("heads", 2);
+  Params b = with("bias", {{"n", 4}, {"heads", 2}});
   b.setArray("table", std::vector<float>(32, 0.0f), {1, 32});
   expectRangeError(b, "bias", "table");
 }

@@ -50,6 +50,12 @@ Params without(const Params& params, const std::set<std::string>& drop) {
   return out;
 }
 
+std::vector<double> integerRange(int64_t first, int64_t last) {
+  std::vector<double> out;
+  for (int64_t x = first; x <= last; ++x) out.push_back(static_cast<double>(x));
+  return out;
+}
+
 Tensor vectorTensor(const std::vector<double>& values) {
   return Tensor::vector(values);
 }

@@ -35,6 +35,18 @@ struct TensorArg {
 TensorArg tensorArg(const Params& params, const std::string& name, size_t minRank, size_t maxRank,
                     const std::string& shapeText, bool allowMinusInfinity = false);
 
+// The 1-D tensor argument `name` as float64 values, or `fallback()` when it is absent.
+template <class Fallback>
+std::vector<double> valuesOr(const Params& params, const std::string& name, const std::string& shapeText,
+                             Fallback fallback) {
+  if (!params.has(name)) return fallback();
+  const TensorArg v = tensorArg(params, name, 1, 1, shapeText);
+  return std::vector<double>(v.data->begin(), v.data->end());
+}
+
+// first, first + 1, …, last.
+std::vector<double> integerRange(int64_t first, int64_t last);
+
 // RangeError naming the limit when `work` exceeds kMaxWork.
 void checkWork(const Params& params, double work, const std::string& what);
 

@@ -351,14 +351,10 @@ Result gpSample(const Params& params) {
 
 Result derivative(const Params& params) {
   const std::set<std::string> own = {"n", "at"};
-  std::vector<double> at;
-  if (params.has("at")) {
-    const TensorArg v = tensorArg(params, "at", 1, 1, "[count] (relative distances r)");
-    at.assign(v.data->begin(), v.data->end());
-  } else {
+  const std::vector<double> at = valuesOr(params, "at", "[count] (relative distances r)", [&] {
     const int64_t n = params.requiredInteger("n", 1, 1 << 20);
-    for (int64_t r = -(n - 1); r <= n - 1; ++r) at.push_back(static_cast<double>(r));
-  }
+    return integerRange(-(n - 1), n - 1);
+  });
   if (params.has("values"))
     throwRange(params.where() + ": a values profile has no analytic derivative; give a profile name");
   const Profile profile = readProfile(params, 1, own, false);

@@ -63,15 +63,8 @@ RotaryPlan rotaryPlanOf(const Params& params, const std::set<std::string>& own, 
 }
 
 std::vector<double> positionsOf(const Params& params) {
-  std::vector<double> out;
-  if (params.has("positions")) {
-    const TensorArg v = tensorArg(params, "positions", 1, 1, "[count]");
-    out.assign(v.data->begin(), v.data->end());
-  } else {
-    const int64_t n = params.requiredInteger("n", 1, 1 << 24);
-    for (int64_t p = 0; p < n; ++p) out.push_back(static_cast<double>(p));
-  }
-  return out;
+  return valuesOr(params, "positions", "[count]",
+                  [&] { return integerRange(0, params.requiredInteger("n", 1, 1 << 24) - 1); });
 }
 
 }  // namespace

@@ -10,29 +10,14 @@ JsonValue finiteOrNull(double v) {
   return std::isfinite(v) ? JsonValue::makeNumber(v) : JsonValue();
 }
 
-const char* typeName(ParamType t) {
-  switch (t) {
-    case ParamType::Number:
-      return "number";
-    case ParamType::Integer:
-      return "integer";
-    case ParamType::Boolean:
-      return "boolean";
-    case ParamType::Choice:
-      return "choice";
-    case ParamType::PerHead:
-      return "perHead";
-    case ParamType::Array:
-      return "array";
-  }
-  return "number";
-}
+// In the order of ParamType.
+const char* const kTypeNames[] = {"number", "integer", "boolean", "choice", "perHead", "array"};
 
 }  // namespace
 
 JsonValue describeParam(const ParamInfo& p) {
   JsonValue out = JsonValue::makeObject();
-  out.set("type", JsonValue::makeString(typeName(p.type)));
+  out.set("type", JsonValue::makeString(kTypeNames[static_cast<int>(p.type)]));
   const std::vector<std::string> choices = choiceList(p);
   if (p.type == ParamType::Boolean) {
     out.set("default", JsonValue::makeBoolean(p.def != 0));

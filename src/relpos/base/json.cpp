@@ -58,22 +58,21 @@ JsonValue& JsonValue::set(const std::string& key, JsonValue value) {
   return object.back().second;
 }
 
+JsonValue jsonObject(std::initializer_list<std::pair<const char*, JsonValue>> members) {
+  JsonValue o = JsonValue::makeObject();
+  for (const auto& m : members) o.set(m.first, m.second);
+  return o;
+}
+
+JsonValue jsonStrings(const std::vector<std::string>& items) {
+  JsonValue a = JsonValue::makeArray();
+  for (const auto& item : items) a.push(JsonValue::makeString(item));
+  return a;
+}
+
 const char* jsonTypeName(JsonValue::Type type) {
-  switch (type) {
-    case JsonValue::Type::Null:
-      return "null";
-    case JsonValue::Type::Boolean:
-      return "boolean";
-    case JsonValue::Type::Number:
-      return "number";
-    case JsonValue::Type::String:
-      return "string";
-    case JsonValue::Type::Array:
-      return "array";
-    case JsonValue::Type::Object:
-      return "object";
-  }
-  return "value";
+  static const char* const names[] = {"null", "boolean", "number", "string", "array", "object"};  // Type's order
+  return names[static_cast<int>(type)];
 }
 
 namespace {
@@ -179,13 +178,7 @@ class Parser {
         index.emplace(key, obj.object.size());
         obj.object.emplace_back(std::move(key), std::move(v));
       }
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect('}', "',' or '}' in an object");
-      return obj;
+      if (!nextItem('}', "',' or '}' in an object")) return obj;
     }
   }
 
@@ -194,16 +187,21 @@ class Parser {
     JsonValue arr = JsonValue::makeArray();
     skipSpace();
     if (peek() == ']') return ++pos_, arr;
-    for (;;) {
+    do {
       arr.push(value(depth));
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect(']', "',' or ']' in an array");
-      return arr;
+    } while (nextItem(']', "',' or ']' in an array"));
+    return arr;
+  }
+
+  // After an item of an object or array: true when a ',' follows, false after the closing bracket.
+  bool nextItem(char close, const char* what) {
+    skipSpace();
+    if (peek() == ',') {
+      ++pos_;
+      return true;
     }
+    expect(close, what);
+    return false;
   }
 
   unsigned hex4() {

@@ -3,6 +3,7 @@
 // extensions (no NaN/Infinity, comments or trailing commas), strings must be valid UTF-8.
 #pragma once
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,11 @@ struct JsonValue {
   JsonValue& set(const std::string& key, JsonValue value);
   void push(JsonValue value) { array.push_back(std::move(value)); }
 };
+
+// An object of (key, value) members in order, e.g. jsonObject({{"id", JsonValue::makeString(id)}}).
+JsonValue jsonObject(std::initializer_list<std::pair<const char*, JsonValue>> members);
+// An array of strings.
+JsonValue jsonStrings(const std::vector<std::string>& items);
 
 // "null", "boolean", "number", "string", "array", "object": for error messages.
 const char* jsonTypeName(JsonValue::Type type);

@@ -66,10 +66,8 @@ void validateParam(const Params& params, const ParamInfo& info) {
   if (!v) return;
   switch (info.type) {
     case ParamType::Number:
+    case ParamType::Integer:  // number() checks integer-ness for Integer parameters
       params.number(info);
-      break;
-    case ParamType::Integer:
-      params.integer(info);
       break;
     case ParamType::Boolean:
       params.boolean(info);

@@ -171,30 +171,21 @@ std::string labSchemaJson() {
   for (const ParamInfo& p : lab::allOptions()) options.set(p.name, describeParam(p));
   JsonValue schemes = JsonValue::makeArray();
   for (const Scheme* s : lab::labSchemes()) {
-    JsonValue entry = JsonValue::makeObject();
-    entry.set("id", JsonValue::makeString(s->id));
-    entry.set("name", JsonValue::makeString(s->lab.name));
-    JsonValue modes = JsonValue::makeArray();
-    for (const auto& m : s->lab.modes) modes.push(JsonValue::makeString(m));
-    entry.set("modes", std::move(modes));
-    JsonValue own = JsonValue::makeArray();
-    for (const auto& p : s->lab.options) own.push(JsonValue::makeString(p.name));
-    entry.set("options", std::move(own));
-    schemes.push(std::move(entry));
+    std::vector<std::string> own;
+    for (const auto& p : s->lab.options) own.push_back(p.name);
+    schemes.push(jsonObject({{"id", JsonValue::makeString(s->id)},
+                             {"name", JsonValue::makeString(s->lab.name)},
+                             {"modes", jsonStrings(s->lab.modes)},
+                             {"options", jsonStrings(own)}}));
   }
-  JsonValue taskList = JsonValue::makeArray();
+  JsonValue tasks = JsonValue::makeArray();
   for (const lab::Task& t : lab::tasks()) {
-    JsonValue entry = JsonValue::makeObject();
-    entry.set("id", JsonValue::makeString(t.id));
-    entry.set("name", JsonValue::makeString(t.name));
-    entry.set("description", JsonValue::makeString(t.description));
-    taskList.push(std::move(entry));
+    tasks.push(jsonObject({{"id", JsonValue::makeString(t.id)},
+                           {"name", JsonValue::makeString(t.name)},
+                           {"description", JsonValue::makeString(t.description)}}));
   }
-  JsonValue schema = JsonValue::makeObject();
-  schema.set("options", std::move(options));
-  schema.set("schemes", std::move(schemes));
-  schema.set("tasks", std::move(taskList));
-  return toJson(schema);
+  return toJson(
+      jsonObject({{"options", std::move(options)}, {"schemes", std::move(schemes)}, {"tasks", std::move(tasks)}}));
 }
 
 }  // namespace relpos

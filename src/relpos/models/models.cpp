@@ -24,12 +24,6 @@ JsonValue str(std::string v) {
   return JsonValue::makeString(std::move(v));
 }
 
-JsonValue object(std::initializer_list<std::pair<const char*, JsonValue>> members) {
-  JsonValue o = JsonValue::makeObject();
-  for (const auto& m : members) o.set(m.first, m.second);
-  return o;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading a config: typed access to one object, remembering which keys were read so that the
 // rest of a rope block can be reported as warnings.
@@ -134,11 +128,11 @@ struct Reading {
   JsonValue toJsonValue() const {
     JsonValue w = JsonValue::makeArray();
     for (const auto& text : warnings) w.push(str(text));
-    return object({{"scheme", str(scheme)},
-                   {"params", params},
-                   {"heads", num(static_cast<double>(heads))},
-                   {"warnings", std::move(w)},
-                   {"model", model}});
+    return jsonObject({{"scheme", str(scheme)},
+                       {"params", params},
+                       {"heads", num(static_cast<double>(heads))},
+                       {"warnings", std::move(w)},
+                       {"model", model}});
   }
 };
 

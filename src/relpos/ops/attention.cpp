@@ -14,19 +14,9 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& modeParam() {
-  static const ParamInfo p =
-      choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
-  return p;
-}
-const ParamInfo& alphaParam() {
-  static const ParamInfo p = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
-  return p;
-}
-const ParamInfo& betaParam() {
-  static const ParamInfo p = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
-  return p;
-}
+const ParamInfo kMode = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
+const ParamInfo kAlpha = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
+const ParamInfo kBeta = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
 
 struct Shapes {
   int64_t n = 0, m = 0, heads = 1, dh = 0, dv = 0, width = 0;
@@ -179,8 +169,8 @@ struct Mode {
 };
 
 Mode readMode(const Params& params, const Scheme* scheme) {
-  Mode mode{params.choice(modeParam()), params.number(alphaParam()), params.number(betaParam())};
-  if (!params.has(modeParam().name) && scheme &&
+  Mode mode{params.choice(kMode), params.number(kAlpha), params.number(kBeta)};
+  if (!params.has(kMode.name) && scheme &&
       (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
     mode.name = "implicit";  // a vector scheme's natural mode
   }

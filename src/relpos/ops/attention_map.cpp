@@ -19,26 +19,11 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
-const ParamInfo& sizeParam() {
-  static const ParamInfo p = integerParam("size", 512, 1, 4096, "side of the pooled map");
-  return p;
-}
-const ParamInfo& poolParam() {
-  static const ParamInfo p = choiceParam("pool", "max|mean", "how a tile of weights becomes one cell");
-  return p;
-}
-const ParamInfo& headParam() {
-  static const ParamInfo p = integerParam("head", 0, 0, 1023, "which head to map");
-  return p;
-}
-const ParamInfo& dParam() {
-  static const ParamInfo p = withDefault(common::d(), 64, 4096);
-  return p;
-}
-const ParamInfo& seedParam() {
-  static const ParamInfo p = integerParam("seed", 0, 0, 9007199254740991.0, "seed of random N(0,1) queries and keys");
-  return p;
-}
+const ParamInfo kSize = integerParam("size", 512, 1, 4096, "side of the pooled map");
+const ParamInfo kPool = choiceParam("pool", "max|mean", "how a tile of weights becomes one cell");
+const ParamInfo kHead = integerParam("head", 0, 0, 1023, "which head to map");
+const ParamInfo kD = withDefault(common::d(), 64, 4096);
+const ParamInfo kSeed = integerParam("seed", 0, 0, 9007199254740991.0, "seed of random N(0,1) queries and keys");
 
 // Tile t of `size` covers [bound(t), bound(t + 1)) of n positions.
 std::vector<int64_t> tileBounds(int64_t n, int64_t size) {
@@ -497,13 +482,13 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
     for (const auto& p : scheme->params) validateParam(params, p);  // against rp.schemes, read or not
   }
   const int64_t n = params.integer(common::n());
-  const int64_t d = params.integer(dParam());
+  const int64_t d = params.integer(kD);
   const int64_t heads = params.integer(common::heads());
-  const int64_t head = params.integer(headParam());
+  const int64_t head = params.integer(kHead);
   if (head >= heads)
     throwRange(where + ": head must be < heads (" + std::to_string(heads) + "), got " + std::to_string(head));
-  const int64_t size = std::min(params.integer(sizeParam()), n);
-  const bool max = params.choice(poolParam()) == "max";
+  const int64_t size = std::min(params.integer(kSize), n);
+  const bool max = params.choice(kPool) == "max";
   const bool causal = params.boolean(common::causal());
   const bool content = params.has("seed") || params.has("q") || params.has("k");
 
@@ -520,7 +505,7 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   // d = 4096 would be 4 GiB).
   checkWorkingSet(where, 4.0 * (2.0 * static_cast<double>(n) * d + static_cast<double>(size) * size),
                   "queries and keys [n, d] held by the job");
-  Normal rng = normalStream(static_cast<uint64_t>(params.has("seed") ? params.integer(seedParam()) : 0));
+  Normal rng = normalStream(static_cast<uint64_t>(params.has("seed") ? params.integer(kSeed) : 0));
   std::vector<float> q =
       content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
   std::vector<float> k =

@@ -120,21 +120,19 @@ Result compute(const std::string& op, const std::string& id, const Params& param
 std::string catalogueJson() {
   JsonValue all = JsonValue::makeArray();
   for (const auto& s : catalogue()) {
-    JsonValue entry = JsonValue::makeObject();
-    entry.set("id", JsonValue::makeString(s.id));
-    entry.set("family", JsonValue::makeString(s.family));
-    entry.set("name", JsonValue::makeString(s.name));
-    entry.set("cite", JsonValue::makeString(s.cite));
-    entry.set("description", JsonValue::makeString(s.description));
-    JsonValue calls = JsonValue::makeArray();
+    std::vector<std::string> calls;
     for (const auto& op : operations()) {
-      if (offers(s, op)) calls.push(JsonValue::makeString(op.name));
+      if (offers(s, op)) calls.push_back(op.name);
     }
-    entry.set("calls", std::move(calls));
     JsonValue params = JsonValue::makeObject();
     for (const auto& p : s.params) params.set(p.name, describeParam(p));
-    entry.set("params", std::move(params));
-    all.push(std::move(entry));
+    all.push(jsonObject({{"id", JsonValue::makeString(s.id)},
+                         {"family", JsonValue::makeString(s.family)},
+                         {"name", JsonValue::makeString(s.name)},
+                         {"cite", JsonValue::makeString(s.cite)},
+                         {"description", JsonValue::makeString(s.description)},
+                         {"calls", jsonStrings(calls)},
+                         {"params", std::move(params)}}));
   }
   return toJson(all);
 }
@@ -142,22 +140,18 @@ std::string catalogueJson() {
 std::string operationsJson() {
   JsonValue all = JsonValue::makeArray();
   for (const auto& op : operations()) {
-    JsonValue entry = JsonValue::makeObject();
-    entry.set("name", JsonValue::makeString(op.name));
-    entry.set("doc", JsonValue::makeString(op.doc));
     JsonValue options = JsonValue::makeArray();
     for (const auto& o : op.options) {
-      JsonValue option = JsonValue::makeObject();
-      option.set("name", JsonValue::makeString(o.name));
-      option.set("doc", JsonValue::makeString(o.doc));
-      options.push(std::move(option));
+      options.push(jsonObject({{"name", JsonValue::makeString(o.name)}, {"doc", JsonValue::makeString(o.doc)}}));
     }
-    entry.set("options", std::move(options));
-    if (!op.input.empty()) entry.set("input", JsonValue::makeString(op.input));
-    if (!op.defaultScheme.empty()) entry.set("defaultScheme", JsonValue::makeString(op.defaultScheme));
     JsonValue returns = JsonValue::makeObject();
     for (const auto& [key, kind] : op.returns) returns.set(key, JsonValue::makeString(kind));
-    entry.set("returns", std::move(returns));
+    JsonValue entry = jsonObject({{"name", JsonValue::makeString(op.name)},
+                                  {"doc", JsonValue::makeString(op.doc)},
+                                  {"options", std::move(options)},
+                                  {"returns", std::move(returns)}});
+    if (!op.input.empty()) entry.set("input", JsonValue::makeString(op.input));
+    if (!op.defaultScheme.empty()) entry.set("defaultScheme", JsonValue::makeString(op.defaultScheme));
     all.push(std::move(entry));
   }
   return toJson(all);

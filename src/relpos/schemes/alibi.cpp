@@ -24,27 +24,20 @@ std::vector<double> alibiSlopes(int64_t heads, double alibiBiasMax) {
 
 namespace {
 
-const ParamInfo& alibiBiasMax() {
-  static const ParamInfo p = numberParam("alibiBiasMax", 8, 0, 1e6, "slope exponent range: m_t = 2^(-t*max/p)", true);
-  return p;
-}
-const ParamInfo& alibiForm() {
-  static const ParamInfo p =
-      choiceParam("form", "symmetric|keyPosition", "symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM)");
-  return p;
-}
-const ParamInfo& alibiOutput() {
-  static const ParamInfo p = choiceParam("output", "bias|slopes", "bias [heads, n, n] or the per-head slopes [heads]");
-  return p;
-}
+const ParamInfo kAlibiBiasMax =
+    numberParam("alibiBiasMax", 8, 0, 1e6, "slope exponent range: m_t = 2^(-t*max/p)", true);
+const ParamInfo kAlibiForm =
+    choiceParam("form", "symmetric|keyPosition", "symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM)");
+const ParamInfo kAlibiOutput =
+    choiceParam("output", "bias|slopes", "bias [heads, n, n] or the per-head slopes [heads]");
 
 bool keyPositionForm(const Params& params) {
-  return params.choice(alibiForm()) == "keyPosition";
+  return params.choice(kAlibiForm) == "keyPosition";
 }
 
 void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads, nq = w.rows, nk = w.cols, queryOffset = w.queryStart - w.keyStart;
-  const std::vector<double> slopes = alibiSlopes(heads, params.number(alibiBiasMax()));
+  const std::vector<double> slopes = alibiSlopes(heads, params.number(kAlibiBiasMax));
   const bool keyPosition = keyPositionForm(params);
   for (int64_t h = 0; h < heads; ++h) {
     for (int64_t i = 0; i < nq; ++i) {
@@ -59,9 +52,9 @@ void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
 }
 
 Result alibiBias(const Scheme&, const Params& params) {
-  if (params.choice(alibiOutput()) == "slopes") {
+  if (params.choice(kAlibiOutput) == "slopes") {
     const int64_t heads = params.integer(common::heads());
-    const std::vector<double> slopes = alibiSlopes(heads, params.number(alibiBiasMax()));
+    const std::vector<double> slopes = alibiSlopes(heads, params.number(kAlibiBiasMax));
     Tensor t = Tensor::floats({heads});
     for (int64_t h = 0; h < heads; ++h) t.f32[h] = static_cast<float>(slopes[h]);
     return single(std::move(t));
@@ -71,13 +64,13 @@ Result alibiBias(const Scheme&, const Params& params) {
 
 // The keyPosition form m*j depends on the key's position, not on j - i alone.
 bool alibiShiftInvariant(const Params& params, int64_t) {
-  const Value* form = params.find(alibiForm().name);
+  const Value* form = params.find(kAlibiForm.name);
   return !form || form->type != Value::Type::String || form->text != "keyPosition";
 }
 
 ClosedForm alibiClosedForm(const Params& params) {
   if (keyPositionForm(params)) return {};
-  const double slope = alibiSlopes(1, params.number(alibiBiasMax()))[0];
+  const double slope = alibiSlopes(1, params.number(kAlibiBiasMax))[0];
   return {[slope](double r) { return -slope * std::fabs(r); },
           [slope](double r) { return -slope * (r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0)); }};
 }
@@ -88,10 +81,9 @@ Scheme alibiScheme() {
   Scheme s = biasScheme(
       "alibi", "ALiBi", "Press, Smith, Lewis 2022, arXiv:2108.12409",
       "Linear recency bias -m_h|j-i| with geometric per-head slopes; no parameters, extrapolates gracefully.",
-      {alibiBiasMax(), alibiForm(), alibiOutput()}, fillAlibi);
+      {kAlibiBiasMax, kAlibiForm, kAlibiOutput}, fillAlibi, alibiClosedForm);
   s.bias = alibiBias;
   s.shiftInvariant = alibiShiftInvariant;
-  s.closedForm = alibiClosedForm;
   s.lab = {"ALiBi", {"explicit", "mixed"}, {}, [](const Scheme& scheme, const lab::TermSetup& setup) {
              return fixedBiasTerm(scheme, setup, Params(setup.options->where()));
            }};

@@ -29,21 +29,17 @@ std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params,
 }
 
 Scheme biasScheme(std::string id, std::string name, std::string cite, std::string description,
-                  std::vector<ParamInfo> params, BiasFillFn fill) {
-  Scheme s;
-  s.id = std::move(id);
-  s.family = "relative bias";
-  s.name = std::move(name);
-  s.cite = std::move(cite);
-  s.description = std::move(description);
-  s.params = {common::n(), common::heads(), common::causal()};
-  for (auto& p : params) s.params.push_back(std::move(p));
-  s.bias = biasCall;
-  s.scores = biasCall;
+                  std::vector<ParamInfo> params, BiasFillFn fill, ClosedFormFn closedForm) {
+  params.insert(params.begin(), {common::n(), common::heads(), common::causal()});
+  Scheme s = describedScheme(std::move(id), "relative bias", std::move(name), std::move(cite), std::move(description),
+                             std::move(params));
+  s.bias = s.scores = biasCall;  // S = B
   s.term = AttentionTerm::Bias;
-  s.fillBias = fill;
+  s.fillBias = fill;  // for any window of query and key positions
+  // A function of j - i unless the scheme says otherwise; its fill is then the profile of long maps.
   s.shiftInvariant = alwaysShiftInvariant;
   s.logitProfile = biasLogitProfile;
+  s.closedForm = closedForm;
   return s;
 }
 

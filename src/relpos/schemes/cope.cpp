@@ -14,36 +14,18 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& copeNposMax() {
-  static const ParamInfo p = integerParam(
-      "nposMax", std::nan(""), 1, 1 << 20,
-      "number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count)");
-  return p;
-}
-const ParamInfo& copeE() {
-  static const ParamInfo p =
-      arrayParam("E", "position embeddings [nposMax, d], row = integer position; default: sinusoid(t)");
-  return p;
-}
-const ParamInfo& copeScale() {
-  static const ParamInfo p =
-      numberParam("scale", std::nan(""), 0, 1e12, "gate logit scale z = q.k*scale (> 0; default 1/sqrt(d))", true);
-  return p;
-}
-const ParamInfo& copeOutput() {
-  static const ParamInfo p =
-      choiceParam("output", "logits|positions",
-                  "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)");
-  return p;
-}
-const ParamInfo& copeQ() {
-  static const ParamInfo p = arrayParam("q", "scores: queries [n, d] (required: CoPE positions depend on content)");
-  return p;
-}
-const ParamInfo& copeK() {
-  static const ParamInfo p = arrayParam("k", "scores: keys [n, d] (required)");
-  return p;
-}
+const ParamInfo kCopeNposMax = integerParam(
+    "nposMax", std::nan(""), 1, 1 << 20,
+    "number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count)");
+const ParamInfo kCopeE =
+    arrayParam("E", "position embeddings [nposMax, d], row = integer position; default: sinusoid(t)");
+const ParamInfo kCopeScale =
+    numberParam("scale", std::nan(""), 0, 1e12, "gate logit scale z = q.k*scale (> 0; default 1/sqrt(d))", true);
+const ParamInfo kCopeOutput =
+    choiceParam("output", "logits|positions",
+                "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)");
+const ParamInfo kCopeQ = arrayParam("q", "scores: queries [n, d] (required: CoPE positions depend on content)");
+const ParamInfo kCopeK = arrayParam("k", "scores: keys [n, d] (required)");
 
 struct CopeConfig {
   int64_t nposMax = 1;
@@ -54,19 +36,19 @@ struct CopeConfig {
 // nposMax defaults to the rows of E, else to the number of keys (positions never reach it).
 CopeConfig copeConfig(const Params& params, int64_t d, int64_t keys) {
   CopeConfig c;
-  const Value* e = params.find(copeE().name);
-  if (params.has(copeNposMax().name)) {
-    c.nposMax = params.integer(copeNposMax());
+  const Value* e = params.find(kCopeE.name);
+  if (params.has(kCopeNposMax.name)) {
+    c.nposMax = params.integer(kCopeNposMax);
   } else if (e && e->type == Value::Type::Array) {
     c.nposMax = e->shape.size() == 2 ? e->shape[0] : static_cast<int64_t>(e->array.size()) / std::max<int64_t>(d, 1);
     if (c.nposMax < 1) throwRange(params.where() + ": E must have shape [nposMax, d] with nposMax >= 1");
   } else {
     c.nposMax = std::max<int64_t>(keys, 1);
   }
-  c.scale = params.has(copeScale().name) ? params.number(copeScale()) : 1.0 / std::sqrt(static_cast<double>(d));
+  c.scale = params.has(kCopeScale.name) ? params.number(kCopeScale) : 1.0 / std::sqrt(static_cast<double>(d));
   checkWorkingSet(params.where(), 4.0 * static_cast<double>(c.nposMax) * d, "the position table E [nposMax, d]");
   const std::string shape = "[nposMax, d] = [" + std::to_string(c.nposMax) + ", " + std::to_string(d) + "]";
-  if (const Value* given = params.array(copeE().name, c.nposMax * d, shape)) {
+  if (const Value* given = params.array(kCopeE.name, c.nposMax * d, shape)) {
     c.table = given->array;
   } else {
     c.table = sinusoidTable(c.nposMax, 0, d);
@@ -112,7 +94,7 @@ Result copeScores(const Scheme&, const Params& params) {
   if (!q || !k) {
     throwType(params.where() + ": cope needs q and k of shape [n, d] (its positions are computed from content)");
   }
-  const bool positions = params.choice(copeOutput()) == "positions";
+  const bool positions = params.choice(kCopeOutput) == "positions";
   checkResultSize(params.where(), static_cast<double>(n) * n);
   const CopeConfig c = copeConfig(params, d, n);
   Tensor t = Tensor::floats({n, n});
@@ -132,15 +114,10 @@ void copeLogits(const Params& params, const float* q, const float* k, int64_t nq
 }  // namespace
 
 Scheme copeScheme() {
-  Scheme s;
-  s.id = "cope";
-  s.family = "contextual";
-  s.name = "CoPE (contextual position encoding)";
-  s.cite = "Golovneva et al. 2024, arXiv:2405.18719";
-  s.description =
-      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits.";
-  s.params = {common::n(), common::d(),  common::causal(), copeNposMax(), copeE(),
-              copeScale(), copeOutput(), copeQ(),          copeK()};
+  Scheme s = describedScheme(
+      "cope", "contextual", "CoPE (contextual position encoding)", "Golovneva et al. 2024, arXiv:2405.18719",
+      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits.",
+      {common::n(), common::d(), common::causal(), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ, kCopeK});
   s.scores = copeScores;
   s.term = AttentionTerm::Logits;
   s.logits = copeLogits;

@@ -14,48 +14,24 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& positionBucketsParam() {
-  static const ParamInfo p =
-      integerParam("positionBuckets", 256, -1e9, 1 << 20, "log-bucket count (<= 0: no bucketing; 1 is invalid)");
-  return p;
-}
-const ParamInfo& maxRelativeParam() {
-  static const ParamInfo p =
-      integerParam("maxRelativePositions", 512, 2, 1 << 30,
-                   "P: bucket(+-(P-1)) = +-(positionBuckets-1) (>= 2; P-1 > positionBuckets/2 when bucketing)");
-  return p;
-}
-const ParamInfo& outputParam() {
-  static const ParamInfo p = choiceParam("output", "logBucket|index",
-                                         "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)");
-  return p;
-}
-const ParamInfo& qcParam() {
-  static const ParamInfo p =
-      arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only");
-  return p;
-}
-const ParamInfo& kcParam() {
-  static const ParamInfo p = arrayParam("kc", "scores: content keys [n, d] (alias k)");
-  return p;
-}
-const ParamInfo& qrParam() {
-  static const ParamInfo p = arrayParam("qr", "relative query table [2s, d] (p2c); default: sinusoid of t - s");
-  return p;
-}
-const ParamInfo& krParam() {
-  static const ParamInfo p = arrayParam("kr", "relative key table [2s, d] (c2p); default: sinusoid of t - s");
-  return p;
-}
-const ParamInfo& posAttTypeParam() {
-  static const ParamInfo p = [] {
-    ParamInfo info = arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)");
-    info.listOfStrings = true;
-    info.choices = "c2p|p2c";
-    return info;
-  }();
-  return p;
-}
+const ParamInfo kPositionBuckets =
+    integerParam("positionBuckets", 256, -1e9, 1 << 20, "log-bucket count (<= 0: no bucketing; 1 is invalid)");
+const ParamInfo kMaxRelative =
+    integerParam("maxRelativePositions", 512, 2, 1 << 30,
+                 "P: bucket(+-(P-1)) = +-(positionBuckets-1) (>= 2; P-1 > positionBuckets/2 when bucketing)");
+const ParamInfo kOutput = choiceParam("output", "logBucket|index",
+                                      "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)");
+const ParamInfo kQc =
+    arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only");
+const ParamInfo kKc = arrayParam("kc", "scores: content keys [n, d] (alias k)");
+const ParamInfo kQr = arrayParam("qr", "relative query table [2s, d] (p2c); default: sinusoid of t - s");
+const ParamInfo kKr = arrayParam("kr", "relative key table [2s, d] (c2p); default: sinusoid of t - s");
+const ParamInfo kPosAttType = [] {
+  ParamInfo info = arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)");
+  info.listOfStrings = true;
+  info.choices = "c2p|p2c";
+  return info;
+}();
 
 // The signed log bucket of delta = i - j; positionBuckets <= 0: identity. Not clamped. Expects
 // validated arguments (positionBuckets != 1, P - 1 > positionBuckets / 2).
@@ -83,8 +59,8 @@ struct Buckets {
 
 Buckets readBuckets(const Params& params) {
   Buckets b;
-  b.positionBuckets = params.integer(positionBucketsParam());
-  b.maxRelative = params.integer(maxRelativeParam());
+  b.positionBuckets = params.integer(kPositionBuckets);
+  b.maxRelative = params.integer(kMaxRelative);
   if (b.positionBuckets == 1) {
     throwRange(params.where() + ": positionBuckets must be >= 2, or <= 0 for no bucketing, got 1");
   }
@@ -100,7 +76,7 @@ Buckets readBuckets(const Params& params) {
 Result bucketMap(const Scheme&, const Params& params) {
   const int64_t n = params.integer(common::n());
   const Buckets b = readBuckets(params);
-  const bool index = params.choice(outputParam()) == "index";
+  const bool index = params.choice(kOutput) == "index";
   checkResultSize(params.where(), static_cast<double>(n) * n);
   std::vector<int32_t> byDelta(static_cast<size_t>(2 * n - 1));
   for (int64_t delta = -(n - 1); delta <= n - 1; ++delta) {
@@ -121,7 +97,7 @@ struct Terms {
 
 Terms readTerms(const Params& params) {
   Terms terms;
-  for (const std::string& t : params.strings(posAttTypeParam().name, {"c2p", "p2c"})) {
+  for (const std::string& t : params.strings(kPosAttType.name, {"c2p", "p2c"})) {
     if (t == "c2p") {
       terms.c2p = true;
     } else if (t == "p2c") {
@@ -149,8 +125,8 @@ Tables readTables(const Params& params, int64_t d) {
     if (const float* a = matrixParam(params, info.name, "2s, d", rows, d)) return std::vector<float>(a, a + rows * d);
     return sinusoidTable(rows, t.buckets.span, d);  // Qr[t] = Kr[t] = sinusoid(t - s)
   };
-  t.qr = table(qrParam());
-  t.kr = table(krParam());
+  t.qr = table(kQr);
+  t.kr = table(kKr);
   return t;
 }
 
@@ -221,18 +197,15 @@ void logits(const Params& params, const float* q, const float* k, int64_t nq, in
 }  // namespace
 
 Scheme debertaScheme() {
-  Scheme s;
-  s.id = "deberta";
-  s.family = "relative vector";
-  s.name = "DeBERTa disentangled attention";
-  s.cite = "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)";
-  s.description = "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).";
-  s.params = {common::n(),        common::d(),      common::heads(), common::causal(), positionBucketsParam(),
-              maxRelativeParam(), outputParam(),    qcParam(),       kcParam(),        qrParam(),
-              krParam(),          posAttTypeParam()};
+  Scheme s =
+      describedScheme("deberta", "relative vector", "DeBERTa disentangled attention",
+                      "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)",
+                      "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).",
+                      {common::n(), common::d(), common::heads(), common::causal(), kPositionBuckets, kMaxRelative,
+                       kOutput, kQc, kKc, kQr, kKr, kPosAttType});
   s.buckets = bucketMap;
   s.scores = scores;
-  s.term = AttentionTerm::Logits;
+  s.term = AttentionTerm::Logits;  // c2c + c2p + p2c in place of QK^T / sqrt(d)
   s.logits = logits;
   return s;
 }

@@ -10,30 +10,24 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& lambdaParam() {
-  static const ParamInfo p = perHeadParam("lambda", 0.1, 0, 1e6, "decay rate per head (>= 0): kernel exp(-lambda|r|)");
-  return p;
-}
-const ParamInfo& formParam() {
-  static const ParamInfo p = choiceParam(
-      "form", "log|kernel", "log: bias -lambda|r| (-Infinity where masked); kernel: exp(-lambda|r|) (0 where masked)");
-  return p;
-}
+const ParamInfo kLambda = perHeadParam("lambda", 0.1, 0, 1e6, "decay rate per head (>= 0): kernel exp(-lambda|r|)");
+const ParamInfo kForm = choiceParam(
+    "form", "log|kernel", "log: bias -lambda|r| (-Infinity where masked); kernel: exp(-lambda|r|) (0 where masked)");
 
 // The log form. In attention exp-decay always enters through this form: adding -lambda|r| to the
 // logits is exactly multiplying the unnormalised weights by the kernel exp(-lambda|r|), so the
 // kernel form is only a view of the same term (rp.bias / rp.scores with form 'kernel').
 void fillExpDecayLog(const Params& params, const BiasWindow& w, float* out) {
-  const std::vector<double> lambda = params.perHead(lambdaParam(), w.heads, {});
+  const std::vector<double> lambda = params.perHead(kLambda, w.heads, {});
   fillByDistance(w, out, [&](int64_t h, int64_t r) { return -lambda[h] * std::fabs(static_cast<double>(r)); });
 }
 
 Result expDecayBias(const Scheme&, const Params& params) {
-  if (params.choice(formParam()) == "log") return squareBias(params, fillExpDecayLog);
+  if (params.choice(kForm) == "log") return squareBias(params, fillExpDecayLog);
   const int64_t n = params.integer(common::n());
   const int64_t heads = params.integer(common::heads());
   const bool causal = params.boolean(common::causal());
-  const std::vector<double> lambda = params.perHead(lambdaParam(), heads, {});
+  const std::vector<double> lambda = params.perHead(kLambda, heads, {});
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
   Tensor t = Tensor::floats({heads, n, n});
   fillByDistance(BiasWindow{heads, n, n, 0, 0}, t.f32.data(), [&](int64_t h, int64_t r) {
@@ -50,7 +44,7 @@ Scheme expDecayScheme() {
       "exp-decay", "Exponential distance decay",
       "the chapter \"2.1 相对位置编码的数学理论\", §2.1.7 (距离衰减函数设计, the distance-decay function)",
       "Kernel exp(-lambda|j-i|), i.e. the log-space bias -lambda|j-i|; with one head ALiBi's symmetric form.",
-      {lambdaParam(), formParam()}, fillExpDecayLog);
+      {kLambda, kForm}, fillExpDecayLog);
   s.bias = expDecayBias;
   s.scores = expDecayBias;
   return s;

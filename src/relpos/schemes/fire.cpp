@@ -11,25 +11,11 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& cParam() {
-  static const ParamInfo p =
-      numberParam("c", 0.1, 0, 1e12, "log-transform sharpness: psi(x) = ln(1 + c*x) (> 0)", true);
-  return p;
-}
-const ParamInfo& lParam() {
-  static const ParamInfo p = numberParam("L", 512, 1, 1e12, "threshold: u = psi(i - j) / psi(max(L, i)) (>= 1)");
-  return p;
-}
-const ParamInfo& mlpParam() {
-  static const ParamInfo p =
-      arrayParam("mlp", "per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u");
-  return p;
-}
-const ParamInfo& outputParam() {
-  static const ParamInfo p =
-      choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u");
-  return p;
-}
+const ParamInfo kC = numberParam("c", 0.1, 0, 1e12, "log-transform sharpness: psi(x) = ln(1 + c*x) (> 0)", true);
+const ParamInfo kL = numberParam("L", 512, 1, 1e12, "threshold: u = psi(i - j) / psi(max(L, i)) (>= 1)");
+const ParamInfo kMlp = arrayParam("mlp", "per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u");
+const ParamInfo kOutput =
+    choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u");
 
 // One head's MLP f(u) = sum_k w2_k relu(w1_k u + b1_k) + b2, weights laid out [w1, b1, w2, b2].
 template <typename Weight>
@@ -53,7 +39,7 @@ struct FireMlp {
 
 FireMlp fireMlp(const Params& params, int64_t heads) {
   FireMlp out;
-  const Value* v = params.array(mlpParam().name);
+  const Value* v = params.array(kMlp.name);
   if (!v) return out;
   const int64_t size = static_cast<int64_t>(v->array.size());
   out.rows = v->shape.size() == 2 ? v->shape[0] : 1;
@@ -71,8 +57,8 @@ FireMlp fireMlp(const Params& params, int64_t heads) {
 // u[i, j] = psi(max(i - j, 0)) / psi(max(L, i)) with i the query position; calls sink(i, j, u).
 template <typename Sink>
 void forEachFireDistance(const Params& params, const BiasWindow& w, Sink sink) {
-  const double c = params.number(cParam());
-  const double L = params.number(lParam());
+  const double c = params.number(kC);
+  const double L = params.number(kL);
   auto psi = [c](double x) { return std::log1p(c * x); };
   for (int64_t i = 0; i < w.rows; ++i) {
     const double position = static_cast<double>(i + w.queryStart);
@@ -99,26 +85,20 @@ void fillFireNormalized(const Params& params, const BiasWindow& w, float* out) {
 }
 
 Result fireBias(const Scheme&, const Params& params) {
-  return squareBias(params, params.choice(outputParam()) == "normalized" ? fillFireNormalized : fillFire);
+  return squareBias(params, params.choice(kOutput) == "normalized" ? fillFireNormalized : fillFire);
 }
 
 // ---- the lab: one MLP of `fireHidden` units per layer and head, c = fireC, L = the training length
 
-const ParamInfo& labHidden() {
-  static const ParamInfo p = integerParam("fireHidden", 16, 1, 128, "fire: hidden units of the per-head MLP");
-  return p;
-}
-const ParamInfo& labC() {
-  static const ParamInfo p = numberParam("fireC", 0.1, 0, 1e6, "fire: psi(x) = ln(1 + c x)", true);
-  return p;
-}
+const ParamInfo kLabHidden = integerParam("fireHidden", 16, 1, 128, "fire: hidden units of the per-head MLP");
+const ParamInfo kLabC = numberParam("fireC", 0.1, 0, 1e6, "fire: psi(x) = ln(1 + c x)", true);
 
 class FireTerm : public lab::Term {
  public:
   explicit FireTerm(const lab::TermSetup& setup)
-      : heads_(setup.heads), hidden_(setup.options->integer(labHidden())), params_(setup.options->where()) {
-    params_.setNumber(cParam().name, setup.options->number(labC()));
-    params_.setNumber(lParam().name, static_cast<double>(setup.trainLength));
+      : heads_(setup.heads), hidden_(setup.options->integer(kLabHidden)), params_(setup.options->where()) {
+    params_.setNumber(kC.name, setup.options->number(kLabC));
+    params_.setNumber(kL.name, static_cast<double>(setup.trainLength));
   }
   std::vector<lab::WeightSlice> weights() const override {
     return {{"fire.mlp", static_cast<size_t>(heads_ * (3 * hidden_ + 1))}};
@@ -187,15 +167,10 @@ Scheme fireScheme() {
   Scheme s = biasScheme(
       "fire", "FIRE", "Li et al. 2023 (ICLR 2024), arXiv:2310.04418",
       "Learned MLP of a log-normalised distance psi(i-j)/psi(max(L,i)): progressive interpolation for long context.",
-      {cParam(), lParam(), mlpParam(), outputParam()}, fillFire);
+      {kC, kL, kMlp, kOutput}, fillFire);
   s.bias = fireBias;
   s.shiftInvariant = nullptr;
-  s.lab = {"FIRE (learned MLP)",
-           {"explicit", "mixed"},
-           {labHidden(), labC()},
-           [](const Scheme&, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
-             return std::make_unique<FireTerm>(setup);
-           }};
+  s.lab = {"FIRE (learned MLP)", {"explicit", "mixed"}, {kLabHidden, kLabC}, lab::makeTerm<FireTerm>};
   return s;
 }
 

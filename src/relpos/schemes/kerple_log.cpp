@@ -10,15 +10,9 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& r1Param() {
-  static const ParamInfo p = perHeadParam("r1", 1, 0, 1e6, "per-head scale (> 0)", true);
-  return p;
-}
-const ParamInfo& r2Param() {
-  static const ParamInfo p =
-      perHeadParam("r2", std::nan(""), 0, 1e6, "per-head rate inside the log (> 0); default: the ALiBi slopes", true);
-  return p;
-}
+const ParamInfo kR1 = perHeadParam("r1", 1, 0, 1e6, "per-head scale (> 0)", true);
+const ParamInfo kR2 =
+    perHeadParam("r2", std::nan(""), 0, 1e6, "per-head rate inside the log (> 0); default: the ALiBi slopes", true);
 
 // B = -r1 ln(1 + r2 a) at distance a = |j - i|.
 double kerpleLog(double r1, double r2, double a) {
@@ -27,15 +21,15 @@ double kerpleLog(double r1, double r2, double a) {
 
 void fillKerpleLog(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
-  const std::vector<double> r1 = params.perHead(r1Param(), heads, {});
-  const std::vector<double> r2 = params.perHead(r2Param(), heads, alibiSlopes(heads, 8));
+  const std::vector<double> r1 = params.perHead(kR1, heads, {});
+  const std::vector<double> r2 = params.perHead(kR2, heads, alibiSlopes(heads, 8));
   fillByDistance(w, out,
                  [&](int64_t h, int64_t r) { return kerpleLog(r1[h], r2[h], std::fabs(static_cast<double>(r))); });
 }
 
 ClosedForm kerpleLogClosedForm(const Params& params) {
-  const double r1 = params.perHead(r1Param(), 1, {})[0];
-  const double r2 = params.perHead(r2Param(), 1, alibiSlopes(1, 8))[0];
+  const double r1 = params.perHead(kR1, 1, {})[0];
+  const double r2 = params.perHead(kR2, 1, alibiSlopes(1, 8))[0];
   return {[=](double r) { return kerpleLog(r1, r2, std::fabs(r)); },
           [=](double r) {
             const double s = r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0);
@@ -96,15 +90,9 @@ class KerpleLogTerm : public lab::Term {
 
 Scheme kerpleLogScheme() {
   Scheme s = biasScheme("kerple-log", "KERPLE (log)", "Chi et al. 2022, arXiv:2205.09921",
-                        "Kernelised bias -r1*ln(1 + r2|j-i|) per head: logarithmic decay, learned.",
-                        {r1Param(), r2Param()}, fillKerpleLog);
-  s.closedForm = kerpleLogClosedForm;
-  s.lab = {"KERPLE log (learned r1, r2)",
-           {"explicit", "mixed"},
-           {},
-           [](const Scheme&, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
-             return std::make_unique<KerpleLogTerm>(setup);
-           }};
+                        "Kernelised bias -r1*ln(1 + r2|j-i|) per head: logarithmic decay, learned.", {kR1, kR2},
+                        fillKerpleLog, kerpleLogClosedForm);
+  s.lab = {"KERPLE log (learned r1, r2)", {"explicit", "mixed"}, {}, lab::makeTerm<KerpleLogTerm>};
   return s;
 }
 

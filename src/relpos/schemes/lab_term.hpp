@@ -77,5 +77,11 @@ struct Hooks {
   std::string alias;
 };
 
+// Hooks::make for a term built from the setup alone.
+template <class T>
+std::unique_ptr<Term> makeTerm(const Scheme&, const TermSetup& setup) {
+  return std::make_unique<T>(setup);
+}
+
 }  // namespace lab
 }  // namespace relpos

@@ -49,6 +49,18 @@ const Scheme& findScheme(const std::string& where, const std::string& id) {
   throwRange(where + ": unknown scheme id '" + id + "'; known ids: " + quotedList(ids));
 }
 
+Scheme describedScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+                       std::vector<ParamInfo> params) {
+  Scheme s;
+  s.id = std::move(id);
+  s.family = std::move(family);
+  s.name = std::move(name);
+  s.cite = std::move(cite);
+  s.description = std::move(description);
+  s.params = std::move(params);
+  return s;
+}
+
 const ParamInfo* Scheme::param(const std::string& name) const {
   for (const auto& p : params) {
     if (p.name == name) return &p;

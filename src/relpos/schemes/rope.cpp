@@ -7,9 +7,7 @@ namespace relpos {
 namespace {
 
 RotaryPlan frequencies(const RotaryContext& c) {
-  RotaryPlan plan;
-  plan.invFreq = ropeInvFreq(c.rotaryDim, c.base);
-  return plan;
+  return planOf(ropeInvFreq(c.rotaryDim, c.base));
 }
 
 }  // namespace

@@ -10,12 +10,10 @@ namespace relpos {
 namespace {
 
 RotaryPlan frequencies(const RotaryContext& c) {
-  const double s = c.params.number(factorParam(1));
-  const int64_t original = c.params.integer(originalLengthParam(2048));
+  const double s = c.params.number(rotaryParams().factor);
+  const int64_t original = c.params.integer(rotaryParams().original2048);
   const double len = static_cast<double>(std::max(currentSeqLen(c, original), original));
-  RotaryPlan plan;
-  plan.invFreq = ropeInvFreq(c.rotaryDim, c.base * std::pow(s * len / original - (s - 1), ntkExponent(c)));
-  return plan;
+  return planOf(ropeInvFreq(c.rotaryDim, c.base * std::pow(s * len / original - (s - 1), ntkExponent(c))));
 }
 
 }  // namespace
@@ -24,7 +22,7 @@ Scheme ropeDynamicScheme() {
   return rotaryScheme("rope-dynamic", "rotary scaling", "Dynamic NTK",
                       "emozilla / bloc97 2023; Hugging Face _compute_dynamic_ntk_parameters",
                       "NTK base grown with the current sequence length past L0.",
-                      {factorParam(1), originalLengthParam(2048), seqLenParam()}, frequencies);
+                      {rotaryParams().factor, rotaryParams().original2048, rotaryParams().seqLen}, frequencies);
 }
 
 }  // namespace relpos

@@ -8,17 +8,16 @@ namespace relpos {
 namespace {
 
 RotaryPlan frequencies(const RotaryContext& c) {
-  const double s = c.params.number(factorParam(1));
-  RotaryPlan plan;
-  plan.invFreq = ropeInvFreq(c.rotaryDim, c.base);
-  for (double& t : plan.invFreq) t /= s;
-  return plan;
+  const double s = c.params.number(rotaryParams().factor);
+  std::vector<double> invFreq = ropeInvFreq(c.rotaryDim, c.base);
+  for (double& t : invFreq) t /= s;
+  return planOf(std::move(invFreq));
 }
 
 // Evaluated past the training length L, a sequence of length n is squeezed by s = n / L.
 void interpolateAtEvaluation(Params& params, int64_t trainLength, int64_t n, bool eval) {
   if (eval && n > trainLength) {
-    params.setNumber(factorParam(1).name, static_cast<double>(n) / static_cast<double>(trainLength));
+    params.setNumber(rotaryParams().factor.name, static_cast<double>(n) / static_cast<double>(trainLength));
   }
 }
 
@@ -27,7 +26,7 @@ void interpolateAtEvaluation(Params& params, int64_t trainLength, int64_t n, boo
 Scheme ropeLinearScheme() {
   Scheme s =
       rotaryScheme("rope-linear", "rotary scaling", "Position Interpolation", "Chen et al. 2023, arXiv:2306.15595",
-                   "theta/s: positions squeezed into the trained range.", {factorParam(1)}, frequencies);
+                   "theta/s: positions squeezed into the trained range.", {rotaryParams().factor}, frequencies);
   s.lab = rotaryLabHooks("RoPE + linear interpolation at evaluation");
   s.lab.adjust = interpolateAtEvaluation;
   return s;

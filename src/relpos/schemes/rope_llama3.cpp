@@ -11,26 +11,20 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& lowFreqFactor() {
-  static const ParamInfo p =
-      numberParam("lowFreqFactor", 1, 0, 1e6, "Llama 3: wavelengths above L0/low get theta/s", true);
-  return p;
-}
-const ParamInfo& highFreqFactor() {
-  static const ParamInfo p =
-      numberParam("highFreqFactor", 4, 0, 1e6, "Llama 3: wavelengths below L0/high keep theta", true);
-  return p;
-}
+const ParamInfo kLowFreqFactor =
+    numberParam("lowFreqFactor", 1, 0, 1e6, "Llama 3: wavelengths above L0/low get theta/s", true);
+const ParamInfo kHighFreqFactor =
+    numberParam("highFreqFactor", 4, 0, 1e6, "Llama 3: wavelengths below L0/high keep theta", true);
 
 RotaryPlan frequencies(const RotaryContext& c) {
   const Params& p = c.params;
-  const double s = p.number(factorParam(8));
-  const double low = p.number(lowFreqFactor());
-  const double high = p.number(highFreqFactor());
+  const double s = p.number(rotaryParams().factor8);
+  const double low = p.number(kLowFreqFactor);
+  const double high = p.number(kHighFreqFactor);
   if (!(high > low))
     throwRange(p.where() + ": highFreqFactor must be > lowFreqFactor, got " + formatNumber(high) +
                " <= " + formatNumber(low));
-  const double original = static_cast<double>(p.integer(originalLengthParam(8192)));
+  const double original = static_cast<double>(p.integer(rotaryParams().original8192));
   const double lowWavelen = original / low;
   const double highWavelen = original / high;
   RotaryPlan plan;
@@ -54,7 +48,8 @@ Scheme ropeLlama3Scheme() {
   return rotaryScheme("rope-llama3", "rotary scaling", "Llama 3.1 scaling",
                       "Meta AI 2024, arXiv:2407.21783; Hugging Face _compute_llama3_parameters",
                       "Wavelength bands: short kept, long divided by s, smooth in between.",
-                      {factorParam(8), lowFreqFactor(), highFreqFactor(), originalLengthParam(8192)}, frequencies);
+                      {rotaryParams().factor8, kLowFreqFactor, kHighFreqFactor, rotaryParams().original8192},
+                      frequencies);
 }
 
 }  // namespace relpos

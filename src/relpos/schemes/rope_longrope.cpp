@@ -10,26 +10,20 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& shortFactor() {
-  static const ParamInfo p =
-      arrayParam("shortFactor", "LongRoPE per-pair rescale for seqLen <= L0 (r/2 values; default ones)");
-  return p;
-}
-const ParamInfo& longFactor() {
-  static const ParamInfo p =
-      arrayParam("longFactor", "LongRoPE per-pair rescale for seqLen > L0 (r/2 values; default ones)");
-  return p;
-}
+const ParamInfo kShortFactor =
+    arrayParam("shortFactor", "LongRoPE per-pair rescale for seqLen <= L0 (r/2 values; default ones)");
+const ParamInfo kLongFactor =
+    arrayParam("longFactor", "LongRoPE per-pair rescale for seqLen > L0 (r/2 values; default ones)");
 
 RotaryPlan frequencies(const RotaryContext& c) {
   const Params& p = c.params;
-  const double s = p.number(factorParam(1));
-  const int64_t original = p.integer(originalLengthParam(4096));
+  const double s = p.number(rotaryParams().factor);
+  const int64_t original = p.integer(rotaryParams().original4096);
   const int64_t pairs = c.rotaryDim / 2;
   const bool useLong = currentSeqLen(c, original) > original;
-  const std::string which = useLong ? longFactor().name : shortFactor().name;
+  const std::string which = useLong ? kLongFactor.name : kShortFactor.name;
   const Value* factors = p.array(which, pairs, "[d/2]");
-  p.array(useLong ? shortFactor().name : longFactor().name, pairs, "[d/2]");  // validate the other list too
+  p.array(useLong ? kShortFactor.name : kLongFactor.name, pairs, "[d/2]");  // validate the other list too
   RotaryPlan plan;
   plan.invFreq = ropeInvFreq(c.rotaryDim, c.base);
   for (int64_t k = 0; k < pairs; ++k) {
@@ -44,10 +38,11 @@ RotaryPlan frequencies(const RotaryContext& c) {
 }  // namespace
 
 Scheme ropeLongropeScheme() {
-  return rotaryScheme("rope-longrope", "rotary scaling", "LongRoPE", "Ding et al. 2024, arXiv:2402.13753",
-                      "Searched per-pair rescale factors (short/long) plus sqrt(1 + ln s / ln L0).",
-                      {factorParam(1), originalLengthParam(4096), seqLenParam(), shortFactor(), longFactor()},
-                      frequencies);
+  return rotaryScheme(
+      "rope-longrope", "rotary scaling", "LongRoPE", "Ding et al. 2024, arXiv:2402.13753",
+      "Searched per-pair rescale factors (short/long) plus sqrt(1 + ln s / ln L0).",
+      {rotaryParams().factor, rotaryParams().original4096, rotaryParams().seqLen, kShortFactor, kLongFactor},
+      frequencies);
 }
 
 }  // namespace relpos

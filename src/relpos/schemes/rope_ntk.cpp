@@ -9,18 +9,16 @@ namespace relpos {
 namespace {
 
 RotaryPlan frequencies(const RotaryContext& c) {
-  const double s = c.params.number(factorParam(1));
-  RotaryPlan plan;
-  plan.invFreq = ropeInvFreq(c.rotaryDim, c.base * std::pow(s, ntkExponent(c)));
-  return plan;
+  const double s = c.params.number(rotaryParams().factor);
+  return planOf(ropeInvFreq(c.rotaryDim, c.base * std::pow(s, ntkExponent(c))));
 }
 
 }  // namespace
 
 Scheme ropeNtkScheme() {
-  return rotaryScheme("rope-ntk", "rotary scaling", "NTK-aware",
-                      "bloc97 2023 (r/LocalLLaMA); Peng et al. 2023, arXiv:2309.00071 §3.1",
-                      "base * s^(r/(r-2)): high frequencies kept, lowest divided by s.", {factorParam(1)}, frequencies);
+  return rotaryScheme(
+      "rope-ntk", "rotary scaling", "NTK-aware", "bloc97 2023 (r/LocalLLaMA); Peng et al. 2023, arXiv:2309.00071 §3.1",
+      "base * s^(r/(r-2)): high frequencies kept, lowest divided by s.", {rotaryParams().factor}, frequencies);
 }
 
 }  // namespace relpos

@@ -12,31 +12,13 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& betaFast() {
-  static const ParamInfo p = numberParam("betaFast", 32, 0, 1e6, "YaRN: rotations above which pairs keep theta", true);
-  return p;
-}
-const ParamInfo& betaSlow() {
-  static const ParamInfo p = numberParam("betaSlow", 1, 0, 1e6, "YaRN: rotations below which pairs get theta/s", true);
-  return p;
-}
-const ParamInfo& truncateParam() {
-  static const ParamInfo p = booleanParam("truncate", true, "YaRN: floor/ceil the correction range (gpt-oss: false)");
-  return p;
-}
-const ParamInfo& attentionFactorParam() {
-  static const ParamInfo p = numberParam("attentionFactor", std::nan(""), 0, 1e6,
-                                         "magnitude factor on cos and sin; replaces the default", true);
-  return p;
-}
-const ParamInfo& mscaleParam() {
-  static const ParamInfo p = numberParam("mscale", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale", true);
-  return p;
-}
-const ParamInfo& mscaleAllDimParam() {
-  static const ParamInfo p = numberParam("mscaleAllDim", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale_all_dim", true);
-  return p;
-}
+const ParamInfo kBetaFast = numberParam("betaFast", 32, 0, 1e6, "YaRN: rotations above which pairs keep theta", true);
+const ParamInfo kBetaSlow = numberParam("betaSlow", 1, 0, 1e6, "YaRN: rotations below which pairs get theta/s", true);
+const ParamInfo kTruncate = booleanParam("truncate", true, "YaRN: floor/ceil the correction range (gpt-oss: false)");
+const ParamInfo kAttentionFactor =
+    numberParam("attentionFactor", std::nan(""), 0, 1e6, "magnitude factor on cos and sin; replaces the default", true);
+const ParamInfo kMscale = numberParam("mscale", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale", true);
+const ParamInfo kMscaleAllDim = numberParam("mscaleAllDim", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale_all_dim", true);
 
 double mscale(double s, double m) {
   return s <= 1 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
@@ -44,10 +26,10 @@ double mscale(double s, double m) {
 
 RotaryPlan frequencies(const RotaryContext& c) {
   const Params& p = c.params;
-  const double s = p.number(factorParam(1));
-  const double original = static_cast<double>(p.integer(originalLengthParam(2048)));
-  const double fast = p.number(betaFast());
-  const double slow = p.number(betaSlow());
+  const double s = p.number(rotaryParams().factor);
+  const double original = static_cast<double>(p.integer(rotaryParams().original2048));
+  const double fast = p.number(kBetaFast);
+  const double slow = p.number(kBetaSlow);
   if (!(slow < fast))
     throwRange(p.where() + ": betaSlow must be < betaFast, got " + formatNumber(slow) + " >= " + formatNumber(fast));
   // The pair index whose wavelength fits `rotations` times into the original length.
@@ -57,7 +39,7 @@ RotaryPlan frequencies(const RotaryContext& c) {
   };
   double low = correction(fast);
   double high = correction(slow);
-  if (p.boolean(truncateParam())) {
+  if (p.boolean(kTruncate)) {
     low = std::floor(low);
     high = std::ceil(high);
   }
@@ -70,10 +52,10 @@ RotaryPlan frequencies(const RotaryContext& c) {
     const double ramp = std::clamp((static_cast<double>(k) - low) / (high - low), 0.0, 1.0);
     plan.invFreq[k] = plan.invFreq[k] / s * ramp + plan.invFreq[k] * (1 - ramp);
   }
-  if (p.has(attentionFactorParam().name)) {
-    plan.attentionFactor = p.number(attentionFactorParam());
-  } else if (p.has(mscaleParam().name) && p.has(mscaleAllDimParam().name)) {
-    plan.attentionFactor = mscale(s, p.number(mscaleParam())) / mscale(s, p.number(mscaleAllDimParam()));
+  if (p.has(kAttentionFactor.name)) {
+    plan.attentionFactor = p.number(kAttentionFactor);
+  } else if (p.has(kMscale.name) && p.has(kMscaleAllDim.name)) {
+    plan.attentionFactor = mscale(s, p.number(kMscale)) / mscale(s, p.number(kMscaleAllDim));
   } else {
     plan.attentionFactor = mscale(s, 1.0);
   }
@@ -85,8 +67,8 @@ RotaryPlan frequencies(const RotaryContext& c) {
 Scheme ropeYarnScheme() {
   return rotaryScheme("rope-yarn", "rotary scaling", "YaRN", "Peng et al. 2023, arXiv:2309.00071",
                       "NTK-by-parts ramp between theta and theta/s plus an attention temperature.",
-                      {factorParam(1), originalLengthParam(2048), betaFast(), betaSlow(), truncateParam(),
-                       attentionFactorParam(), mscaleParam(), mscaleAllDimParam()},
+                      {rotaryParams().factor, rotaryParams().original2048, kBetaFast, kBetaSlow, kTruncate,
+                       kAttentionFactor, kMscale, kMscaleAllDim},
                       frequencies);
 }
 

@@ -12,60 +12,35 @@ namespace relpos {
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
-const ParamInfo& rotaryWidthParam() {
-  static const ParamInfo p =
-      integerParam("d", std::nan(""), 2, 1 << 16, "rotary dimension for frequencies; head dimension for scores");
+const RotaryParams& rotaryParams() {
+  static const RotaryParams p = [] {
+    RotaryParams r;
+    r.width =
+        integerParam("d", std::nan(""), 2, 1 << 16, "rotary dimension for frequencies; head dimension for scores");
+    r.halfLayout = choiceParam("layout", "half|interleaved",
+                               "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
+    r.interleavedLayout =
+        choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})");
+    r.rotaryDim = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
+                               "rotated dims (even, <= d; default d); the rest pass through");
+    r.positions =
+        arrayParam("positions", "positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2]");
+    r.seqLen =
+        integerParam("seqLen", std::nan(""), 1, 1e9, "current sequence length (default: the length the call covers)");
+    r.factor = numberParam("factor", 1, 0, 1e6, "context extension factor s", true);
+    r.factor8 = withDefault(r.factor, 8);
+    r.original2048 = integerParam("originalMaxPositionEmbeddings", 2048, 1, 1e9, "pre-extension context length L0");
+    r.original4096 = withDefault(r.original2048, 4096);
+    r.original8192 = withDefault(r.original2048, 8192);
+    return r;
+  }();
   return p;
-}
-const ParamInfo& halfLayoutParam() {
-  static const ParamInfo p =
-      choiceParam("layout", "half|interleaved",
-                  "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
-  return p;
-}
-const ParamInfo& interleavedLayoutParam() {
-  static const ParamInfo p =
-      choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})");
-  return p;
-}
-const ParamInfo& seqLenParam() {
-  static const ParamInfo p =
-      integerParam("seqLen", std::nan(""), 1, 1e9, "current sequence length (default: the length the call covers)");
-  return p;
-}
-const ParamInfo& factorParam(double def) {
-  static const ParamInfo one = numberParam("factor", 1, 0, 1e6, "context extension factor s", true);
-  static const ParamInfo eight = withDefault(one, 8);
-  return def == 8 ? eight : one;
-}
-const ParamInfo& originalLengthParam(double def) {
-  static const ParamInfo p2048 =
-      integerParam("originalMaxPositionEmbeddings", 2048, 1, 1e9, "pre-extension context length L0");
-  static const ParamInfo p4096 = withDefault(p2048, 4096);
-  static const ParamInfo p8192 = withDefault(p2048, 8192);
-  return def == 8192 ? p8192 : def == 4096 ? p4096 : p2048;
 }
 
 namespace {
 
-const ParamInfo& rotaryDimParam() {
-  static const ParamInfo p = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
-                                          "rotated dims (even, <= d; default d); the rest pass through");
-  return p;
-}
-const ParamInfo& positionsParam() {
-  static const ParamInfo p =
-      arrayParam("positions", "positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2]");
-  return p;
-}
-const ParamInfo& encodingOutput() {
-  static const ParamInfo p = choiceParam("output", "cos|sin", "Hugging Face cos/sin cache for the layout");
-  return p;
-}
-const ParamInfo& scoresOutput() {
-  static const ParamInfo p = choiceParam("output", "matrix|offsets", "matrix [heads, n, n] or s(delta) per offset");
-  return p;
-}
+const ParamInfo kEncodingOutput = choiceParam("output", "cos|sin", "Hugging Face cos/sin cache for the layout");
+const ParamInfo kScoresOutput = choiceParam("output", "matrix|offsets", "matrix [heads, n, n] or s(delta) per offset");
 
 }  // namespace
 
@@ -85,7 +60,7 @@ double ntkExponent(const RotaryContext& c) {
 }
 
 int64_t currentSeqLen(const RotaryContext& c, int64_t original) {
-  if (c.params.has(seqLenParam().name)) return c.params.integer(seqLenParam());
+  if (c.params.has(rotaryParams().seqLen.name)) return c.params.integer(rotaryParams().seqLen);
   return c.seqLen > 0 ? c.seqLen : original;
 }
 
@@ -93,7 +68,7 @@ namespace {
 
 int64_t rotaryDimFor(const Params& params, int64_t d) {
   int64_t r = d;
-  if (params.has(rotaryDimParam().name)) r = params.integer(rotaryDimParam());
+  if (params.has(rotaryParams().rotaryDim.name)) r = params.integer(rotaryParams().rotaryDim);
   if (r % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(r));
   if (r > d)
     throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(r));
@@ -105,7 +80,7 @@ RotaryPlan planFor(const Scheme& scheme, const Params& params, int64_t rotaryDim
   RotaryPlan plan =
       scheme.rotary(RotaryContext{params, rotaryDim, params.number(*scheme.param(common::base().name)), seqLen});
   plan.rotaryDim = rotaryDim;
-  plan.interleaved = params.choice(*scheme.param(halfLayoutParam().name)) == "interleaved";
+  plan.interleaved = params.choice(*scheme.param(rotaryParams().halfLayout.name)) == "interleaved";
   return plan;
 }
 
@@ -140,14 +115,14 @@ struct RowPositions {
 
 RowPositions rowPositions(const Params& params, int64_t n) {
   RowPositions out;
-  const Value* v = params.find(positionsParam().name);
+  const Value* v = params.find(rotaryParams().positions.name);
   if (v && v->type == Value::Type::Array && v->shape.size() == 2 && v->shape[0] == n && v->shape[1] == 2) {
-    params.array(positionsParam().name);  // finite values
+    params.array(rotaryParams().positions.name);  // finite values
     for (int64_t i = 0; i < n; ++i) {
       out.points.push_back({v->array[2 * i], v->array[2 * i + 1]});
       out.flat.push_back(v->array[2 * i]);
     }
-  } else if (const Value* given = params.array(positionsParam().name, n, "[n]")) {
+  } else if (const Value* given = params.array(rotaryParams().positions.name, n, "[n]")) {
     out.flat.assign(given->array.begin(), given->array.end());
   } else {
     for (int64_t i = 0; i < n; ++i) out.flat.push_back(static_cast<double>(i));
@@ -166,12 +141,12 @@ RotaryPoint pointOf(const RotaryPlan& plan, const RowPositions& positions, int64
 }
 
 Result frequencies(const Scheme& scheme, const Params& params) {
-  const int64_t width = params.integer(rotaryWidthParam());
+  const int64_t width = params.integer(rotaryParams().width);
   if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
   // d is the rotary dimension here; a rotaryDim, if given, must fit it and then is the one used.
   const int64_t d = rotaryDimFor(params, width);
   int64_t seqLen = 0;
-  if (const Value* v = params.array(positionsParam().name)) {
+  if (const Value* v = params.array(rotaryParams().positions.name)) {
     std::vector<double> positions(v->array.begin(), v->array.end());
     seqLen = seqLenOf(positions);
   }
@@ -209,15 +184,16 @@ Result rotate(const Scheme& scheme, const Params& params) {
   const int64_t n = x->shape[0];
   const int64_t width = x->shape[1];
   checkResultSize(params.where(), static_cast<double>(n) * width);
-  const int64_t d = params.has("d") ? params.integer(rotaryWidthParam()) : width;
-  if (d % 2 != 0 && !params.has(rotaryDimParam().name))
+  const int64_t d = params.has("d") ? params.integer(rotaryParams().width) : width;
+  if (d % 2 != 0 && !params.has(rotaryParams().rotaryDim.name))
     throwRange(params.where() + ": d must be even, got " + std::to_string(d));
   if (d > width)
     throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " +
                std::to_string(d));
   const RowPositions positions = rowPositions(params, n);
   Params withRotary = params;
-  if (!params.has(rotaryDimParam().name)) withRotary.setNumber(rotaryDimParam().name, static_cast<double>(d));
+  if (!params.has(rotaryParams().rotaryDim.name))
+    withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(d));
   const RotaryPlan plan = rotaryPlan(scheme, withRotary, width, seqLenOf(positions.flat));
   Tensor out = Tensor::floats({n, width});
   std::copy(x->array.begin(), x->array.end(), out.f32.begin());
@@ -227,9 +203,9 @@ Result rotate(const Scheme& scheme, const Params& params) {
 
 Result encoding(const Scheme& scheme, const Params& params) {
   const int64_t n = params.integer(common::n());
-  const int64_t d = params.integer(rotaryWidthParam());
+  const int64_t d = params.integer(rotaryParams().width);
   const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
-  const bool wantCos = params.choice(encodingOutput()) == "cos";
+  const bool wantCos = params.choice(kEncodingOutput) == "cos";
   const RowPositions positions = rowPositions(params, n);
   checkResultSize(params.where(), static_cast<double>(n) * d);
   Tensor out = Tensor::floats({n, d});
@@ -269,7 +245,7 @@ Result offsetScores(const Scheme& scheme, const Params& params, const std::vecto
 
 // S_ij = (R_i q).(R_j k) at positions 0 .. n-1 with probe vectors (default: ones on the rotary dims).
 Result scores(const Scheme& scheme, const Params& params) {
-  const int64_t d = params.integer(rotaryWidthParam());
+  const int64_t d = params.integer(rotaryParams().width);
   const int64_t r = rotaryDimFor(params, d);
   std::vector<float> q(static_cast<size_t>(d), 0.0f);
   std::vector<float> k(static_cast<size_t>(d), 0.0f);
@@ -277,7 +253,7 @@ Result scores(const Scheme& scheme, const Params& params) {
   std::fill(k.begin(), k.begin() + r, 1.0f);
   if (const Value* v = params.array("q", d, "[d]")) q = v->array;
   if (const Value* v = params.array("k", d, "[d]")) k = v->array;
-  if (params.choice(scoresOutput()) == "offsets") return offsetScores(scheme, params, q, k, d);
+  if (params.choice(kScoresOutput) == "offsets") return offsetScores(scheme, params, q, k, d);
   const int64_t n = params.integer(common::n());
   const int64_t heads = params.integer(common::heads());
   checkResultSize(params.where(), static_cast<double>(heads) * n * n);
@@ -335,18 +311,15 @@ std::vector<double> profile(const Scheme& scheme, const Params& params, const Pr
 
 Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
                     std::vector<ParamInfo> extra, RotaryFn rotary) {
-  Scheme s;
-  s.id = std::move(id);
-  s.family = std::move(family);
-  s.name = std::move(name);
-  s.cite = std::move(cite);
-  s.description = std::move(description);
-  s.params = {rotaryWidthParam(), common::base(), halfLayoutParam(), rotaryDimParam(), positionsParam()};
-  for (auto& p : extra) s.params.push_back(std::move(p));
+  const RotaryParams& p = rotaryParams();
+  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim, p.positions});
+  Scheme s = describedScheme(std::move(id), std::move(family), std::move(name), std::move(cite), std::move(description),
+                             std::move(extra));
   s.frequencies = frequencies;
   s.rotate = rotate;
+  s.encoding = encoding;  // Hugging Face's cos / sin cache
   s.scores = scores;
-  s.encoding = encoding;
+  // In attention q and k turn by the scheme's plan; a 1-D plan's scores depend on j - i alone.
   s.term = AttentionTerm::Rotary;
   s.rotary = rotary;
   s.shiftInvariant = alwaysShiftInvariant;

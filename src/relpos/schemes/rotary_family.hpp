@@ -10,15 +10,31 @@
 
 namespace relpos {
 
-const ParamInfo& rotaryWidthParam();  // "d": the rotary dimension for frequencies, the head dim for scores
-const ParamInfo& halfLayoutParam();
-const ParamInfo& interleavedLayoutParam();
-const ParamInfo& seqLenParam();
-const ParamInfo& factorParam(double def);          // context extension factor s (default 1 or 8)
-const ParamInfo& originalLengthParam(double def);  // L0 (default 2048, 4096 or 8192)
+// The parameters rotary schemes share, defined once.
+struct RotaryParams {
+  ParamInfo width;              // "d": the rotary dimension for frequencies, the head dim for scores
+  ParamInfo halfLayout;         // "layout", default 'half'
+  ParamInfo interleavedLayout;  // "layout", default 'interleaved'
+  ParamInfo rotaryDim;
+  ParamInfo positions;
+  ParamInfo seqLen;
+  ParamInfo factor;        // context extension factor s, default 1
+  ParamInfo factor8;       // the same, default 8
+  ParamInfo original2048;  // L0 = originalMaxPositionEmbeddings, default 2048
+  ParamInfo original4096;
+  ParamInfo original8192;
+};
+const RotaryParams& rotaryParams();
 
 // theta_k = base^(-2k/r), k = 0 .. r/2 - 1, in float64.
 std::vector<double> ropeInvFreq(int64_t rotaryDim, double base);
+
+// A plan of these frequencies alone (attention factor 1, 1-D, no decay); the caller sets the layout.
+inline RotaryPlan planOf(std::vector<double> invFreq) {
+  RotaryPlan plan;
+  plan.invFreq = std::move(invFreq);
+  return plan;
+}
 
 // The NTK exponent r / (r - 2) (RangeError for r < 4).
 double ntkExponent(const RotaryContext& c);

@@ -11,15 +11,12 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& dBarParam() {
-  static const ParamInfo p =
-      integerParam("dBar", 64, 2, 1 << 16, "sinusoid dimension (even; NeMo passes the per-head hidden size)");
-  return p;
-}
+const ParamInfo kDBar =
+    integerParam("dBar", 64, 2, 1 << 16, "sinusoid dimension (even; NeMo passes the per-head hidden size)");
 
 // 1 / base^(2m/dBar), m = 1..dBar/2: the index starts at 1.
 std::vector<double> sandwichFrequencies(const Params& params) {
-  const int64_t dBar = params.integer(dBarParam());
+  const int64_t dBar = params.integer(kDBar);
   if (dBar % 2 != 0) throwRange(params.where() + ": dBar must be even, got " + std::to_string(dBar));
   const double base = params.number(common::base());
   std::vector<double> freq;
@@ -53,12 +50,10 @@ ClosedForm sandwichClosedForm(const Params& params) {
 }  // namespace
 
 Scheme sandwichScheme() {
-  Scheme s = biasScheme(
+  return biasScheme(
       "sandwich", "Sandwich", "Chi et al. 2023, arXiv:2212.10356",
       "Parameter-free bias: the sinusoidal dot product PE(i).PE(j) minus its maximum, scaled per head like ALiBi.",
-      {dBarParam(), common::base()}, fillSandwich);
-  s.closedForm = sandwichClosedForm;
-  return s;
+      {kDBar, common::base()}, fillSandwich, sandwichClosedForm);
 }
 
 }  // namespace relpos

@@ -135,7 +135,11 @@ struct Scheme {
   bool hasParam(const std::string& name) const { return param(name) != nullptr; }
 };
 
-// Always / never shift-invariant, for Scheme::shiftInvariant.
+// A scheme with its description and parameters, and no calls yet.
+Scheme describedScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+                       std::vector<ParamInfo> params);
+
+// For Scheme::shiftInvariant: a scheme whose position-only logits always depend on j - i alone.
 inline bool alwaysShiftInvariant(const Params&, int64_t) {
   return true;
 }

@@ -13,20 +13,10 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& clipParam() {
-  static const ParamInfo p =
-      integerParam("clip", 8, 0, 1 << 20, "k: relative distances j-i are clipped to [-k, k] (integer >= 0)");
-  return p;
-}
-const ParamInfo& aKParam() {
-  static const ParamInfo p =
-      arrayParam("aK", "key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i");
-  return p;
-}
-const ParamInfo& aVParam() {
-  static const ParamInfo p = arrayParam("aV", "value table [2k+1, d_v] added to the values in attention; default 0");
-  return p;
-}
+const ParamInfo kClip =
+    integerParam("clip", 8, 0, 1 << 20, "k: relative distances j-i are clipped to [-k, k] (integer >= 0)");
+const ParamInfo kAK = arrayParam("aK", "key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i");
+const ParamInfo kAV = arrayParam("aV", "value table [2k+1, d_v] added to the values in attention; default 0");
 
 int32_t shawIndex(int64_t r, int64_t clip) {
   return static_cast<int32_t>(std::clamp(r, -clip, clip) + clip);
@@ -36,20 +26,20 @@ int32_t shawIndex(int64_t r, int64_t clip) {
 // aK[r + k] = sinusoid(r) only needs the distances that occur (|r| <= span), so clip = 1,048,576 with
 // n = 8 builds 15 rows, not two million (found by fuzz_schemes: a 20 s call for an 8 x 8 result).
 int64_t effectiveClip(const Params& params, int64_t clip, int64_t span) {
-  if (params.has(aKParam().name) || params.has(aVParam().name)) return clip;
+  if (params.has(kAK.name) || params.has(kAV.name)) return clip;
   return std::min(clip, std::max<int64_t>(span, 0));
 }
 
 std::vector<float> keyTable(const Params& params, int64_t clip, int64_t d) {
   const int64_t rows = 2 * clip + 1;
   checkWorkingSet(params.where(), 4.0 * static_cast<double>(rows) * d, "the relative key table aK [2*clip+1, d]");
-  if (const float* a = matrixParam(params, aKParam().name, "2*clip+1, d", rows, d)) return {a, a + rows * d};
+  if (const float* a = matrixParam(params, kAK.name, "2*clip+1, d", rows, d)) return {a, a + rows * d};
   return sinusoidTable(rows, clip, d);  // aK[r + k] = sinusoid(r)
 }
 
 Result buckets(const Scheme&, const Params& params) {
   const int64_t n = params.integer(common::n());
-  const int64_t clip = params.integer(clipParam());
+  const int64_t clip = params.integer(kClip);
   checkResultSize(params.where(), static_cast<double>(n) * n);
   Tensor t = Tensor::ints({n, n});
   for (int64_t i = 0; i < n; ++i) {
@@ -82,7 +72,7 @@ Result logits(const Params& params, int64_t clip) {
 
 // Position-only S_ij = q . aK[idx(i, j)] / sqrt(d) with a probe q (default ones), [heads, n, n].
 Result scores(const Scheme&, const Params& params) {
-  const int64_t givenClip = params.integer(clipParam());
+  const int64_t givenClip = params.integer(kClip);
   if (params.has("k")) return logits(params, givenClip);
   const int64_t n = params.integer(common::n());
   const int64_t d = params.integer(common::d());
@@ -106,7 +96,7 @@ Result scores(const Scheme&, const Params& params) {
 // Attention (implicit): aK / aV tables shared by all heads, index for queries at i + queryOffset.
 PairTable pairTable(const Params& params, int64_t nq, int64_t nk, int64_t queryOffset, int64_t dh) {
   const int64_t span = std::max(std::abs(nk - 1 - queryOffset), std::abs(queryOffset + nq - 1));
-  const int64_t clip = effectiveClip(params, params.integer(clipParam()), span);
+  const int64_t clip = effectiveClip(params, params.integer(kClip), span);
   const int64_t rows = 2 * clip + 1;
   PairTable table;
   table.keyTable = keyTable(params, clip, dh);
@@ -114,7 +104,7 @@ PairTable pairTable(const Params& params, int64_t nq, int64_t nk, int64_t queryO
   if (values && values->shape.size() == 2) {
     // Attention reads aV rows with the value head width, so check it against v here.
     const int64_t dv = values->shape[1] / params.integer(common::heads());
-    if (const float* a = matrixParam(params, aVParam().name, "2*clip+1, d_v", rows, dv))
+    if (const float* a = matrixParam(params, kAV.name, "2*clip+1, d_v", rows, dv))
       table.valueTable.assign(a, a + rows * dv);
   }
   table.index.resize(static_cast<size_t>(nq * nk));
@@ -127,18 +117,13 @@ PairTable pairTable(const Params& params, int64_t nq, int64_t nk, int64_t queryO
 }  // namespace
 
 Scheme shawScheme() {
-  Scheme s;
-  s.id = "shaw";
-  s.family = "relative vector";
-  s.name = "Shaw relative positions";
-  s.cite = "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155";
-  s.description =
-      "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.";
-  s.params = {common::n(), common::d(), common::heads(), common::causal(), clipParam(),
-              aKParam(),   aVParam(),   queryParam(),    keyParam()};
+  Scheme s = describedScheme(
+      "shaw", "relative vector", "Shaw relative positions", "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155",
+      "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.",
+      {common::n(), common::d(), common::heads(), common::causal(), kClip, kAK, kAV, queryParam(), keyParam()});
   s.buckets = buckets;
   s.scores = scores;
-  s.term = AttentionTerm::PairTable;
+  s.term = AttentionTerm::PairTable;  // a^K at the clipped distance on the keys, a^V on the values
   s.pairTable = pairTable;
   return s;
 }

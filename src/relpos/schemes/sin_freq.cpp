@@ -8,25 +8,18 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& alphaParam() {
-  static const ParamInfo p =
-      numberParam("alpha", 8, 0, 1e12, "period scale: B = amplitude*sin((j-i)/alpha) (> 0)", true);
-  return p;
-}
-const ParamInfo& amplitudeParam() {
-  static const ParamInfo p = numberParam("amplitude", 1, -1e12, 1e12, "amplitude of the sine");
-  return p;
-}
+const ParamInfo kAlpha = numberParam("alpha", 8, 0, 1e12, "period scale: B = amplitude*sin((j-i)/alpha) (> 0)", true);
+const ParamInfo kAmplitude = numberParam("amplitude", 1, -1e12, 1e12, "amplitude of the sine");
 
 void fillSinFreq(const Params& params, const BiasWindow& w, float* out) {
-  const double alpha = params.number(alphaParam());
-  const double amplitude = params.number(amplitudeParam());
+  const double alpha = params.number(kAlpha);
+  const double amplitude = params.number(kAmplitude);
   fillByDistance(w, out, [&](int64_t, int64_t r) { return amplitude * std::sin(static_cast<double>(r) / alpha); });
 }
 
 ClosedForm sinFreqClosedForm(const Params& params) {
-  const double alpha = params.number(alphaParam());
-  const double amplitude = params.number(amplitudeParam());
+  const double alpha = params.number(kAlpha);
+  const double amplitude = params.number(kAmplitude);
   return {[=](double r) { return amplitude * std::sin(r / alpha); },
           [=](double r) { return amplitude / alpha * std::cos(r / alpha); }};
 }
@@ -34,12 +27,10 @@ ClosedForm sinFreqClosedForm(const Params& params) {
 }  // namespace
 
 Scheme sinFreqScheme() {
-  Scheme s = biasScheme("sin-freq", "Sinusoidal frequency bias",
-                        "the chapter \"2.1 相对位置编码的数学理论\", §2.1.7 (频率调节, frequency modulation)",
-                        "Odd bias amplitude*sin((j-i)/alpha): prefers one direction, does not decay, not PSD.",
-                        {alphaParam(), amplitudeParam()}, fillSinFreq);
-  s.closedForm = sinFreqClosedForm;
-  return s;
+  return biasScheme("sin-freq", "Sinusoidal frequency bias",
+                    "the chapter \"2.1 相对位置编码的数学理论\", §2.1.7 (频率调节, frequency modulation)",
+                    "Odd bias amplitude*sin((j-i)/alpha): prefers one direction, does not decay, not PSD.",
+                    {kAlpha, kAmplitude}, fillSinFreq, sinFreqClosedForm);
 }
 
 }  // namespace relpos

@@ -12,16 +12,13 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& layoutParam() {
-  static const ParamInfo p =
-      choiceParam("layout", "interleaved|concat",
-                  "interleaved: [sin, cos] per pair (paper); concat: [sin... | cos...] (Transformer-XL, GPT-J)");
-  return p;
-}
+const ParamInfo kLayout =
+    choiceParam("layout", "interleaved|concat",
+                "interleaved: [sin, cos] per pair (paper); concat: [sin... | cos...] (Transformer-XL, GPT-J)");
 
 void positionVectors(const Params& params, int64_t first, int64_t count, int64_t d, float* out) {
   const double base = params.number(common::base());
-  const bool concat = params.choice(layoutParam()) == "concat";
+  const bool concat = params.choice(kLayout) == "concat";
   if (concat && d % 2 != 0)
     throwRange(params.where() + ": d must be even for layout 'concat', got " + std::to_string(d));
   for (int64_t p = 0; p < count; ++p) sinusoid(static_cast<double>(first + p), d, base, concat, out + p * d);
@@ -93,25 +90,18 @@ class SinusoidalTerm : public lab::Term {
 }  // namespace
 
 Scheme sinusoidalScheme() {
-  Scheme s;
-  s.id = "sinusoidal";
-  s.family = "absolute vector";
-  s.name = "Sinusoidal";
-  s.cite = "Vaswani et al. 2017, arXiv:1706.03762 §3.5";
-  s.description = "Fixed sin/cos position vectors added to the inputs; the raw dot product depends only on j-i.";
-  s.params = {common::n(), common::d(), common::base(), layoutParam()};
+  Scheme s =
+      describedScheme("sinusoidal", "absolute vector", "Sinusoidal", "Vaswani et al. 2017, arXiv:1706.03762 §3.5",
+                      "Fixed sin/cos position vectors added to the inputs; the raw dot product depends only on j-i.",
+                      {common::n(), common::d(), common::base(), kLayout});
   s.encoding = encoding;
-  s.scores = scores;
+  s.scores = scores;  // PE(i).PE(j)
+  // In attention (implicit mode) the vectors are added to the keys.
   s.term = AttentionTerm::KeyVector;
   s.positionVectors = positionVectors;
-  s.shiftInvariant = evenWidth;
+  s.shiftInvariant = evenWidth;  // PE(i).PE(j) = sum_m cos(w_m (j - i)) for even d
   s.logitProfile = profile;
-  s.lab = {"Sinusoidal",
-           {"implicit", "mixed", "input"},
-           {},
-           [](const Scheme&, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
-             return std::make_unique<SinusoidalTerm>(setup);
-           }};
+  s.lab = {"Sinusoidal", {"implicit", "mixed", "input"}, {}, lab::makeTerm<SinusoidalTerm>};
   return s;
 }
 

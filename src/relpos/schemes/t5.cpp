@@ -13,27 +13,14 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& t5NumBuckets() {
-  static const ParamInfo p = integerParam("numBuckets", 32, 4, 1 << 16,
-                                          "number of buckets (even >= 4); halved per direction when bidirectional");
-  return p;
-}
-const ParamInfo& t5MaxDistance() {
-  static const ParamInfo p =
-      integerParam("maxDistance", 128, 1, 1 << 30,
-                   "distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not)");
-  return p;
-}
-const ParamInfo& t5Bidirectional() {
-  static const ParamInfo p =
-      booleanParam("bidirectional", true, "separate buckets for future keys (encoder); false: decoder");
-  return p;
-}
-const ParamInfo& t5Table() {
-  static const ParamInfo p =
-      arrayParam("table", "learned bias per bucket [heads, numBuckets]; default: quantised ALiBi");
-  return p;
-}
+const ParamInfo kT5NumBuckets = integerParam("numBuckets", 32, 4, 1 << 16,
+                                             "number of buckets (even >= 4); halved per direction when bidirectional");
+const ParamInfo kT5MaxDistance =
+    integerParam("maxDistance", 128, 1, 1 << 30,
+                 "distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not)");
+const ParamInfo kT5Bidirectional =
+    booleanParam("bidirectional", true, "separate buckets for future keys (encoder); false: decoder");
+const ParamInfo kT5Table = arrayParam("table", "learned bias per bucket [heads, numBuckets]; default: quantised ALiBi");
 
 struct T5Buckets {
   int64_t numBuckets = 32;
@@ -45,12 +32,12 @@ struct T5Buckets {
 
 T5Buckets t5Buckets(const Params& params) {
   T5Buckets c;
-  c.numBuckets = params.integer(t5NumBuckets());
+  c.numBuckets = params.integer(kT5NumBuckets);
   if (c.numBuckets % 2 != 0) {
     throwRange(params.where() + ": numBuckets must be even (>= 4), got " + std::to_string(c.numBuckets));
   }
-  c.maxDistance = params.integer(t5MaxDistance());
-  c.bidirectional = params.boolean(t5Bidirectional());
+  c.maxDistance = params.integer(kT5MaxDistance);
+  c.bidirectional = params.boolean(kT5Bidirectional);
   c.perDirection = c.bidirectional ? c.numBuckets / 2 : c.numBuckets;
   c.maxExact = c.perDirection / 2;
   // ln(maxDistance / E) must be > 0; stated with the real quotient, as docs/buckets.md does.
@@ -99,7 +86,7 @@ std::vector<double> t5QuantisedDistances(const T5Buckets& c) {
 
 // The bias table [heads, numBuckets]: the given one, or the untrained default.
 std::vector<float> t5TableValues(const Params& params, const T5Buckets& c, int64_t heads) {
-  if (const Value* t = params.array(t5Table().name, heads * c.numBuckets, "[heads, numBuckets]")) return t->array;
+  if (const Value* t = params.array(kT5Table.name, heads * c.numBuckets, "[heads, numBuckets]")) return t->array;
   const std::vector<double> slopes = alibiSlopes(heads, 8);
   const std::vector<double> distances = t5QuantisedDistances(c);
   std::vector<float> table(static_cast<size_t>(heads * c.numBuckets));
@@ -135,25 +122,19 @@ Result t5BucketMap(const Scheme&, const Params& params) {
 
 // ---- the lab: a learned table [heads, numBuckets] per layer over causal (unidirectional) buckets
 
-const ParamInfo& labNumBuckets() {
-  static const ParamInfo p = integerParam("numBuckets", 32, 4, 256, "t5: buckets (even)");
-  return p;
-}
-const ParamInfo& labMaxDistance() {
-  static const ParamInfo p = integerParam("maxDistance", 128, 2, 1 << 20, "t5: where the log buckets end");
-  return p;
-}
+const ParamInfo kLabNumBuckets = integerParam("numBuckets", 32, 4, 256, "t5: buckets (even)");
+const ParamInfo kLabMaxDistance = integerParam("maxDistance", 128, 2, 1 << 20, "t5: where the log buckets end");
 
 class T5Term : public lab::Term {
  public:
   explicit T5Term(const lab::TermSetup& setup) : heads_(setup.heads) {
     const Params& options = *setup.options;
     Params p(options.where());
-    p.setNumber(t5NumBuckets().name, static_cast<double>(options.integer(labNumBuckets())));
-    p.setNumber(t5MaxDistance().name, static_cast<double>(options.integer(labMaxDistance())));
-    p.setBoolean(t5Bidirectional().name, false);
-    if (options.integer(labNumBuckets()) % 2 != 0 ||
-        options.integer(labMaxDistance()) <= options.integer(labNumBuckets()) / 2) {
+    p.setNumber(kT5NumBuckets.name, static_cast<double>(options.integer(kLabNumBuckets)));
+    p.setNumber(kT5MaxDistance.name, static_cast<double>(options.integer(kLabMaxDistance)));
+    p.setBoolean(kT5Bidirectional.name, false);
+    if (options.integer(kLabNumBuckets) % 2 != 0 ||
+        options.integer(kLabMaxDistance) <= options.integer(kLabNumBuckets) / 2) {
       throwRange(options.where() + ": t5 needs an even numBuckets and maxDistance > numBuckets/2 (causal buckets)");
     }
     buckets_ = t5Buckets(p);
@@ -197,14 +178,9 @@ Scheme t5Scheme() {
   Scheme s =
       biasScheme("t5", "T5 relative buckets", "Raffel et al. 2020, arXiv:1910.10683",
                  "Learned scalar bias per log-spaced bucket of j-i, shared across layers; exact near, logarithmic far.",
-                 {t5NumBuckets(), t5MaxDistance(), t5Bidirectional(), t5Table()}, fillT5);
+                 {kT5NumBuckets, kT5MaxDistance, kT5Bidirectional, kT5Table}, fillT5);
   s.buckets = t5BucketMap;
-  s.lab = {"T5 buckets (learned)",
-           {"explicit", "mixed"},
-           {labNumBuckets(), labMaxDistance()},
-           [](const Scheme&, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
-             return std::make_unique<T5Term>(setup);
-           }};
+  s.lab = {"T5 buckets (learned)", {"explicit", "mixed"}, {kLabNumBuckets, kLabMaxDistance}, lab::makeTerm<T5Term>};
   return s;
 }
 

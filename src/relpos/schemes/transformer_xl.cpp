@@ -13,24 +13,12 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo& uParam() {
-  static const ParamInfo p = arrayParam("u", "global content bias [d] (term c); default 0");
-  return p;
-}
-const ParamInfo& vParam() {
-  static const ParamInfo p = arrayParam(
-      "v", "global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there)");
-  return p;
-}
-const ParamInfo& wrParam() {
-  static const ParamInfo p = arrayParam("WR", "projection of the sinusoid R [dR, d]; default the identity");
-  return p;
-}
-const ParamInfo& dRParam() {
-  static const ParamInfo p =
-      integerParam("dR", std::nan(""), 2, 1 << 16, "dimension of the sinusoid R (even); default d (or the rows of WR)");
-  return p;
-}
+const ParamInfo kU = arrayParam("u", "global content bias [d] (term c); default 0");
+const ParamInfo kV = arrayParam(
+    "v", "global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there)");
+const ParamInfo kWr = arrayParam("WR", "projection of the sinusoid R [dR, d]; default the identity");
+const ParamInfo kDR =
+    integerParam("dR", std::nan(""), 2, 1 << 16, "dimension of the sinusoid R (even); default d (or the rows of WR)");
 
 // The projected relative encodings R(delta) W_R for delta = i - j in [deltaMin, deltaMin + count).
 struct Positions {
@@ -41,15 +29,15 @@ struct Positions {
 };
 
 Positions positions(const Params& params, int64_t d, int64_t deltaMin, int64_t deltaMax) {
-  const Value* wrValue = params.find(wrParam().name);
+  const Value* wrValue = params.find(kWr.name);
   int64_t dR = d;
-  if (params.has(dRParam().name)) {
-    dR = params.integer(dRParam());
+  if (params.has(kDR.name)) {
+    dR = params.integer(kDR);
   } else if (wrValue && wrValue->type == Value::Type::Array && wrValue->shape.size() == 2) {
     dR = wrValue->shape[0];
   }
   if (dR % 2 != 0 || dR < 2) throwRange(params.where() + ": dR must be even and >= 2, got " + std::to_string(dR));
-  const float* wr = matrixParam(params, wrParam().name, "dR, d", dR, d);
+  const float* wr = matrixParam(params, kWr.name, "dR, d", dR, d);
   const double base = params.number(common::base());
   std::vector<double> freq;  // omega_m = base^(-2m/dR), m < dR/2
   for (int64_t m = 0; m < dR / 2; ++m) freq.push_back(std::pow(base, -2.0 * static_cast<double>(m) / dR));
@@ -99,8 +87,8 @@ void logitRows(const Params& params, const float* q, const float* k, const float
 Result scores(const Scheme&, const Params& params) {
   const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
   const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
-  const float* u = vectorParam(params, uParam().name, d);
-  const float* v = vectorParam(params, vParam().name, d);
+  const float* u = vectorParam(params, kU.name, d);
+  const float* v = vectorParam(params, kV.name, d);
   const bool causal = params.boolean(common::causal());
   if (params.has("k")) {
     const float* q = matrixParam(params, "q", "n, d", n, d);
@@ -133,22 +121,18 @@ Result scores(const Scheme&, const Params& params) {
 // In attention the name 'v' holds the value matrix, so the global position bias v is 0 here.
 void logits(const Params& params, const float* q, const float* k, int64_t nq, int64_t nk, int64_t dh,
             int64_t queryOffset, float* out) {
-  const float* u = vectorParam(params, uParam().name, dh);
+  const float* u = vectorParam(params, kU.name, dh);
   logitRows(params, q, k, u, nullptr, nq, nk, dh, queryOffset, out);
 }
 
 }  // namespace
 
 Scheme transformerXlScheme() {
-  Scheme s;
-  s.id = "transformer-xl";
-  s.family = "relative vector";
-  s.name = "Transformer-XL relative encoding";
-  s.cite = "Dai et al. 2019, arXiv:1901.02860";
-  s.description =
-      "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.";
-  s.params = {common::n(), common::d(), common::heads(), common::causal(), uParam(),  vParam(),
-              wrParam(),   dRParam(),   common::base(),  queryParam(),     keyParam()};
+  Scheme s = describedScheme(
+      "transformer-xl", "relative vector", "Transformer-XL relative encoding", "Dai et al. 2019, arXiv:1901.02860",
+      "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.",
+      {common::n(), common::d(), common::heads(), common::causal(), kU, kV, kWr, kDR, common::base(), queryParam(),
+       keyParam()});
   s.scores = scores;
   s.term = AttentionTerm::Logits;
   s.logits = logits;
