@@ -1,4 +1,4 @@
-// cope (schemes.md §6).
+// cope (docs/schemes/contextual.md).
 #include <gtest/gtest.h>
 
 #include <cmath>

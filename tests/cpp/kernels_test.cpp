@@ -23,7 +23,7 @@ std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
   return out;
 }
 
-// Float64 softmax(scale q.k + B) with the causal convention of schemes.md §0.
+// Float64 softmax(scale q.k + B) with the causal convention of docs/conventions.md.
 std::vector<double> referenceWeights(const std::vector<float>& q, const std::vector<float>& k,
                                      const std::vector<float>& b, int64_t n, int64_t m, int64_t d, bool causal,
                                      int64_t offset) {

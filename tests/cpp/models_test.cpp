@@ -84,7 +84,7 @@ Failure failure(const std::string& text) {
   return {};
 }
 
-// Parameter names each scheme accepts, from the index table of schemes.md.
+// Parameter names each scheme accepts, as rp.schemes lists them (docs/schemes/).
 const std::map<std::string, std::set<std::string>>& acceptedParams() {
   static const std::set<std::string> rope = {"d", "base", "layout", "rotaryDim"};
   auto with = [](std::set<std::string> names) {

@@ -1,4 +1,4 @@
-// kerple-log, kerple-power, sandwich, fire, exp-decay, sin-freq (schemes.md §3).
+// kerple-log, kerple-power, sandwich, fire, exp-decay, sin-freq (docs/schemes/bias.md).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// shaw, transformer-xl, deberta (schemes.md §2, §8).
+// shaw, transformer-xl, deberta (docs/schemes/vectors.md, docs/buckets.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -192,7 +192,7 @@ TEST(Deberta, LogBucketsMatchGoldenAndPublishedFacts) {
 }
 
 TEST(Deberta, TiesFollowExactArithmetic) {
-  // schemes.md §0: 125/64 = 1.25^3 -> exactly 189 -> +-253 (float32: +-254); 15 ln2 / ln8 = 5 -> 21.
+  // docs/buckets.md: 125/64 = 1.25^3 -> exactly 189 -> +-253 (float32: +-254); 15 ln2 / ln8 = 5 -> 21.
   EXPECT_EQ(debertaBucket(128, 81, 125), 253);
   EXPECT_EQ(debertaBucket(128, 81, -125), -253);
   EXPECT_EQ(debertaBucket(32, 129, 32), 21);

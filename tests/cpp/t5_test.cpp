@@ -68,7 +68,7 @@ TEST(T5, UnidirectionalPublishedBuckets) {
 }
 
 TEST(T5, TieFollowsExactArithmetic) {
-  // schemes.md §0: 18 ln(5/3) / ln(25/9) = 9 exactly, so r = -30 is bucket 18 + 9 = 27 (float32: 26).
+  // docs/buckets.md: 18 ln(5/3) / ln(25/9) = 9 exactly, so r = -30 is bucket 18 + 9 = 27 (float32: 26).
   const Tensor map = t5Buckets({36, 50, false}, 31);
   EXPECT_EQ(bucketAt(map, -30), 27);
 }

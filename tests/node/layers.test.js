@@ -2,7 +2,7 @@
 // {analysis, lab, models} → src/relpos/relpos.hpp, the one header the binding includes. A file may
 // include its own folder and any lower layer; the three top folders do not include each other.
 // This test reads every #include "relpos/…" and fails on a wrong-way one.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,40 @@ export function wrongWayIncludes() {
   }
   return problems;
 }
+
+// Files the comments of the core, the binding and the native tests cite ("docs/rotary.md",
+// "tests/node/layers.test.js", …) — each must exist in the repository.
+function citedFiles() {
+  const files = [...sources(core), ...sources(join(root, 'bindings')), ...sources(join(root, 'tests/cpp'))];
+  const js = readdirSync(join(root, 'bindings')).filter((name) => /\.(js|ts)$/.test(name));
+  const texts = [...files, ...js.map((name) => join(root, 'bindings', name))].map((file) => [
+    relative(root, file),
+    readFileSync(file, 'utf8'),
+  ]);
+  return texts.flatMap(([from, text]) =>
+    [...text.matchAll(/\b((?:docs|tests|src|bindings|scripts)\/[\w./-]+\.(?:md|js|cpp|hpp|json|cmake|sh))\b/g)].map(
+      (match) => ({ from, path: match[1] }),
+    ),
+  );
+}
+
+describe('comments cite files of the repository', () => {
+  it('every cited docs/, tests/, src/, bindings/ or scripts/ file exists', () => {
+    const cited = citedFiles();
+    expect(cited.length).toBeGreaterThan(20);
+    expect(
+      cited.filter(({ path }) => !existsSync(join(root, path))).map(({ from, path }) => `${from} → ${path}`),
+    ).toEqual([]);
+  });
+
+  it('cites no document outside it and speaks of no issues', () => {
+    const files = [...sources(core), ...sources(join(root, 'bindings'))];
+    const offending = files.filter((file) =>
+      /schemes\.md|spec\/|toolchain\.md|anchors\.md|\bissue\b/i.test(readFileSync(file, 'utf8')),
+    );
+    expect(offending.map((file) => relative(root, file))).toEqual([]);
+  });
+});
 
 describe('the core includes one way', () => {
   it('has a layer for every folder and no wrong-way include', () => {

@@ -2,7 +2,7 @@
 //
 // Decompositions run in double: in float32 a 512×512 BDCSVD and JacobiSVD already disagree on Σσ at
 // 8e-5 relative and the small singular values (those that set the condition number and the effective
-// rank) are lost in rounding (toolchain.md §4). Inputs arrive as float32 and are widened exactly.
+// rank) are lost in rounding (docs/analysis.md). Inputs arrive as float32 and are widened exactly.
 #include <Eigen/Dense>
 #include <Eigen/SVD>
 #include <algorithm>
@@ -177,7 +177,7 @@ Result svd(const Params& params) {
         "; an SVD needs rows·cols·min(rows, cols) <= 2^31 (about 1290×1290; larger takes more than a few seconds)");
   }
   const bool vectors = params.boolean(vectorsParam());
-  // BDCSVD: divide and conquer, 20-110x faster than JacobiSVD at 512 (toolchain.md §4).
+  // BDCSVD: divide and conquer, far faster than JacobiSVD at these sizes (docs/analysis.md).
   Eigen::BDCSVD<Eigen::MatrixXd> dec(toDouble(m, rows, cols),
                                      vectors ? (Eigen::ComputeThinU | Eigen::ComputeThinV) : 0);
   const Eigen::VectorXd sigma = dec.singularValues();

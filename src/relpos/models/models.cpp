@@ -350,7 +350,7 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
   } else if (type == "dynamic") {
     out.scheme = "rope-dynamic";
     out.params.set("factor", num(required(block.positive("factor"), block, "factor", type)));
-    // Hugging Face's dynamic NTK grows from max_position_embeddings (schemes.md §5).
+    // Hugging Face's dynamic NTK grows from max_position_embeddings (docs/rotary.md).
     const auto maxPos = config.positiveInteger("max_position_embeddings");
     const int64_t original = maxPos ? *maxPos : originalLength(config, block, out.warnings, type);
     if (maxPos && block.has("original_max_position_embeddings")) {
@@ -474,7 +474,7 @@ void readDeberta(Section& config, const std::string& modelType, Reading& out) {
   noteModel(config, out, modelType, readHeadDim(config, out.heads));
   out.params.set("positionBuckets", num(static_cast<double>(config.integer("position_buckets").value_or(-1))));
   int64_t maxRelative = config.integer("max_relative_positions").value_or(-1);
-  if (maxRelative < 1) {  // HF: "use max_position_embeddings" (schemes.md §2)
+  if (maxRelative < 1) {  // HF: "use max_position_embeddings" (docs/buckets.md)
     const auto maxPos = config.positiveInteger("max_position_embeddings");
     if (!maxPos) out.warnings.push_back("max_position_embeddings is missing; relpos used the DeBERTa default 512");
     maxRelative = maxPos.value_or(512);

@@ -1,4 +1,4 @@
-// Real models: the presets of schemes.md §9 (rp.presets) and the Hugging Face config.json reader
+// Real models: the presets (rp.presets, docs/presets.md) and the Hugging Face config.json reader
 // (rp.fromConfig). Both return JSON text that the binding hands to JS as is.
 #pragma once
 #include <string>
@@ -6,7 +6,7 @@
 namespace relpos {
 
 // JSON array of { id, name, scheme, params, heads, source, model }. `params` holds only parameters
-// the scheme accepts (camelCase names of schemes.md; for rotary schemes `d` is the rotary
+// the scheme accepts (camelCase names rp.schemes lists; for rotary schemes `d` is the rotary
 // dimension and `base` the rope theta); `model` holds informative facts (head dim, context length).
 std::string presetsJson();
 
