@@ -3,7 +3,7 @@
 #include "relpos/base/errors.hpp"
 
 // One line per scheme, in catalogue order: X(name) names the function `Scheme nameScheme()` that
-// the scheme's own file (schemes/<id>.cpp) defines.
+// the scheme's own file (schemes/<id>.cpp) defines. A new scheme is one more line above the end.
 #define RELPOS_SCHEMES(X) \
   X(sinusoidal)           \
   X(shaw)                 \
@@ -25,7 +25,8 @@
   X(ropeYarn)             \
   X(ropeLlama3)           \
   X(ropeLongrope)         \
-  X(cope)
+  X(cope)                 \
+  /* end of the list */
 
 namespace relpos {
 
