@@ -2,8 +2,9 @@
 import type { ParamInfo, Tensor } from './index.js';
 
 export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
+/** The schemes with lab hooks (rp.lab.schemes); 'none' is the earlier name of 'nope'. */
 export type LabSchemeId =
-  'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
+  'nope' | 'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
 
 export interface LabTask {
   id: LabTaskId;

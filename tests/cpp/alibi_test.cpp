@@ -55,7 +55,7 @@ TEST(Alibi, UnknownParameterIsARangeErrorNamingIt) {
 
 TEST(Catalogue, UnknownSchemeListsKnownIds) {
   try {
-    compute("bias", "nope", params("bias"));
+    compute("bias", "bogus", params("bias"));
     FAIL();
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("'alibi'"), std::string::npos);

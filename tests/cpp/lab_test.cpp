@@ -124,7 +124,8 @@ INSTANTIATE_TEST_SUITE_P(Schemes, LabGradients,
                                            GradientCase{"sinusoidal", "mixed", 1, 0.5}, GradientCase{"alibi"},
                                            GradientCase{"alibi", "mixed", 2}, GradientCase{"t5"},
                                            GradientCase{"kerple-log"}, GradientCase{"fire"}, GradientCase{"rope"},
-                                           GradientCase{"rope-linear", "auto", 1, 1, true, 16}, GradientCase{"xpos"}),
+                                           GradientCase{"rope-linear", "auto", 1, 1, true, 16}, GradientCase{"xpos"},
+                                           GradientCase{"nope"}),
                          [](const ::testing::TestParamInfo<GradientCase>& info) {
                            std::string name = std::string(info.param.scheme) + "_" + info.param.mode;
                            for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

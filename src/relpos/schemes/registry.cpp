@@ -26,6 +26,7 @@
   X(ropeLlama3)           \
   X(ropeLongrope)         \
   X(cope)                 \
+  X(nope)                 \
   /* end of the list */
 
 namespace relpos {
