@@ -27,6 +27,7 @@
   X(ropeLongrope)         \
   X(cope)                 \
   X(nope)                 \
+  X(pRope)                \
   /* end of the list */
 
 namespace relpos {
