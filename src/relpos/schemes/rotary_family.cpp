@@ -158,8 +158,23 @@ Result frequencies(const Scheme& scheme, const Params& params) {
 
 // Integer positions in a compact range share one cos/sin table (built once, applied with the SIMD
 // kernel); anything else is rotated row by row with its own float64 angles.
-void rotateRows(const RotaryPlan& plan, const RowPositions& positions, const Params& params, int64_t width,
-                float* rows) {
+// (x, y) points with integral coordinates on the grid are the flat positions y * width + x, so they
+// take the same path (and give the same bits) as those.
+RowPositions onTheGrid(const RotaryPlan& plan, RowPositions positions) {
+  const double w = static_cast<double>(plan.gridWidth);
+  for (const RotaryPoint& p : positions.points) {
+    if (plan.gridWidth <= 0 || p.x != std::floor(p.x) || p.y != std::floor(p.y) || p.x < 0 || p.x >= w) {
+      return positions;
+    }
+  }
+  for (size_t i = 0; i < positions.points.size(); ++i)
+    positions.flat[i] = positions.points[i].y * w + positions.points[i].x;
+  positions.points.clear();
+  return positions;
+}
+
+void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params& params, int64_t width, float* rows) {
+  const RowPositions positions = onTheGrid(plan, given);
   const int64_t n = static_cast<int64_t>(positions.flat.size());
   const bool query = !plan.keyRole;
   double lo = 0, hi = 0;
