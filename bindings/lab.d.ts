@@ -4,7 +4,18 @@ import type { ParamInfo, Tensor } from './index.js';
 export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
 /** The schemes with lab hooks (rp.lab.schemes); 'none' is the earlier name of 'nope'. */
 export type LabSchemeId =
-  'nope' | 'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos' | 'p-rope';
+  | 'nope'
+  | 'none'
+  | 'sinusoidal'
+  | 'alibi'
+  | 't5'
+  | 'kerple-log'
+  | 'fire'
+  | 'rope'
+  | 'rope-linear'
+  | 'xpos'
+  | 'p-rope'
+  | 'rope-2d';
 
 export interface LabTask {
   id: LabTaskId;

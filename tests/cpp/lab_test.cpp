@@ -125,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(Schemes, LabGradients,
                                            GradientCase{"alibi", "mixed", 2}, GradientCase{"t5"},
                                            GradientCase{"kerple-log"}, GradientCase{"fire"}, GradientCase{"rope"},
                                            GradientCase{"rope-linear", "auto", 1, 1, true, 16}, GradientCase{"xpos"},
-                                           GradientCase{"nope"}, GradientCase{"p-rope"}),
+                                           GradientCase{"nope"}, GradientCase{"p-rope"}, GradientCase{"rope-2d"}),
                          [](const ::testing::TestParamInfo<GradientCase>& info) {
                            std::string name = std::string(info.param.scheme) + "_" + info.param.mode;
                            for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';

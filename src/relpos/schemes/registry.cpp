@@ -28,6 +28,7 @@
   X(cope)                 \
   X(nope)                 \
   X(pRope)                \
+  X(rope2d)               \
   /* end of the list */
 
 namespace relpos {
