@@ -1,26 +1,15 @@
 // The three schemes added as one file each (nope, p-rope, rope-2d) reach the pages with no edit to
 // them: the playground lists and draws them (it lists rp.schemes) and the lab offers them (it reads
 // rp.lab.schema).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, useSitePage } from './browser.js';
 
 const NEW = ['nope', 'p-rope', 'rope-2d'];
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const context = useSitePage('playground.html');
 
 describe('new schemes on the pages', () => {
   it('the playground lists and draws each, with its own parameters', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = context;
     await page.waitForFunction(() => document.getElementById('map')?.dataset.state === 'ready');
     const options = await page.evaluate(() => [...document.getElementById('scheme').options].map((o) => o.value));
     expect(options).toEqual(expect.arrayContaining(NEW));
@@ -36,11 +25,10 @@ describe('new schemes on the pages', () => {
     );
     expect(params.join(' ')).toContain('width'); // rope-2d's grid width, from rp.schemes
     expect(errors).toEqual([]);
-    await page.close();
   });
 
   it('the lab offers each', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}lab.html`);
+    const { page, errors } = await openPage(context.browser, `${context.site.url}lab.html`);
     await page.waitForFunction(() => document.getElementById('lab')?.shadowRoot?.querySelector('form'));
     const offered = await page.evaluate(() =>
       [...document.getElementById('lab').shadowRoot.querySelectorAll('input[name=scheme]')].map((box) => box.value),

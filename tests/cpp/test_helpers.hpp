@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "relpos/base/errors.hpp"
+#include "relpos/lab/lab.hpp"
 #include "relpos/ops/operations.hpp"
 #include "relpos/schemes/registry.hpp"
 
@@ -52,6 +53,34 @@ inline Failure failure(const std::string& op, const std::string& id, const Param
     f.message = e.what();
   }
   return f;
+}
+
+// Causal attention with a KV cache (5 queries after 9 keys) of reproducible content, 2 heads of
+// `d`, with `scheme` ("" for none) and the scheme parameters in `p`.
+inline Result attendContent(const std::string& scheme, Params p = Params("relpos.attention"), int64_t d = 8) {
+  const int64_t n = 5, m = 9, heads = 2;
+  p.setNumber("heads", heads);
+  p.setArray("q", wave(static_cast<int>(n * heads * d), 0.7, 0.1), {n, heads * d});
+  p.setArray("k", wave(static_cast<int>(m * heads * d), 1.3, 0.4), {m, heads * d});
+  p.setArray("v", wave(static_cast<int>(m * heads * d), 0.5, 1.1), {m, heads * d});
+  p.setBoolean("causal", true);
+  return compute("attention", scheme, p);
+}
+
+// The training losses of a small lab run (copy task, L = 8) with `scheme`, step by step.
+inline std::vector<double> labLosses(const std::string& scheme, int64_t steps = 60) {
+  Params options = with("train", {{"length", 8}, {"steps", static_cast<double>(steps)}, {"batch", 8}, {"seed", 3}});
+  options.setString("scheme", scheme);
+  lab::Trainer trainer(lab::readConfig(options));
+  std::vector<double> losses;
+  for (int64_t s = 0; s < steps; ++s) losses.push_back(trainer.step());
+  return losses;
+}
+
+// Whether a run learned: the mean of its last three losses below that of its first three.
+inline bool learned(const std::vector<double>& losses) {
+  const size_t n = losses.size();
+  return n >= 6 && losses[n - 1] + losses[n - 2] + losses[n - 3] < losses[0] + losses[1] + losses[2];
 }
 
 }  // namespace relpos::testing

@@ -2,13 +2,10 @@
 // content alone (bit for bit, in both builds), and the lab trains with it.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { expectTrainsInTheLab, mat } from './schemes.js';
 
 const rp = await load();
 const baseline = await load({ simd: false });
-const mat = (rows, cols, rate) => ({
-  shape: [rows, cols],
-  data: Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(rate * i + 0.3)),
-});
 
 describe('nope', () => {
   it('is in rp.schemes with bias, scores and attention, and in the lab', () => {
@@ -37,19 +34,5 @@ describe('nope', () => {
     }
   });
 
-  it('trains in the lab', async () => {
-    const r = await rp.lab.train({
-      scheme: 'nope',
-      length: 8,
-      steps: 40,
-      batch: 8,
-      dModel: 16,
-      dFF: 16,
-      evalSequences: 2,
-    });
-    expect(r.loss.length).toBe(40);
-    expect(r.loss.every(Number.isFinite)).toBe(true);
-    expect(r.loss[39]).toBeLessThan(r.loss[0]);
-    expect(r.attention.L.shape).toEqual([2, 8, 8]);
-  });
+  it('trains in the lab', () => expectTrainsInTheLab(rp, 'nope'));
 });

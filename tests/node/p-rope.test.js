@@ -2,13 +2,10 @@
 // builds, p = 0 attends like nope, and the lab trains with it.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { expectTrainsInTheLab, mat } from './schemes.js';
 
 const rp = await load();
 const baseline = await load({ simd: false });
-const mat = (rows, cols, rate) => ({
-  shape: [rows, cols],
-  data: Float32Array.from({ length: rows * cols }, (_, i) => Math.sin(rate * i + 0.3)),
-});
 const same = (a, b) => expect(Array.from(a.data ?? a)).toEqual(Array.from(b.data ?? b));
 
 describe('p-rope', () => {
@@ -48,17 +45,5 @@ describe('p-rope', () => {
     );
   });
 
-  it('trains in the lab', async () => {
-    const r = await rp.lab.train({
-      scheme: 'p-rope',
-      length: 8,
-      steps: 40,
-      batch: 8,
-      dModel: 16,
-      dFF: 16,
-      evalSequences: 2,
-    });
-    expect(r.loss.every(Number.isFinite)).toBe(true);
-    expect(r.loss[39]).toBeLessThan(r.loss[0]);
-  });
+  it('trains in the lab', () => expectTrainsInTheLab(rp, 'p-rope'));
 });

@@ -2,6 +2,7 @@
 // positions may be given as (x, y), and the lab trains with it.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { expectTrainsInTheLab } from './schemes.js';
 
 const rp = await load();
 const width = 4;
@@ -55,17 +56,5 @@ describe('rope-2d', () => {
     expect(Array.from(grid.data)).toEqual(Array.from(flat.data));
   });
 
-  it('trains in the lab', async () => {
-    const r = await rp.lab.train({
-      scheme: 'rope-2d',
-      length: 8,
-      steps: 40,
-      batch: 8,
-      dModel: 16,
-      dFF: 16,
-      evalSequences: 2,
-    });
-    expect(r.loss.every(Number.isFinite)).toBe(true);
-    expect(r.loss[39]).toBeLessThan(r.loss[0]);
-  });
+  it('trains in the lab', () => expectTrainsInTheLab(rp, 'rope-2d'));
 });
