@@ -229,7 +229,7 @@ Result precision(const Params& params) {
 Result peBound(const Params& params) {
   checkNames(params, {"d", "n", "base", "layout"});
   const int64_t d = params.requiredInteger("d", 1, 1 << 16);
-  static const ParamInfo nParam = integerParam("n", 1024, 1, 1 << 20, "positions 0 .. n-1 measured");
+  static const ParamInfo nParam = withDefault(common::n(), 1024);
   const int64_t n = params.integer(nParam);
   checkWork(params, static_cast<double>(n) * d, "the norms");
   Params sp = without(params, {});

@@ -53,6 +53,8 @@ struct Model::Impl {
   std::vector<LayerCache> lc;
   std::vector<double> x, f, fHat, fRstd, logits;
 
+  size_t layOut(const Config& c, std::vector<Slice>& slices);
+  void initialise(const Config& c, std::vector<double>& w);
   void prepare(int64_t n, bool eval);
   bool hasKeyVectors() const { return keyWeight != 0 && !vectors.empty() && !input; }
   void computeBiases(const Config& c, const std::vector<double>& w, bool withGrad);
@@ -377,71 +379,81 @@ Model::Model(const Config& config) : config_(config), impl_(std::make_unique<Imp
   m.input = mode == "input";
   if (!m.input) m.keyWeight = mode == "mixed" ? c.beta : 1.0;
   if (m.term->addsBias()) m.biasWeight = mode == "mixed" ? c.alpha / std::sqrt(static_cast<double>(m.dh)) : 1.0;
+  w_.assign(m.layOut(c, slices_), 0.0);
+  m.initialise(c, w_);
+}
 
+// Where every weight sits: the embedding, each layer's blocks (and the scheme's positional
+// weights), the final norm and the output projection. Returns the total count.
+size_t Model::Impl::layOut(const Config& c, std::vector<Slice>& slices) {
   size_t total = 0;
   auto add = [&](const std::string& name, size_t size) {
-    slices_.push_back(Slice{name, total, size});
+    slices.push_back(Slice{name, total, size});
     total += size;
     return total - size;
   };
-  const size_t D = static_cast<size_t>(m.D), F = static_cast<size_t>(m.F), V = static_cast<size_t>(m.V);
-  m.embed = add("embed", V * D);
-  const std::vector<WeightSlice> positional = m.term->weights();
+  const size_t d = static_cast<size_t>(D), f = static_cast<size_t>(F), v = static_cast<size_t>(V);
+  embed = add("embed", v * d);
+  const std::vector<WeightSlice> positional = term->weights();
   for (int64_t l = 0; l < c.layers; ++l) {
     LayerIdx L;
     const std::string p = "layer" + std::to_string(l) + ".";
     if (c.normalisation) {
-      L.ln1g = add(p + "ln1.gain", D);
-      L.ln1b = add(p + "ln1.bias", D);
+      L.ln1g = add(p + "ln1.gain", d);
+      L.ln1b = add(p + "ln1.bias", d);
     }
-    L.wq = add(p + "Wq", D * D);
-    L.wk = add(p + "Wk", D * D);
-    L.wv = add(p + "Wv", D * D);
-    L.wo = add(p + "Wo", D * D);
+    L.wq = add(p + "Wq", d * d);
+    L.wk = add(p + "Wk", d * d);
+    L.wv = add(p + "Wv", d * d);
+    L.wo = add(p + "Wo", d * d);
     if (c.normalisation) {
-      L.ln2g = add(p + "ln2.gain", D);
-      L.ln2b = add(p + "ln2.bias", D);
+      L.ln2g = add(p + "ln2.gain", d);
+      L.ln2b = add(p + "ln2.bias", d);
     }
-    L.w1 = add(p + "W1", D * F);
-    L.b1 = add(p + "b1", F);
-    L.w2 = add(p + "W2", F * D);
-    L.b2 = add(p + "b2", D);
+    L.w1 = add(p + "W1", d * f);
+    L.b1 = add(p + "b1", f);
+    L.w2 = add(p + "W2", f * d);
+    L.b2 = add(p + "b2", d);
     for (size_t s = 0; s < positional.size(); ++s) {
       const size_t at = add(p + positional[s].name, positional[s].size);
       if (s == 0) L.pos = at;
     }
-    m.layers.push_back(L);
+    layers.push_back(L);
   }
   if (c.normalisation) {
-    m.lnfg = add("lnf.gain", D);
-    m.lnfb = add("lnf.bias", D);
+    lnfg = add("lnf.gain", d);
+    lnfb = add("lnf.bias", d);
   }
-  m.wout = add("Wout", D * V);
-  m.bout = add("bout", V);
-  w_.assign(total, 0.0);
+  wout = add("Wout", d * v);
+  bout = add("bout", v);
+  return total;
+}
 
-  // Initialisation from the seed's own stream.
+// Initial weights from the seed's own stream: normal with widths scaled to the fan-in (and the
+// depth for the residual projections), gains 1, biases 0, the scheme's own initialisation.
+void Model::Impl::initialise(const Config& c, std::vector<double>& w) {
   Rng rng(mixSeed(c.seed, 1));
   auto fill = [&](size_t at, size_t size, double sd) {
-    for (size_t t = 0; t < size; ++t) w_[at + t] = sd * rng.normal();
+    for (size_t t = 0; t < size; ++t) w[at + t] = sd * rng.normal();
   };
-  const double sdD = 1.0 / std::sqrt(static_cast<double>(D));
-  fill(m.embed, V * D, c.normalisation ? 1.0 : 0.5);
-  for (const LayerIdx& L : m.layers) {
+  const size_t d = static_cast<size_t>(D), f = static_cast<size_t>(F), v = static_cast<size_t>(V);
+  const double sdD = 1.0 / std::sqrt(static_cast<double>(d));
+  fill(embed, v * d, c.normalisation ? 1.0 : 0.5);
+  for (const LayerIdx& L : layers) {
     if (c.normalisation) {
-      std::fill_n(w_.begin() + L.ln1g, D, 1.0);
-      std::fill_n(w_.begin() + L.ln2g, D, 1.0);
+      std::fill_n(w.begin() + L.ln1g, d, 1.0);
+      std::fill_n(w.begin() + L.ln2g, d, 1.0);
     }
-    fill(L.wq, D * D, sdD);
-    fill(L.wk, D * D, sdD);
-    fill(L.wv, D * D, sdD);
-    fill(L.wo, D * D, sdD / std::sqrt(2.0 * c.layers));
-    fill(L.w1, D * F, std::sqrt(2.0) * sdD);
-    fill(L.w2, F * D, 1.0 / std::sqrt(static_cast<double>(F) * 2.0 * c.layers));
-    if (L.pos != kNone) m.term->initialise(&w_[L.pos], rng);
+    fill(L.wq, d * d, sdD);
+    fill(L.wk, d * d, sdD);
+    fill(L.wv, d * d, sdD);
+    fill(L.wo, d * d, sdD / std::sqrt(2.0 * c.layers));
+    fill(L.w1, d * f, std::sqrt(2.0) * sdD);
+    fill(L.w2, f * d, 1.0 / std::sqrt(static_cast<double>(f) * 2.0 * c.layers));
+    if (L.pos != kNone) term->initialise(&w[L.pos], rng);
   }
-  if (c.normalisation) std::fill_n(w_.begin() + m.lnfg, D, 1.0);
-  fill(m.wout, D * V, sdD);
+  if (c.normalisation) std::fill_n(w.begin() + lnfg, d, 1.0);
+  fill(wout, d * v, sdD);
 }
 
 Model::~Model() = default;
