@@ -1,4 +1,4 @@
-// Types of rp.analysis (spec/api.md "Analysing"; the chapter's sections 2.1.2–2.1.8).
+// Types of rp.analysis (docs/api.md "rp.analysis"; the chapter's sections 2.1.2–2.1.8).
 import type { Tensor, TensorLike, SchemeParams } from './index.js';
 
 /**

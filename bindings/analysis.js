@@ -160,10 +160,10 @@ export function createAnalysis(call) {
     return { r: r.r.data, value: r.value.data, derivative: r.derivative.data };
   }
 
-  function decayBound(options) {
-    const where = `${WHERE}.decayBound`;
-    return call('decayBound', flattenParams(where, options)).data.data;
-  }
+  // Analyses that return one curve: options (with a nested `params`) in, the values out.
+  const curve = (name) => (options) => call(name, flattenParams(`${WHERE}.${name}`, options)).data.data;
+  const decayBound = curve('decayBound');
+  const scaledCosine = curve('scaledCosine');
 
   function precision(options) {
     const where = `${WHERE}.precision`;
@@ -190,11 +190,6 @@ export function createAnalysis(call) {
       incompleteCount: number(r.incompleteCount),
       attentionFactor: number(r.attentionFactor),
     };
-  }
-
-  function scaledCosine(options) {
-    const where = `${WHERE}.scaledCosine`;
-    return call('scaledCosine', flattenParams(where, options)).data.data;
   }
 
   function peBound(options) {

@@ -12,18 +12,9 @@
 // pending call with an Error saying so, and the next call starts a fresh worker.
 
 const ERRORS = { TypeError, RangeError, Error };
-const METHODS = [
-  'encoding',
-  'bias',
-  'buckets',
-  'frequencies',
-  'rotate',
-  'scores',
-  'attention',
-  'attentionMap',
-  'fromConfig',
-];
-const PROPERTIES = ['version', 'simd', 'schemes', 'presets'];
+const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
+// Names a caller probes on any object (await, JSON.stringify) that must not become worker calls.
+const NOT_METHODS = new Set(['then', 'toJSON']);
 
 /** Splits { onProgress, signal } off the last argument (they stay on the page). */
 function controlOf(args) {
@@ -135,7 +126,6 @@ export function createRelposWorker(url) {
     /** Stops the worker: pending calls reject; a later call starts a fresh worker. */
     terminate: () => connection?.end('relpos worker: terminated'),
   };
-  for (const method of METHODS) client[method] = (...args) => call(method, ...args);
   for (const property of PROPERTIES) {
     Object.defineProperty(client, property, { get: () => call(property), enumerable: true });
   }
@@ -150,5 +140,12 @@ export function createRelposWorker(url) {
       },
     );
   }
-  return client;
+  // Every other name is a method of the worker's instance (rp.bias, rp.attentionMap, …; the calls on
+  // schemes are those of the core's operation table), called by name.
+  return new Proxy(client, {
+    get: (target, name) =>
+      name in target || typeof name !== 'string' || NOT_METHODS.has(name)
+        ? target[name]
+        : (...args) => call(name, ...args),
+  });
 }

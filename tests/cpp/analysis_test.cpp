@@ -1,5 +1,5 @@
 // rp.analysis in the core: each analysis against known answers (the chapter's claims, 2.1.2–2.1.8).
-#include "relpos/analysis.hpp"
+#include "relpos/analysis/analysis.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 #include <random>
 
-#include "relpos/analysis_internal.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/analysis/internal.hpp"
+#include "relpos/base/errors.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
