@@ -19,6 +19,9 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173 },
   // The relpos worker (bindings/worker.js) loads the core with a dynamic import: an ES module worker.
   worker: { format: 'es' },
+  // Every third-party module the pages import, pre-bundled up front: a dependency first found at
+  // run time makes the dev server reload the page, which a fresh clone (no cache yet) would hit.
+  optimizeDeps: { include: ['katex', 'uplot', 'd3-scale-chromatic'] },
   build: {
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,

@@ -20,6 +20,10 @@ export async function startSite() {
   const server = await createServer({
     configFile: fileURLToPath(new URL('../../vite.config.js', import.meta.url)),
     server: { port: 0, strictPort: false, host: '127.0.0.1', hmr: false },
+    // One dependency cache per test worker: parallel servers writing one cache race on a fresh clone.
+    cacheDir: fileURLToPath(
+      new URL(`../../node_modules/.vite-test/${process.env.VITEST_POOL_ID ?? process.pid}`, import.meta.url),
+    ),
     logLevel: 'error',
   });
   await server.listen();

@@ -318,14 +318,18 @@ describe('controls of the design system', () => {
     expect(before.labPlots).toBe(0);
     const after = await page.evaluate(async () => {
       const lab = document.getElementById('lab');
-      const streamed = [];
-      const watch = setInterval(() => streamed.push(lab.shadowRoot.querySelectorAll('.loss relpos-curve').length), 20);
+      // Streaming: a loss curve is drawn while the run is still going (no result yet).
+      let streamed = false;
+      const watch = new MutationObserver(() => {
+        if (lab.results.length === 0 && lab.shadowRoot.querySelector('.loss relpos-curve')) streamed = true;
+      });
+      watch.observe(lab.shadowRoot, { childList: true, subtree: true });
       await lab.train();
-      clearInterval(watch);
+      watch.disconnect();
       return {
         previewHidden: document.getElementById('lab-preview').hidden,
         labPlots: lab.shadowRoot.querySelectorAll('relpos-curve').length,
-        streamed: streamed.some((n) => n > 0),
+        streamed,
       };
     });
     expect(after).toEqual({ previewHidden: true, labPlots: 3, streamed: true });

@@ -65,6 +65,7 @@ export class RelposLab extends HTMLElement {
   #results = [];
   #live = null; // { label, losses, gradNorms } of the run in progress
   #drawAt = 0;
+  #built = null; // resolves once the form exists (the core's lab schema has loaded)
 
   constructor() {
     super();
@@ -91,6 +92,17 @@ export class RelposLab extends HTMLElement {
     return this.#results.slice();
   }
 
+  /** Resolves once the element has loaded the core and built its form (train() waits for it). */
+  get ready() {
+    return this.#built ?? (this.#built = this.#load());
+  }
+
+  async #load() {
+    const rp = await load();
+    this.#schema = rp.lab.schema;
+    if (!this.#root.firstChild) this.#build();
+  }
+
   static get observedAttributes() {
     return OWN_ATTRIBUTES;
   }
@@ -101,11 +113,7 @@ export class RelposLab extends HTMLElement {
   }
 
   connectedCallback() {
-    if (this.#root.firstChild) return;
-    load().then((rp) => {
-      this.#schema = rp.lab.schema;
-      if (!this.#root.firstChild) this.#build();
-    });
+    if (!this.#root.firstChild) void this.ready;
   }
 
   disconnectedCallback() {
@@ -274,6 +282,7 @@ export class RelposLab extends HTMLElement {
 
   /** Trains every selected scheme in turn; resolves with the results of this call. */
   async train() {
+    await this.ready;
     if (this.#controller) return [];
     const m = this.#messages;
     const { schemes, ...common } = this.#options();

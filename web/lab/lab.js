@@ -94,6 +94,6 @@ async function useWorker() {
   );
 }
 
-await useWorker();
+await Promise.all([useWorker(), lab.ready]);
 document.documentElement.dataset.ready = 'true';
 if (query.has('autorun')) lab.train();
