@@ -4,7 +4,8 @@
 import { load } from '../bindings/index.js';
 import { applyI18n, initI18n, onLang, t } from './i18n/index.js';
 import { createPane, syncHash } from './tutorial/pane.js';
-import { el, fmt, MatrixView, words } from './tutorial/ui.js';
+import { fmt } from './tutorial/format.js';
+import { el, MatrixView, words } from './tutorial/ui.js';
 import { createRelposWorker } from '../bindings/worker-client.js';
 
 const rp = await load();

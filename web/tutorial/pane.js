@@ -9,7 +9,8 @@ import { VIEWS, viewsFor } from '../components/compute.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
 import { familyKey, segmented } from '../site/controls.js';
-import { el, fmt, words } from './ui.js';
+import { fmt } from './format.js';
+import { el, words } from './ui.js';
 
 // Parameters the page sets itself or that need arrays (tables, probes) are not sliders.
 const SKIP = new Set([

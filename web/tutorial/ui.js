@@ -1,6 +1,6 @@
-// Small DOM helpers for the chapter's demos: labelled controls whose words come from the message
-// files (data-i18n keys), numbered figures with captions, a matrix view (canvas + renderHeatmap with
-// axes, colour scale and a hover/keyboard readout). No visible word is written here.
+// Small DOM helpers for the chapter's demos and the playground: labelled controls whose words come
+// from the message files (data-i18n keys), computed numbers and verdicts, a matrix view (canvas +
+// renderHeatmap with axes, colour scale and a hover/keyboard readout). No visible word is written here.
 import { colormapCss } from '../components/colormap.js';
 import { renderHeatmap } from '../components/render-heatmap.js';
 import { formatTick, integerTicks, niceTicks } from '../components/ticks.js';
@@ -73,6 +73,7 @@ export function slider({ key, min, max, step = 1, value, name, format = (v) => v
     root: label,
     input,
     output,
+    event: 'input',
     get value() {
       return Number(input.value);
     },
@@ -109,6 +110,7 @@ export function select({ key, options, value, name }) {
   return {
     root: label,
     input,
+    event: 'change',
     get value() {
       return input.value;
     },
@@ -123,6 +125,16 @@ export function schemeOptions(ids) {
   return ids.map((id) => ({ value: id, key: `scheme.${id}` }));
 }
 
+/** Select options whose words are the messages `<prefix>.<value>`. */
+export function keyedOptions(prefix, values) {
+  return values.map((value) => ({ value, key: `${prefix}.${value}` }));
+}
+
+/** Select options shown as their values (numbers, proper names). */
+export function textOptions(values) {
+  return values.map((value) => ({ value, text: value }));
+}
+
 export function checkbox({ key, checked = false, name }) {
   const id = nextId(name ?? 'check');
   const input = el('input', { type: 'checkbox', id, name: name ?? id, checked });
@@ -130,6 +142,7 @@ export function checkbox({ key, checked = false, name }) {
   return {
     root: label,
     input,
+    event: 'change',
     get value() {
       return input.checked;
     },
@@ -142,7 +155,10 @@ export function button(key, onClick) {
   return b;
 }
 
-/** A computed number with its label: set(text, verdictClass?). */
+/**
+ * A computed number with its label: set(text) shows it; set(text, holds) also marks it as a verdict
+ * that holds (truthy) or fails.
+ */
 export function stat(key, name) {
   const value = el('output', { className: 'value' });
   if (name) value.dataset.stat = name;
@@ -150,39 +166,23 @@ export function stat(key, name) {
   return {
     root,
     value,
-    set(text, kind) {
+    set(text, ...verdict) {
       value.textContent = text;
-      value.dataset.kind = kind ?? '';
+      value.dataset.kind = verdict.length ? (verdict[0] ? 'yes' : 'no') : '';
     },
   };
 }
 
-/** A panel of controls, laid out by the site's stylesheet (web/styles/controls.css). */
-export function controls(...children) {
-  return el('div', { className: 'controls' }, ...children);
-}
-
-/**
- * A numbered figure: <figure class="rp-figure" id="fig-2-1-7-b"> with the body and a caption "Figure
- * 2.1.7-b …" in the current language (the text refers to figures by these numbers). `values` fill the
- * caption's {placeholders}.
- */
-export function figure(number, captionKey, body, { values } = {}) {
-  const label = words('ui.figure', { n: number });
-  label.className = 'rp-figure-number';
-  const caption = words(captionKey, values);
-  caption.className = 'rp-figure-text';
-  return el(
-    'figure',
-    { className: 'rp-figure', id: `fig-${number.replace(/\./g, '-')}` },
-    el('div', { className: 'rp-figure-body' }, body),
-    el('figcaption', {}, label, ' ', caption),
-  );
-}
-
-/** Re-fills a figure caption's placeholders (a caption that quotes a live setting). */
-export function setCaption(fig, values) {
-  setWords(fig.querySelector('.rp-figure-text'), values);
+/** A sentence stating a verdict, marked as holding (true) or failing (false), read out when it changes. */
+export function verdictLine() {
+  const root = el('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
+  return {
+    root,
+    set(text, holds) {
+      root.textContent = text;
+      root.dataset.kind = holds ? 'yes' : 'no';
+    },
+  };
 }
 
 const style = (node, rules) => Object.assign(node.style, rules);
@@ -355,6 +355,3 @@ export class MatrixView {
 export function localize(root) {
   applyI18n(root);
 }
-
-export { fmt, lang, onLang, t };
-export { randomNormal, randomTensor } from './random.js';
