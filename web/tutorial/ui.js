@@ -204,6 +204,16 @@ export class MatrixView {
     this.yTicks = el('div', { className: 'rp-axis rp-axis-y', attrs: { 'aria-hidden': 'true' } });
     this.bar = el('div', { className: 'rp-colorbar', attrs: { 'aria-hidden': 'true' } });
     this.barTicks = el('div', { className: 'rp-colorbar-ticks', attrs: { 'aria-hidden': 'true' } });
+    this.root = el('div', { className: 'matrix-figure' }, this.#grid(xKey, yKey, unitKey), this.readoutEl);
+    this.readout = readout ?? ((i, j, v) => t('ui.readout', { i, j, r: j - i, value: fmt(v) }));
+    this.colormap = colormap;
+    this.at = null;
+    this.#listen();
+    onLang(() => this.#describe());
+  }
+
+  /** The figure's grid: y title, y ticks, map, colour bar, its ticks; then x ticks; then x title, unit. */
+  #grid(xKey, yKey, unitKey) {
     const xTitle = words(xKey);
     const yTitle = words(yKey);
     const unit = words(unitKey);
@@ -228,26 +238,9 @@ export class MatrixView {
     style(this.bar, { width: '0.8rem', outline: '1px solid #8886' });
     style(this.barTicks, { position: 'relative', width: '3.6em', fontSize: '0.75em' });
     const blank = () => el('span');
-    // Row 1: y title, y ticks, map, colour bar, its ticks; row 2: x ticks; row 3: x title, unit.
-    const grid = el(
-      'div',
-      { className: 'rp-matrix-grid' },
-      yTitle,
-      this.yTicks,
-      this.surface,
-      this.bar,
-      this.barTicks,
-      blank(),
-      blank(),
-      this.xTicks,
-      blank(),
-      blank(),
-      blank(),
-      blank(),
-      xTitle,
-      blank(),
-      unit,
-    );
+    const cells = [yTitle, this.yTicks, this.surface, this.bar, this.barTicks];
+    cells.push(blank(), blank(), this.xTicks, blank(), blank(), blank(), blank(), xTitle, blank(), unit);
+    const grid = el('div', { className: 'rp-matrix-grid' }, ...cells);
     style(grid, {
       display: 'grid',
       gridTemplateColumns: 'auto auto minmax(0, var(--matrix-size, 320px)) auto auto',
@@ -255,10 +248,11 @@ export class MatrixView {
       alignItems: 'stretch',
       maxWidth: '100%',
     });
-    this.root = el('div', { className: 'matrix-figure' }, grid, this.readoutEl);
-    this.readout = readout ?? ((i, j, v) => t('ui.readout', { i, j, r: j - i, value: fmt(v) }));
-    this.colormap = colormap;
-    this.at = null;
+    return grid;
+  }
+
+  /** The readout follows the pointer, and the arrow keys (Shift: ten cells at a time). */
+  #listen() {
     this.canvas.addEventListener('pointermove', (e) => {
       if (!this.matrix) return;
       const box = this.canvas.getBoundingClientRect();
@@ -275,7 +269,6 @@ export class MatrixView {
       e.preventDefault();
       this.point(i + moves[e.key][0], j + moves[e.key][1]);
     });
-    onLang(() => this.#describe());
   }
 
   /** Shows slice `head` of the tensor. */
@@ -349,6 +342,16 @@ export class MatrixView {
     this.readoutEl.textContent = this.readout(i, j, data[i * cols + j]);
     this.onPoint?.(i, j);
   }
+}
+
+/** The footer's line naming the core's build (SIMD or baseline) and version, in the page's language. */
+export function showBuild(rp) {
+  const build = document.getElementById('build');
+  const text = () => {
+    build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
+  };
+  text();
+  onLang(text);
 }
 
 /** Re-applies data-i18n under a demo root after it built its DOM. */

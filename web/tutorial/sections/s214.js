@@ -86,10 +86,10 @@ function mountLowRank(root, rp) {
 
 function mountEig(root, rp) {
   const { scheme, n } = matrixControls('sin-freq');
-  const values = curveFigure('2.1.4-e', 's214.fig.e');
+  const plot = curveFigure('2.1.4-e', 's214.fig.e');
   const symmetric = stat('s214.symmetric', 'symmetric');
   const psd = stat('s214.psd', 'psd');
-  root.append(controls(scheme, n), statsRow(symmetric, psd), values);
+  root.append(controls(scheme, n), statsRow(symmetric, psd), plot.root);
 
   function update() {
     const size = n.value;
@@ -98,7 +98,7 @@ function mountEig(root, rp) {
     const psdText = t(eig.isPSD ? 's214.psdYes' : 's214.psdNo', { min: fmt(eig.values[0]) });
     psd.set(eig.symmetric ? psdText : t('s214.psdNotSymmetric'), eig.isPSD);
     root.dataset.psd = eig.isPSD ? 'yes' : 'no';
-    values.draw(range(size), [{ label: t('s214.lambda'), y: Array.from(eig.values) }], ['s214.index', 's214.lambda']);
+    plot.draw(range(size), [{ label: t('s214.lambda'), y: Array.from(eig.values) }], ['s214.index', 's214.lambda']);
   }
   live(root, update, [n, scheme]);
 }
