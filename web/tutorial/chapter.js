@@ -78,21 +78,29 @@ async function mountDemo(container, rp) {
 
 /**
  * A link straight to a section (#s215) mounts its demos at once (`mount`), and the section stays where
- * the link put it while demos around it mount and change height (until the reader scrolls).
+ * the link put it while the chapter around it changes height (demos mounting, formulas typeset), until
+ * the reader scrolls or nothing has moved for three seconds.
  */
 function followSectionLinks(mount) {
   let anchor = null;
+  let settled = null;
   const release = () => {
     anchor = null;
+  };
+  const hold = () => {
+    if (!anchor) return;
+    anchor.scrollIntoView();
+    clearTimeout(settled);
+    settled = setTimeout(release, 3000);
   };
   for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
     window.addEventListener(type, release, { passive: true });
   }
-  document.addEventListener('relpos-demo-mounted', () => anchor?.scrollIntoView());
+  new ResizeObserver(hold).observe(document.getElementById('chapter'));
   window.addEventListener('hashchange', () => {
     const target = document.getElementById(location.hash.slice(1));
     anchor = target?.classList?.contains('chapter-section') ? target : null;
-    setTimeout(release, 3000);
+    hold();
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mount(demo);
   });
 }
