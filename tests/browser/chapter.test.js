@@ -81,13 +81,16 @@ describe('the chapter as it renders', () => {
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     for (const id of ['s213', 's217']) {
       await page.click(`.toc a[href="#${id}"]`);
-      // Wait until the scroll has settled.
+      // Wait until the demos around the section have mounted and the scroll has settled.
       await page.waitForFunction(
         () =>
           new Promise((resolve) => {
             const y = scrollY;
-            setTimeout(() => resolve(scrollY === y), 150);
+            const loading = () => document.querySelector('.demo[data-state="loading"]');
+            setTimeout(() => resolve(scrollY === y && !loading()), 150);
           }),
+        null,
+        { timeout: 30000 },
       );
       const { header, heading } = await page.evaluate((s) => {
         const bar = document.querySelector('.topbar, body > header');
