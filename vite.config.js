@@ -3,8 +3,8 @@ import { defineConfig } from 'vite';
 import { relposSite } from './web/site/build-plugin.js';
 
 // The tutorial site lives in web/; it imports the package entry from ../bindings. Pages: index.html
-// (the chapter), playground.html, lab.html and 404.html, each with the shared shell
-// (web/site/partials.js). Asset URLs are relative (base './'), so the same web/dist works at a
+// (the chapter), playground.html, lab.html and 404.html, each file holding only the page's own content;
+// the site plugin (web/site/build-plugin.js) writes the shared shell around it. Asset URLs are relative (base './'), so the same web/dist works at a
 // domain's root, under a subpath such as /relpos/, or from any folder; RELPOS_BASE=/relpos/ makes
 // them absolute instead (then 404.html also works for missing pages deeper than the site's top).
 // RELPOS_SITE_URL=https://example.org/relpos/ makes the language alternates and the link-preview

@@ -2,9 +2,10 @@
 // any preset, a Hugging Face config.json read by rp.fromConfig, long-context pooled maps through
 // rp.attentionMap (in a Web Worker, so the page stays responsive), and the whole state in the URL hash.
 import { load } from '../bindings/index.js';
-import { applyI18n, initI18n, onLang, t } from './i18n/index.js';
+import { applyI18n, initI18n, t } from './i18n/index.js';
 import { createPane, syncHash } from './tutorial/pane.js';
-import { el, fmt, MatrixView, words } from './tutorial/ui.js';
+import { fmt } from './tutorial/format.js';
+import { el, MatrixView, showBuild, words } from './tutorial/ui.js';
 import { createRelposWorker } from '../bindings/worker-client.js';
 
 const rp = await load();
@@ -12,12 +13,7 @@ let worker = null; // one worker for the page's long-context maps, started on fi
 initI18n();
 const $ = (id) => document.getElementById(id);
 
-const build = $('build');
-const buildText = () => {
-  build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
-};
-buildText();
-onLang(buildText);
+showBuild(rp);
 
 let writeHash = () => {};
 const paneA = createPane(rp, $('pane-a'), {

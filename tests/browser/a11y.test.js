@@ -3,8 +3,8 @@
 // system's preference ("auto") and by the site's own switch against the system's preference.
 // Nothing serious or critical may remain. The counts per page go to build/reports/axe.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowser, startSite } from './browser.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useSite } from './browser.js';
 import { ALL_PAGES, axeViolations, mountChapter, waitDrawn } from './site-pages.js';
 
 // Violations raised by parts of the page this suite does not style, named precisely so they can be
@@ -19,16 +19,10 @@ const RUNS = [
   ['zh', 'dark', 'light', 'dark'],
 ];
 
-let site;
-let browser;
+const shared = useSite();
 const counts = {};
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
+afterAll(() => {
   mkdirSync('build/reports', { recursive: true });
   writeFileSync('build/reports/axe.json', `${JSON.stringify(counts, null, 2)}\n`);
   console.log(
@@ -36,21 +30,22 @@ afterAll(async () => {
       .map(([k, v]) => `  ${k}: ${v.count}${v.known ? ` (+${v.known} known, outside the site's styles)` : ''}`)
       .join('\n')}`,
   );
-  await browser?.close();
-  await site?.close();
 });
 
 describe('axe-core on every page, both languages, both colour schemes', () => {
   for (const [name, path] of Object.entries(ALL_PAGES)) {
     for (const [lang, scheme, system, choice] of RUNS) {
       it(`${name} in ${lang}, ${scheme} (${choice ? 'chosen on the site' : 'from the system'}): 0 serious or critical`, async () => {
-        const context = await browser.newContext({ colorScheme: system, viewport: { width: 1280, height: 900 } });
+        const context = await shared.browser.newContext({
+          colorScheme: system,
+          viewport: { width: 1280, height: 900 },
+        });
         await context.addInitScript((value) => {
           if (value) localStorage.setItem('relpos-theme', value);
         }, choice);
         const page = await context.newPage();
         try {
-          await page.goto(`${site.url}${path}?lang=${lang}`);
+          await page.goto(`${shared.site.url}${path}?lang=${lang}`);
           await waitDrawn(page, name);
           if (name === 'chapter') await mountChapter(page);
           const applied = await page.evaluate(() => ({

@@ -2,37 +2,15 @@
 // below the sticky header, every demo is a numbered figure the text refers to, heatmaps carry axes and a
 // colour scale, log axes label their small ticks, rows are counted the same way in text and hover, and
 // the chapter's labs speak the page's language.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import { labMessagesZh } from '../../web/lab/messages.zh.js';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { openPage, useSite } from './browser.js';
+import { mountDemos } from './site-pages.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-
-async function mountAll(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-  const count = await page.evaluate(() => document.querySelectorAll('.demo[data-demo]').length);
-  for (let k = 0; k < count; k++) {
-    await page.evaluate((i) => document.querySelectorAll('.demo[data-demo]')[i].scrollIntoView(), k);
-    await page.waitForFunction(
-      (i) => ['ready', 'error'].includes(document.querySelectorAll('.demo[data-demo]')[i].dataset.state),
-      k,
-    );
-  }
-}
+const shared = useSite();
 
 /** Ink mask of a cell of a screenshot, resampled to 16×16 (1 = darker than the background). */
 function cellMask(png, { x, y, width, height }) {
@@ -56,7 +34,7 @@ const differs = (a, b) => a.mask.reduce((sum, v, k) => sum + (v !== b.mask[k] ? 
 
 describe('the chapter as it renders', () => {
   it('draws 中文 glyphs: every character cell has ink, differs from the missing-glyph box and from the others', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}?lang=zh#s211`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}?lang=zh#s211`);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     // The heading of 2.1.1, followed by a character no font has (its cell shows the missing-glyph box).
@@ -98,18 +76,21 @@ describe('the chapter as it renders', () => {
   });
 
   it('an anchor link lands below the sticky header', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     for (const id of ['s213', 's217']) {
       await page.click(`.toc a[href="#${id}"]`);
-      // Wait until the scroll has settled.
+      // Wait until the demos around the section have mounted and the scroll has settled.
       await page.waitForFunction(
         () =>
           new Promise((resolve) => {
             const y = scrollY;
-            setTimeout(() => resolve(scrollY === y), 150);
+            const loading = () => document.querySelector('.demo[data-state="loading"]');
+            setTimeout(() => resolve(scrollY === y && !loading()), 150);
           }),
+        null,
+        { timeout: 30000 },
       );
       const { header, heading } = await page.evaluate((s) => {
         const bar = document.querySelector('.topbar, body > header');
@@ -130,8 +111,8 @@ describe('the chapter as it renders', () => {
     ['zh', zh],
   ]) {
     it(`every demo is a numbered figure with a caption that the text refers to (${language})`, async () => {
-      const { page, errors } = await openPage(browser, `${site.url}?lang=${language}`);
-      await mountAll(page);
+      const { page, errors } = await openPage(shared.browser, `${shared.site.url}?lang=${language}`);
+      await mountDemos(page);
       const report = await page.evaluate(() => {
         const figures = Array.from(document.querySelectorAll('#chapter .rp-figure'), (f) => ({
           id: f.id,
@@ -168,8 +149,8 @@ describe('the chapter as it renders', () => {
   }
 
   it('heatmaps carry axes and a colour scale; log axes label their small ticks', async () => {
-    const { page, errors } = await openPage(browser, site.url);
-    await mountAll(page);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
+    await mountDemos(page);
     const grids = await page.evaluate(() =>
       Array.from(document.querySelectorAll('#chapter .rp-matrix-grid'), (g) => ({
         x: g.querySelectorAll('.rp-axis-x span').length,
@@ -202,8 +183,8 @@ describe('the chapter as it renders', () => {
   });
 
   it('counts rows the same way in the text and in the hover readout', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}#s211`);
-    await mountAll(page);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s211`);
+    await mountDemos(page);
     for (const k of [0, 3]) {
       await page.focus(`#s211 .tokens > :nth-child(${k + 1}) button`);
       const { row, readout } = await page.evaluate(() => ({
@@ -218,7 +199,7 @@ describe('the chapter as it renders', () => {
   });
 
   it('the chapter’s labs speak 中文 and 2.1.8 offers one comparison per strategy', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}?lang=zh`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}?lang=zh`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     await page.waitForFunction(() => document.querySelectorAll('relpos-lab').length === 3);
     const labs = await page.evaluate(() =>

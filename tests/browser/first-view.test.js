@@ -5,26 +5,10 @@
 // written to build/reports/first-view.json), not asserted: speed is measured, never a timed test.
 // The test asserts only that the heatmap appears.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSite } from '../../scripts/serve-site.mjs';
-import { startBrowser } from './browser.js';
-import { buildSite } from './site-pages.js';
+import { describe, expect, it } from 'vitest';
+import { usePublishedSite } from './site-pages.js';
 
-let built;
-let host;
-let browser;
-
-beforeAll(async () => {
-  built = await buildSite();
-  host = await serveSite({ root: built.outDir, base: '/relpos/' });
-  browser = await startBrowser();
-}, 120000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  built?.remove();
-});
+const published = usePublishedSite();
 
 // Runs in the page before its scripts: records when the first heatmap is drawn, how long the wasm
 // took to compile and instantiate, the long main-thread tasks, and the heatmap's own timings.
@@ -61,10 +45,13 @@ describe('production build, first view', () => {
   it('cold-loads the chapter and reports the time to its first live heatmap', async () => {
     const runs = [];
     for (let run = 0; run < 3; run++) {
-      const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      const context = await published.browser.newContext({
+        serviceWorkers: 'block',
+        viewport: { width: 1280, height: 900 },
+      });
       await context.addInitScript(instrument);
       const page = await context.newPage();
-      await page.goto(host.url);
+      await page.goto(published.host.url);
       await page.waitForFunction(() => window.__firstView?.heatmap !== undefined, null, { timeout: 60000 });
       const shown = await page.evaluate(() => {
         const map = document.getElementById('map');

@@ -3,44 +3,28 @@
 // this browser runs. Then the host goes away entirely and every page — the chapter, the
 // playground, the lab and a missing address — is loaded again and draws its figures; the lab even
 // trains.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveSite } from '../../scripts/serve-site.mjs';
+import { describe, expect, it } from 'vitest';
 import siteEn from '../../web/i18n/site.en.js';
-import { startBrowser } from './browser.js';
-import { buildSite, PAGES, waitDrawn } from './site-pages.js';
+import { PAGES, usePublishedSite, waitDrawn } from './site-pages.js';
 
-let built;
-let host;
-let browser;
-
-beforeAll(async () => {
-  built = await buildSite();
-  host = await serveSite({ root: built.outDir, base: '/relpos/' });
-  browser = await startBrowser();
-}, 120000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  built?.remove();
-});
+const published = usePublishedSite();
 
 describe('offline after the first visit', () => {
   it('with the host gone, every page loads from the service worker and draws its figures', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await published.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(host.url);
+    await page.goto(published.host.url);
     await waitDrawn(page, 'chapter');
     await page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
 
     // The host goes away: nothing answers on its port any more.
-    const url = host.url;
-    host.closeAllConnections();
-    await host.close();
-    host = null;
+    const url = published.host.url;
+    published.host.closeAllConnections();
+    await published.host.close();
+    published.host = null;
     await context.setOffline(true);
     expect(
       await page.evaluate(

@@ -6,32 +6,17 @@
 // works, the slower way the README describes.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { serveSite } from '../../scripts/serve-site.mjs';
 import siteEn from '../../web/i18n/site.en.js';
 import siteZh from '../../web/i18n/site.zh.js';
-import { startBrowser } from './browser.js';
-import { ALL_PAGES, buildSite, PAGES, waitDrawn } from './site-pages.js';
+import { ALL_PAGES, PAGES, usePublishedSite, waitDrawn } from './site-pages.js';
 
-let built;
-let host;
-let browser;
-
-beforeAll(async () => {
-  built = await buildSite();
-  host = await serveSite({ root: built.outDir, base: '/relpos/' });
-  browser = await startBrowser();
-}, 120000);
-
-afterAll(async () => {
-  await browser?.close();
-  await host?.close();
-  built?.remove();
-});
+const published = usePublishedSite();
 
 /** A fresh browser context recording console errors, failed requests and every URL asked for. */
 async function visit(url, { serviceWorkers = 'allow', viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.newContext({ serviceWorkers, viewport });
+  const context = await published.browser.newContext({ serviceWorkers, viewport });
   const problems = [];
   const urls = [];
   context.on('request', (r) => urls.push(r.url()));
@@ -51,14 +36,14 @@ async function visit(url, { serviceWorkers = 'allow', viewport = { width: 1280, 
 describe('the built site under /relpos/', () => {
   it('every page loads with no failed request, asks for nothing outside /relpos/, and draws its figures', async () => {
     for (const [name, path] of Object.entries(PAGES)) {
-      const { context, page, problems, urls } = await visit(`${host.url}${path}`);
+      const { context, page, problems, urls } = await visit(`${published.host.url}${path}`);
       await waitDrawn(page, name);
       // The service worker installs after the first view; let it finish before judging requests.
       await page.waitForFunction(() => document.documentElement.dataset.offline, null, { timeout: 60000 });
       expect(await page.evaluate(() => document.documentElement.dataset.offline)).toBe('ready');
       expect(problems, name).toEqual([]);
       expect(
-        urls.filter((u) => !u.startsWith(host.url) && !/^(data|blob):/.test(u)),
+        urls.filter((u) => !u.startsWith(published.host.url) && !/^(data|blob):/.test(u)),
         name,
       ).toEqual([]);
       await context.close();
@@ -66,11 +51,14 @@ describe('the built site under /relpos/', () => {
   }, 180000);
 
   it('a missing address answers 404 with the site’s not-found page, whose links lead back in', async () => {
-    const { context, page, response } = await visit(`${host.url}no-such-page`);
+    const { context, page, response } = await visit(`${published.host.url}no-such-page`);
     expect(response.status()).toBe(404);
     await waitDrawn(page, 'notfound');
     expect(await page.textContent('h1')).toBe(siteEn['site.notfound.heading']);
-    await Promise.all([page.waitForURL(`${host.url}playground.html`), page.click('main a[data-page="playground"]')]);
+    await Promise.all([
+      page.waitForURL(`${published.host.url}playground.html`),
+      page.click('main a[data-page="playground"]'),
+    ]);
     await waitDrawn(page, 'playground');
     await context.close();
   }, 60000);
@@ -78,7 +66,7 @@ describe('the built site under /relpos/', () => {
   it('each page has its title, description, language alternates and a preview image, in both languages', async () => {
     for (const [name, path] of Object.entries(ALL_PAGES)) {
       for (const lang of ['en', 'zh']) {
-        const { context, page } = await visit(`${host.url}${path}${lang === 'zh' ? '?lang=zh' : ''}`, {
+        const { context, page } = await visit(`${published.host.url}${path}${lang === 'zh' ? '?lang=zh' : ''}`, {
           serviceWorkers: 'block',
         });
         await waitDrawn(page, name);
@@ -97,7 +85,7 @@ describe('the built site under /relpos/', () => {
         expect(head.ogTitle).toBe(siteEn[`site.title.${name}`]);
         if (name !== 'notfound') {
           expect(Object.keys(head.alternates).sort()).toEqual(['en', 'x-default', 'zh-CN']);
-          expect(head.alternates['zh-CN']).toBe(`${host.url}${path}?lang=zh`);
+          expect(head.alternates['zh-CN']).toBe(`${published.host.url}${path}?lang=zh`);
           for (const href of Object.values(head.alternates)) expect((await fetch(href)).status, href).toBe(200);
         }
         const image = await fetch(new URL(head.image, page.url()));
@@ -116,7 +104,7 @@ const stated = (pattern) => Number(README.match(pattern)?.[1]);
 
 describe('weight budget', () => {
   it('the chapter’s first view (HTML, JS, CSS, wasm, fonts; gzip) stays within the README’s budget', async () => {
-    const { context, page, problems } = await visit(host.url, { serviceWorkers: 'block' });
+    const { context, page, problems } = await visit(published.host.url, { serviceWorkers: 'block' });
     await waitDrawn(page, 'chapter');
     // Settled: no request for half a second, and every font the first screen uses has loaded.
     await page.waitForLoadState('networkidle');
@@ -170,12 +158,12 @@ describe('weight budget', () => {
 describe('a host without the wasm MIME type', () => {
   it('still draws, compiling the wasm only after it has downloaded whole (the console says so)', async () => {
     const plain = await serveSite({
-      root: built.outDir,
+      root: published.built.outDir,
       base: '/relpos/',
       mime: { '.wasm': 'application/octet-stream' },
     });
     try {
-      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const context = await published.browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
       const warnings = [];
       page.on('console', (m) => warnings.push(m.text()));

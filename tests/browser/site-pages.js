@@ -1,11 +1,15 @@
 // What the site tests share: the pages of the site and how to tell each one is drawn, axe-core run
-// inside a page, and a production build of the site in a temporary folder.
+// inside a page, and a production build of the site in a temporary folder, published the way static
+// hosts publish it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
+import { serveSite } from '../../scripts/serve-site.mjs';
+import { startBrowser } from './browser.js';
 
 const require = createRequire(import.meta.url);
 
@@ -55,6 +59,19 @@ export async function mountChapter(page) {
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/** Scrolls every demo of the chapter into view, one after the other, until each has mounted. */
+export async function mountDemos(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  const count = await page.evaluate(() => document.querySelectorAll('.demo[data-demo]').length);
+  for (let k = 0; k < count; k++) {
+    await page.evaluate((i) => document.querySelectorAll('.demo[data-demo]')[i].scrollIntoView(), k);
+    await page.waitForFunction(
+      (i) => ['ready', 'error'].includes(document.querySelectorAll('.demo[data-demo]')[i].dataset.state),
+      k,
+    );
+  }
+}
+
 /**
  * axe-core's WCAG 2.1 A/AA rules over the page (shadow roots included); returns the serious and
  * critical violations as { id, impact, help, targets }.
@@ -99,4 +116,24 @@ export async function buildSite(env = {}) {
     }
   }
   return { outDir, remove: () => rmSync(outDir, { recursive: true, force: true }) };
+}
+
+/**
+ * The production site built into a temporary folder and served under /relpos/ by
+ * scripts/serve-site.mjs, and a browser, for a whole test file: registers the beforeAll/afterAll
+ * hooks and returns the context ({ built, host, browser } once the hooks ran).
+ */
+export function usePublishedSite() {
+  const context = {};
+  beforeAll(async () => {
+    context.built = await buildSite();
+    context.host = await serveSite({ root: context.built.outDir, base: '/relpos/' });
+    context.browser = await startBrowser();
+  }, 120000);
+  afterAll(async () => {
+    await context.browser?.close();
+    await context.host?.close();
+    context.built?.remove();
+  });
+  return context;
 }

@@ -3,37 +3,26 @@
 // carry from page to page; every page works by keyboard alone with a visible focus ring; nothing
 // scrolls sideways at 390, 768 or 1280 px; the playground opens on its two heatmaps; the controls of
 // the design system (scheme picker by family, segmented buttons, sliders with units) work.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import siteZh from '../../web/i18n/site.zh.js';
 import { labMessagesZh } from '../../web/lab/messages.zh.js';
-import { startBrowser, startSite } from './browser.js';
+import { useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 import { ALL_PAGES, mountChapter, PAGES, waitDrawn } from './site-pages.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
 
 async function open(path, { viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme });
+  const context = await shared.browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.url}${path}`);
+  await page.goto(`${shared.site.url}${path}`);
   return { page, errors, context };
 }
 
@@ -103,7 +92,7 @@ describe('one site', () => {
     expect(lab.description).toBe(siteZh['site.description.lab']);
     expect(await bg()).toBe('rgb(16, 19, 23)');
     // A fresh visit without ?lang= remembers both.
-    await page.goto(`${site.url}playground.html`);
+    await page.goto(`${shared.site.url}playground.html`);
     await waitDrawn(page, 'playground');
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme])).toEqual([
       'zh-CN',

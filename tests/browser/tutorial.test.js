@@ -10,6 +10,7 @@ import { build, preview } from 'vite';
 import { LANGUAGES } from '../../web/i18n/index.js';
 import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
+import { mountDemos } from './site-pages.js';
 
 // The page's words: the chapter's tables with the site shell's merged in (web/i18n/index.js).
 const { en, zh } = LANGUAGES;
@@ -17,18 +18,6 @@ const VERDICTS = `/@fs${new URL('../../web/tutorial/verdicts.js', import.meta.ur
 
 const SECTIONS = ['s211', 's212', 's213', 's214', 's215', 's216', 's217', 's218', 's219'];
 const shared = useSite();
-
-async function mountAll(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-  const count = await page.evaluate(() => document.querySelectorAll('.demo[data-demo]').length);
-  for (let k = 0; k < count; k++) {
-    await page.evaluate((i) => document.querySelectorAll('.demo[data-demo]')[i].scrollIntoView(), k);
-    await page.waitForFunction(
-      (i) => ['ready', 'error'].includes(document.querySelectorAll('.demo[data-demo]')[i].dataset.state),
-      k,
-    );
-  }
-}
 
 async function setInput(page, selector, value) {
   await page.evaluate(
@@ -44,7 +33,7 @@ async function setInput(page, selector, value) {
 describe('chapter 2.1', () => {
   it('renders every section with its live demo, formulas typeset by KaTeX, no console errors', async () => {
     const { page, errors } = await openPage(shared.browser, shared.site.url);
-    await mountAll(page);
+    await mountDemos(page);
     const report = await page.evaluate(() =>
       Array.from(document.querySelectorAll('.demo[data-demo]'), (demo) => ({
         id: `${demo.dataset.demo}/${demo.dataset.part ?? ''}`,
@@ -66,7 +55,7 @@ describe('chapter 2.1', () => {
 
   it('moving a control changes a computed number', async () => {
     const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s212`);
-    await mountAll(page);
+    await mountDemos(page);
     // Theorem 1: ALiBi's defect is 0; learned absolute embeddings are not invariant.
     const before = Number(await page.evaluate(() => document.querySelector('#s212 .demo').dataset.defect));
     expect(before).toBe(0);
@@ -107,7 +96,7 @@ describe('chapter 2.1', () => {
 
   it('the language switch changes every word, sets <html lang> and persists', async () => {
     const { page, errors } = await openPage(shared.browser, shared.site.url);
-    await mountAll(page);
+    await mountDemos(page);
     await page.selectOption('#lang', 'zh');
     const check = () =>
       page.evaluate(() =>
@@ -166,7 +155,7 @@ describe('chapter 2.1', () => {
     ).toEqual(['zh-CN', zh.page['chapter.title']]);
     // And back to English: no Chinese left in the words the page set.
     await page.selectOption('#lang', 'en');
-    await mountAll(page);
+    await mountDemos(page);
     items = await check();
     for (const item of items) {
       if (!item.math && !item.values) expect(item.text.trim(), item.key).toBe(en.page[item.key]);
@@ -178,7 +167,7 @@ describe('chapter 2.1', () => {
 
   it('the 2.1.9 summary table shows what summaryRow computes, one named object per row', async () => {
     const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s219`);
-    await mountAll(page);
+    await mountDemos(page);
     const table = await page.evaluate(() =>
       Array.from(document.querySelectorAll('#s219 tbody tr'), (tr) => ({
         scheme: tr.dataset.scheme,
@@ -222,7 +211,7 @@ describe('chapter 2.1', () => {
   it('is usable at phone width (360 px) without horizontal scrolling', async () => {
     const { page, errors } = await openPage(shared.browser, shared.site.url);
     await page.setViewportSize({ width: 360, height: 740 });
-    await mountAll(page);
+    await mountDemos(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(362);
     // Keyboard: the language switch and the explorer's first control are reachable with Tab.
     await page.keyboard.press('Tab');

@@ -2,28 +2,18 @@
 // (tutorial.md 2.1.2–2.1.8), and bad input named precisely without harming the instance.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { randomNormal } from '../../web/tutorial/random.js';
+import { thrownBy } from './thrown.js';
 
 const rp = await load();
 const A = rp.analysis;
 
-// Deterministic N(0, 1) numbers for random projections (mulberry32 + Box-Muller).
-function gaussians(count, seed) {
-  let s = seed >>> 0;
-  const uniform = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 1) / 4294967297;
-  };
-  return Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
-}
-
 // (E W_Q)(E W_K)ᵀ / √d for E [n, d] and random W_Q, W_K [d, d].
 function projectedLogits(E, seed) {
   const [n, d] = E.shape;
-  const wq = gaussians(d * d, seed);
-  const wk = gaussians(d * d, seed + 1);
+  // Deterministic N(0, 1) weights, the chapter's own seeded generator.
+  const wq = randomNormal(d * d, seed);
+  const wk = randomNormal(d * d, seed + 1);
   const project = (w) =>
     Array.from({ length: n * d }, (_, at) => {
       const i = Math.floor(at / d),
@@ -209,7 +199,7 @@ describe('2.1.4 linear algebra: svd and eig', () => {
   });
 
   it('a 512×512 SVD runs in both builds', async () => {
-    const M = { shape: [512, 512], data: Float32Array.from(gaussians(512 * 512, 9)) };
+    const M = { shape: [512, 512], data: randomNormal(512 * 512, 9) };
     const simd = A.svd(M);
     const baseline = (await load({ simd: false })).analysis.svd(M);
     expect(simd.singularValues).toHaveLength(512);
@@ -581,12 +571,7 @@ describe('bad input names the function and the argument; the instance keeps work
 
   for (const [what, call, ErrorType, message] of cases) {
     it(`${what} → ${ErrorType.name}`, () => {
-      let caught;
-      try {
-        call();
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrownBy(call);
       expect(caught).toBeInstanceOf(ErrorType);
       expect(caught.message).toMatch(message);
       expect(
@@ -599,24 +584,14 @@ describe('bad input names the function and the argument; the instance keeps work
   }
 
   it('does not leak on failing calls', () => {
-    for (const [, call] of cases) {
-      try {
-        call();
-      } catch {
-        /* expected */
-      }
-    }
+    for (const [, call] of cases) thrownBy(call);
     A.svd([
       [1, 2],
       [3, 4],
     ]);
     const before = rp.heapInUse();
     for (let round = 0; round < 300; round++) {
-      try {
-        cases[round % cases.length][1]();
-      } catch {
-        /* expected */
-      }
+      thrownBy(cases[round % cases.length][1]);
       A.kernelCheck('gaussian', { n: 16 });
     }
     expect(rp.heapInUse()).toBe(before);

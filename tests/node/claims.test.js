@@ -2,18 +2,18 @@
 // message whose key contains ".claim."; each has a check that computes the fact through the public API
 // with the page's settings and asserts it — at the defaults and at both ends of every slider the
 // sentence depends on. A claim key without a check, or a check without a sentence, fails here.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { CLAIMS, claimSettings } from '../../web/tutorial/claims.js';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
+import { readSitePage } from '../../web/site/build-plugin.js';
 
 const rp = await load();
 const claimKeys = (table) => Object.keys(table.page).filter((key) => key.includes('.claim.'));
 // {name} placeholders; a brace group right after a letter, ^ or _ is TeX (\sqrt{16}, e^{b}), not a placeholder.
 const placeholders = (text) => [...String(text).matchAll(/(?<![A-Za-z^_\\])\{(\w+)\}/g)].map((m) => m[1]);
-const html = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+const html = readSitePage('index.html');
 
 describe('the claims ledger', () => {
   it('has one check per claim sentence and one sentence per check, in both languages', () => {

@@ -1,7 +1,7 @@
 // Every message key exists in both languages, with the same {placeholders} and the same $…$ math;
 // the component messages cover every key of messages.js; Chinese text is Chinese.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readSitePage } from '../../web/site/build-plugin.js';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import { defaultMessages } from '../../web/components/messages.js';
@@ -58,7 +58,7 @@ describe('i18n message files', () => {
     // The site shell's words (web/i18n/site.*.js) join the page table (web/i18n/index.js).
     const has = (key) => a.has(`page.${key}`) || Object.hasOwn(siteEn, key);
     for (const file of ['index.html', 'playground.html', 'lab.html', '404.html']) {
-      const html = readFileSync(new URL(`../../web/${file}`, import.meta.url), 'utf8');
+      const html = readSitePage(file);
       for (const [, key] of html.matchAll(/data-i18n="([^"]+)"/g)) {
         expect(has(key), `${file}: ${key}`).toBe(true);
       }

@@ -226,26 +226,13 @@ export function toSVG(figure, { pngDataUrl, size = 400 } = {}) {
   return figure.kind === 'curve' ? curveSVG(figure, size) : heatmapSVG(figure, pngDataUrl, size);
 }
 
-function heatmapSVG(figure, pngDataUrl, size) {
+/** The heatmap's cells: one rect each up to SVG_RECT_LIMIT per side, else the PNG embedded as an image. */
+function heatmapCellsSVG(figure, pngDataUrl, lut, cell) {
   const { rows, cols, data, range } = figure;
-  const lut = colormapTable(figure.colormap ?? 'viridis');
-  const left = 64;
-  const top = 48;
-  const cell = size / Math.max(rows, cols);
-  const w = cols * cell;
-  const h = rows * cell;
-  const barX = left + w + 16;
-  const width = barX + 80;
-  const height = top + h + 24;
-  const out = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
-  ];
-  if (figure.title) out.push(`<title>${xmlEscape(figure.title)}</title>`);
-  out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
-  out.push(`<g transform="translate(${left} ${top})">`);
   if (rows <= SVG_RECT_LIMIT && cols <= SVG_RECT_LIMIT) {
     const [lo, hi] = range;
     const k = 255 / (hi - lo);
+    const out = [];
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
         const v = data[i * cols + j];
@@ -255,19 +242,27 @@ function heatmapSVG(figure, pngDataUrl, size) {
         );
       }
     }
-  } else if (pngDataUrl) {
-    if (!/^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(pngDataUrl)) {
-      throw new TypeError('relpos.toSVG: pngDataUrl must be a base64 PNG data URL');
-    }
-    out.push(
-      `<image width="${w}" height="${h}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${pngDataUrl}"/>`,
-    );
-  } else {
+    return out;
+  }
+  if (!pngDataUrl) {
     throw new TypeError(
       `relpos.toSVG: a ${rows}×${cols} heatmap needs pngDataUrl (more than ${SVG_RECT_LIMIT}×${SVG_RECT_LIMIT} cells)`,
     );
   }
-  out.push(`<rect width="${w}" height="${h}" fill="none" stroke="#000" stroke-width="0.75"/>`);
+  if (!/^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(pngDataUrl)) {
+    throw new TypeError('relpos.toSVG: pngDataUrl must be a base64 PNG data URL');
+  }
+  return [
+    `<image width="${cols * cell}" height="${rows * cell}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${pngDataUrl}"/>`,
+  ];
+}
+
+/** The frame around the cells, ticks on both axes (counted from 0) and the axis titles. */
+function heatmapAxesSVG(figure, cell) {
+  const { rows, cols } = figure;
+  const w = cols * cell;
+  const h = rows * cell;
+  const out = [`<rect width="${w}" height="${h}" fill="none" stroke="#000" stroke-width="0.75"/>`];
   for (const j of integerTicks(0, cols - 1, 6)) {
     const x = (j + 0.5) * cell;
     out.push(
@@ -284,24 +279,45 @@ function heatmapSVG(figure, pngDataUrl, size) {
   out.push(
     `<text transform="translate(-44 ${h / 2}) rotate(-90)" text-anchor="middle" font-size="12">${xmlEscape(figure.yLabel)}</text>`,
   );
-  out.push('</g>');
-  // Colorbar: a vertical gradient (high at the top) with nice ticks.
-  out.push('<defs><linearGradient id="relpos-bar" x1="0" y1="1" x2="0" y2="0">');
+  return out;
+}
+
+/** The colour bar at (x, top), `h` high: a vertical gradient (high at the top) with nice ticks. */
+function colorbarSVG(lut, [lo, hi], x, top, h) {
+  const out = ['<defs><linearGradient id="relpos-bar" x1="0" y1="1" x2="0" y2="0">'];
   for (let s = 0; s <= 16; s++) {
     out.push(`<stop offset="${s / 16}" stop-color="${lutHex(lut, Math.round((s / 16) * 255))}"/>`);
   }
   out.push('</linearGradient></defs>');
   out.push(
-    `<rect x="${barX}" y="${top}" width="14" height="${h}" fill="url(#relpos-bar)" stroke="#000" stroke-width="0.75"/>`,
+    `<rect x="${x}" y="${top}" width="14" height="${h}" fill="url(#relpos-bar)" stroke="#000" stroke-width="0.75"/>`,
   );
-  const [lo, hi] = range;
   for (const t of niceTicks(lo, hi, 5)) {
     const y = top + h - ((t - lo) / (hi - lo)) * h;
     out.push(
-      `<line x1="${barX + 14}" x2="${barX + 18}" y1="${y}" y2="${y}" stroke="#000"/><text x="${barX + 21}" y="${y + 4}">${svgTickLabel(t)}</text>`,
+      `<line x1="${x + 14}" x2="${x + 18}" y1="${y}" y2="${y}" stroke="#000"/><text x="${x + 21}" y="${y + 4}">${svgTickLabel(t)}</text>`,
     );
   }
-  out.push('</svg>');
+  return out;
+}
+
+function heatmapSVG(figure, pngDataUrl, size) {
+  const { rows, cols } = figure;
+  const lut = colormapTable(figure.colormap ?? 'viridis');
+  const left = 64;
+  const top = 48;
+  const cell = size / Math.max(rows, cols);
+  const barX = left + cols * cell + 16;
+  const width = barX + 80;
+  const height = top + rows * cell + 24;
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
+  ];
+  if (figure.title) out.push(`<title>${xmlEscape(figure.title)}</title>`);
+  out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
+  const cells = heatmapCellsSVG(figure, pngDataUrl, lut, cell);
+  out.push(`<g transform="translate(${left} ${top})">`, ...cells, ...heatmapAxesSVG(figure, cell), '</g>');
+  out.push(...colorbarSVG(lut, figure.range, barX, top, rows * cell), '</svg>');
   return out.join('\n');
 }
 

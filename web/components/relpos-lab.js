@@ -45,6 +45,13 @@ const known = (schema) => schema.schemes.map((s) => `'${s.id}'`).join(', ');
 
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
 
+/** An element of the lab's shadow tree: properties assigned, then children appended. */
+function node(tag, props = {}, children = []) {
+  const element = Object.assign(document.createElement(tag), props);
+  element.append(...children);
+  return element;
+}
+
 function merge(base, over) {
   const out = { ...base };
   for (const [k, v] of Object.entries(over ?? {})) {
@@ -150,42 +157,56 @@ export class RelposLab extends HTMLElement {
   #build() {
     const m = this.#messages;
     const s = this.#settings();
-    const root = this.#root;
-    root.replaceChildren();
     const style = document.createElement('style');
     style.textContent = STYLE;
-    const el = (tag, props = {}, children = []) => {
-      const node = Object.assign(document.createElement(tag), props);
-      node.append(...children);
-      return node;
-    };
+    const progress = node('progress', { max: 1, value: 0 });
+    const plots = node('div', { className: 'plots' }, [
+      node('div', { className: 'loss' }),
+      node('div', { className: 'grad' }),
+      node('div', { className: 'accuracy' }),
+    ]);
+    this.#root.replaceChildren(
+      style,
+      node('h3', { textContent: m.title }),
+      node('p', { textContent: m.intro }),
+      this.#form(m, s),
+      this.#status(m, s),
+      progress,
+      plots,
+      this.#mapsSection(m),
+    );
+    this.#draw(true);
+  }
+
+  /** The form of a run's options (bounded as the core's schema bounds them), with its buttons wired. */
+  #form(m, s) {
     // A number field bounded as the core's option is; `attrs` narrows what the form offers.
     const numberField = (name, value, attrs = {}) => {
       const { min, max, integer } = this.#schema.options[name];
-      const input = el('input', { type: 'number', name, value: String(value) });
+      const input = node('input', { type: 'number', name, value: String(value) });
       const bounds = { min, max, step: integer ? 1 : 'any', ...attrs };
       for (const [k, v] of Object.entries(bounds)) if (v !== null) input.setAttribute(k, String(v));
-      return el('label', {}, [m[name], input]);
+      return node('label', {}, [m[name], input]);
     };
-    const task = el(
+    const task = node(
       'select',
       { name: 'task' },
       this.#schema.tasks.map(({ id, name }) =>
-        el('option', { value: id, textContent: m.tasks[id] ?? name, selected: id === s.task }),
+        node('option', { value: id, textContent: m.tasks[id] ?? name, selected: id === s.task }),
       ),
     );
-    const schemes = el('fieldset', {}, [
-      el('legend', { textContent: m.schemes }),
+    const schemes = node('fieldset', {}, [
+      node('legend', { textContent: m.schemes }),
       ...this.#schema.schemes.map(({ id, name }) =>
-        el('label', { className: 'check' }, [
-          el('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }),
+        node('label', { className: 'check' }, [
+          node('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }),
           m.schemeNames[id] ?? name,
         ]),
       ),
     ]);
-    const normalisation = el('input', { type: 'checkbox', name: 'normalisation', checked: s.normalisation });
-    const form = el('form', {}, [
-      el('label', {}, [m.task, task]),
+    const normalisation = node('input', { type: 'checkbox', name: 'normalisation', checked: s.normalisation });
+    const form = node('form', {}, [
+      node('label', {}, [m.task, task]),
       schemes,
       numberField('length', s.length, { step: 2 }),
       numberField('steps', s.steps),
@@ -193,11 +214,11 @@ export class RelposLab extends HTMLElement {
       numberField('heads', s.heads),
       numberField('lr', s.lr, { min: 0.0001, max: 1 }),
       numberField('clip', s.clip, { max: null }),
-      el('label', { className: 'check' }, [normalisation, m.normalisation]),
+      node('label', { className: 'check' }, [normalisation, m.normalisation]),
       numberField('seed', s.seed, { max: null }),
-      el('button', { type: 'submit', className: 'train', textContent: m.train }),
-      el('button', { type: 'button', className: 'cancel', textContent: m.cancel, disabled: true }),
-      el('button', { type: 'button', className: 'clear', textContent: m.clear }),
+      node('button', { type: 'submit', className: 'train', textContent: m.train }),
+      node('button', { type: 'button', className: 'cancel', textContent: m.cancel, disabled: true }),
+      node('button', { type: 'button', className: 'clear', textContent: m.clear }),
     ]);
     form.setAttribute('aria-label', m.title);
     form.addEventListener('submit', (event) => {
@@ -209,12 +230,17 @@ export class RelposLab extends HTMLElement {
       this.#results = [];
       this.#draw(true);
     });
+    return form;
+  }
+
+  /** The status line: idle, or the error of scheme ids the lab cannot train (also sent as an event). */
+  #status(m, s) {
     const unknown = s.unknown.length
       ? new RangeError(
           `relpos-lab: schemes: unknown scheme id ${s.unknown.map((id) => `'${id}'`).join(', ')}; the lab trains ${known(this.#schema)}`,
         )
       : null;
-    const status = el('p', {
+    const status = node('p', {
       className: 'status',
       textContent: unknown ? format(m.failed, { message: unknown.message }) : m.idle,
     });
@@ -223,37 +249,25 @@ export class RelposLab extends HTMLElement {
     }
     status.setAttribute('role', 'status');
     status.setAttribute('aria-live', 'polite');
-    const progress = el('progress', { max: 1, value: 0 });
-    const plots = el('div', { className: 'plots' }, [
-      el('div', { className: 'loss' }),
-      el('div', { className: 'grad' }),
-      el('div', { className: 'accuracy' }),
-    ]);
-    const run = el('select', { className: 'run-select' });
-    const head = el('select', { className: 'head-select' });
+    return status;
+  }
+
+  /** The attention maps of a trained run at L and 4L, with pickers of the run and the head. */
+  #mapsSection(m) {
+    const run = node('select', { className: 'run-select' });
+    const head = node('select', { className: 'head-select' });
     run.addEventListener('change', () => this.#drawMaps());
     head.addEventListener('change', () => this.#drawMaps());
-    const maps = el('section', { className: 'heatmaps', hidden: true }, [
-      el('h4', { textContent: m.heatmapsTitle }),
-      el('label', {}, [m.run, run]),
+    return node('section', { className: 'heatmaps', hidden: true }, [
+      node('h4', { textContent: m.heatmapsTitle }),
+      node('label', {}, [m.run, run]),
       ' ',
-      el('label', {}, [m.head, head]),
-      el('div', { className: 'maps' }, [
-        el('figure', {}, [el('canvas', { className: 'map-L' }), el('figcaption', { className: 'cap-L' })]),
-        el('figure', {}, [el('canvas', { className: 'map-4L' }), el('figcaption', { className: 'cap-4L' })]),
+      node('label', {}, [m.head, head]),
+      node('div', { className: 'maps' }, [
+        node('figure', {}, [node('canvas', { className: 'map-L' }), node('figcaption', { className: 'cap-L' })]),
+        node('figure', {}, [node('canvas', { className: 'map-4L' }), node('figcaption', { className: 'cap-4L' })]),
       ]),
     ]);
-    root.append(
-      style,
-      el('h3', { textContent: m.title }),
-      el('p', { textContent: m.intro }),
-      form,
-      status,
-      progress,
-      plots,
-      maps,
-    );
-    this.#draw(true);
   }
 
   #options() {

@@ -67,33 +67,38 @@ export const AVOID = [
   { zh: '（相对位置 0）', instead: '到位置 0 的……' },
 ];
 
-/** Scheme names in both languages; proper names stay as their authors wrote them. */
-export const SCHEME_NAMES = {
-  sinusoidal: { en: 'Sinusoidal', zh: '正弦位置编码' },
-  shaw: { en: 'Shaw relative positions', zh: 'Shaw 相对位置表示' },
-  'transformer-xl': { en: 'Transformer-XL', zh: 'Transformer-XL 相对位置编码' },
-  deberta: { en: 'DeBERTa disentangled attention', zh: 'DeBERTa 解耦注意力' },
-  alibi: { en: 'ALiBi', zh: 'ALiBi 线性偏置' },
-  t5: { en: 'T5 relative buckets', zh: 'T5 相对位置分桶' },
-  'kerple-log': { en: 'KERPLE (log)', zh: 'KERPLE（对数型）' },
-  'kerple-power': { en: 'KERPLE (power)', zh: 'KERPLE（幂函数型）' },
-  sandwich: { en: 'Sandwich', zh: 'Sandwich 偏置' },
-  fire: { en: 'FIRE', zh: 'FIRE 函数插值' },
-  'exp-decay': { en: 'Exponential distance decay', zh: '指数距离衰减' },
-  'sin-freq': { en: 'Sinusoidal frequency bias', zh: '正弦频率偏置' },
-  rope: { en: 'RoPE', zh: 'RoPE 旋转位置编码' },
-  xpos: { en: 'xPos', zh: 'xPos（带衰减的 RoPE）' },
-  'rope-linear': { en: 'Position Interpolation', zh: '位置插值（线性缩放）' },
-  'rope-ntk': { en: 'NTK-aware scaling', zh: 'NTK 感知缩放' },
-  'rope-dynamic': { en: 'Dynamic NTK', zh: '动态 NTK 缩放' },
-  'rope-yarn': { en: 'YaRN', zh: 'YaRN 缩放' },
-  'rope-llama3': { en: 'Llama 3.1 scaling', zh: 'Llama 3.1 缩放' },
-  'rope-longrope': { en: 'LongRoPE', zh: 'LongRoPE 缩放' },
-  cope: { en: 'CoPE (contextual)', zh: 'CoPE 上下文位置编码' },
-  nope: { en: 'NoPE (no positional encoding)', zh: 'NoPE（无位置编码）' },
-  'p-rope': { en: 'p-RoPE (fastest pairs only)', zh: 'p-RoPE（只旋转高频维度对）' },
-  'rope-2d': { en: '2-D axial RoPE', zh: '二维轴向 RoPE' },
-};
+/**
+ * Scheme names in both languages, one row a scheme: id, English, 中文. Proper names stay as their
+ * authors wrote them.
+ */
+export const SCHEME_NAMES = Object.fromEntries(
+  [
+    ['sinusoidal', 'Sinusoidal', '正弦位置编码'],
+    ['shaw', 'Shaw relative positions', 'Shaw 相对位置表示'],
+    ['transformer-xl', 'Transformer-XL', 'Transformer-XL 相对位置编码'],
+    ['deberta', 'DeBERTa disentangled attention', 'DeBERTa 解耦注意力'],
+    ['alibi', 'ALiBi', 'ALiBi 线性偏置'],
+    ['t5', 'T5 relative buckets', 'T5 相对位置分桶'],
+    ['kerple-log', 'KERPLE (log)', 'KERPLE（对数型）'],
+    ['kerple-power', 'KERPLE (power)', 'KERPLE（幂函数型）'],
+    ['sandwich', 'Sandwich', 'Sandwich 偏置'],
+    ['fire', 'FIRE', 'FIRE 函数插值'],
+    ['exp-decay', 'Exponential distance decay', '指数距离衰减'],
+    ['sin-freq', 'Sinusoidal frequency bias', '正弦频率偏置'],
+    ['rope', 'RoPE', 'RoPE 旋转位置编码'],
+    ['xpos', 'xPos', 'xPos（带衰减的 RoPE）'],
+    ['rope-linear', 'Position Interpolation', '位置插值（线性缩放）'],
+    ['rope-ntk', 'NTK-aware scaling', 'NTK 感知缩放'],
+    ['rope-dynamic', 'Dynamic NTK', '动态 NTK 缩放'],
+    ['rope-yarn', 'YaRN', 'YaRN 缩放'],
+    ['rope-llama3', 'Llama 3.1 scaling', 'Llama 3.1 缩放'],
+    ['rope-longrope', 'LongRoPE', 'LongRoPE 缩放'],
+    ['cope', 'CoPE (contextual)', 'CoPE 上下文位置编码'],
+    ['nope', 'NoPE (no positional encoding)', 'NoPE（无位置编码）'],
+    ['p-rope', 'p-RoPE (fastest pairs only)', 'p-RoPE（只旋转高频维度对）'],
+    ['rope-2d', '2-D axial RoPE', '二维轴向 RoPE'],
+  ].map(([id, en, zh]) => [id, { en, zh }]),
+);
 
 /** The `scheme.<id>` messages of one language. */
 export function schemeMessages(language) {

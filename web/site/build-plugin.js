@@ -1,14 +1,38 @@
-// Vite plugin of the site: writes the shared shell (web/site/partials.js) into every page, and
+// Vite plugin of the site: writes the shared shell (web/site/partials.js) around every page file's
+// own content and the chapter's sections (web/tutorial/outline.js) in place of <!--rp:chapter-->, and
 // after a production build writes the service worker (web/site/sw.js) with the list of files it
 // caches for offline use.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import en from '../i18n/en.js';
 import siteEn from '../i18n/site.en.js';
-import { footer, head, header, PAGES } from './partials.js';
+import { chapterMarkup } from '../tutorial/outline.js';
+import { page, PAGES, sourceOf } from './partials.js';
 
 const WORDS = { ...en.page, ...siteEn };
+// What a page file may ask for with <!--rp:name-->.
+const PARTS = { chapter: chapterMarkup };
+
+/** The id of the page whose file is `filename` (null for any other HTML). */
+const pageOf = (filename) => Object.keys(PAGES).find((id) => sourceOf(id) === basename(filename ?? '')) ?? null;
+
+/** Page `id`'s document from its file's content `source`, as the site serves it (in English). */
+export function sitePage(id, source, { siteUrl = '' } = {}) {
+  const own = source.replace(/^\s*<!--(?!rp:)[\s\S]*?-->\s*/, ''); // the file's opening comment is for its readers
+  const content = own.replace(/<!--rp:(\w+)-->/g, (marker, name) => {
+    if (!Object.hasOwn(PARTS, name)) throw new Error(`relpos-site: ${sourceOf(id)} asks for unknown ${marker}`);
+    return PARTS[name]();
+  });
+  return page(id, content, WORDS, { siteUrl });
+}
+
+/** The page in `file` under web/ (index.html, lab.html, …) as the site serves it. */
+export function readSitePage(file, options) {
+  const id = pageOf(file);
+  if (!id) throw new RangeError(`readSitePage: '${file}' is not a page of the site`);
+  return sitePage(id, readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'), options);
+}
 
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 function walk(dir, root = dir) {
@@ -37,10 +61,6 @@ export function precacheManifest(outDir) {
   return { version: hash.digest('hex').slice(0, 16), files: cached, wasm };
 }
 
-const pageOf = (html) => {
-  const id = /<html[^>]*\sdata-page="(\w+)"/.exec(html)?.[1];
-  return id && PAGES[id] ? id : null;
-};
 // Pages whose first view is a live heatmap, computed as soon as the core is ready.
 const CORE_AT_ONCE = new Set(['chapter', 'playground']);
 
@@ -59,13 +79,9 @@ export function relposSite({ siteUrl = '' } = {}) {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler(html) {
-        const id = pageOf(html);
-        if (!id) return html;
-        return html
-          .replace('<!--rp:head-->', head(id, WORDS, { siteUrl }))
-          .replace('<!--rp:header-->', header(id, WORDS))
-          .replace('<!--rp:footer-->', footer(id, WORDS));
+      handler(html, { filename }) {
+        const id = pageOf(filename);
+        return id ? sitePage(id, html, { siteUrl }) : html;
       },
     },
     closeBundle() {
@@ -85,8 +101,8 @@ export function relposSite({ siteUrl = '' } = {}) {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html, { bundle }) {
-        if (!bundle || !CORE_AT_ONCE.has(pageOf(html))) return html;
+      handler(html, { bundle, filename }) {
+        if (!bundle || !CORE_AT_ONCE.has(pageOf(filename))) return html;
         const file = (pattern) => Object.keys(bundle).find((name) => pattern.test(name));
         const wasm = file(/relpos\.simd-[^/]*\.wasm$/);
         const glue = file(/relpos\.simd-[^/]*\.js$/);

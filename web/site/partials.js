@@ -1,15 +1,26 @@
-// The site shell's markup, shared by every page: the <head> (policy, title, description, language
-// alternates, link preview), the header (brand, navigation, language and colour-scheme switches)
-// and the footer. web/site/build-plugin.js writes it into each page in place of <!--rp:head-->,
-// <!--rp:header--> and <!--rp:footer-->, in English; web/site/shell.js switches the words.
+// The site shell's markup, shared by every page: the document around the page's own content, its
+// <head> (policy, title, description, language alternates, link preview), the header (brand,
+// navigation, language and colour-scheme switches) and the footer. web/site/build-plugin.js writes it
+// around each page file's content (its <main> and its script), in English; web/site/shell.js switches
+// the words.
 
-// The pages of the site: file, the message keys of their nav entry, where "skip" lands.
+// The pages of the site: their address (file; the chapter is the site's index.html), the message keys
+// of their nav entry, where "skip" lands, the class of their <body>.
 export const PAGES = {
-  chapter: { file: '', nav: 'nav.tutorial', main: 'chapter', skip: 'nav.skip' },
-  playground: { file: 'playground.html', nav: 'nav.playground', main: 'main', skip: 'site.skip' },
-  lab: { file: 'lab.html', nav: 'nav.lab', main: 'main', skip: 'site.skip' },
-  notfound: { file: '404.html', nav: null, main: 'main', skip: 'site.skip' },
+  chapter: { file: '', nav: 'nav.tutorial', main: 'chapter', skip: 'nav.skip', body: 'tutorial' },
+  playground: {
+    file: 'playground.html',
+    nav: 'nav.playground',
+    main: 'main',
+    skip: 'site.skip',
+    body: 'playground-page',
+  },
+  lab: { file: 'lab.html', nav: 'nav.lab', main: 'main', skip: 'site.skip', body: 'lab-page' },
+  notfound: { file: '404.html', nav: null, main: 'main', skip: 'site.skip', body: 'notfound-page' },
 };
+
+/** The file under web/ that holds page `id`'s own content. */
+export const sourceOf = (id) => PAGES[id].file || 'index.html';
 
 // One policy for every page: same-origin scripts and wasm only; styles may be inline (KaTeX and the
 // components set style attributes); workers from this site; images may be data:/blob: (exports).
@@ -130,4 +141,27 @@ export function footer(id, words) {
     </div>
   </footer>
   <script type="module" src="./site/shell.js"></script>`;
+}
+
+/**
+ * The whole document of page `id` around `content`, the page file's own markup (its <main>, then its
+ * scripts): the shell's head, header and footer, the footer right after </main>.
+ */
+export function page(id, content, words, { siteUrl = '' } = {}) {
+  if (!content.includes('</main>')) throw new Error(`relpos-site: ${sourceOf(id)} has no <main>`);
+  const body = content
+    .trim()
+    .replace(/\n/g, '\n  ')
+    .replace('</main>', () => `</main>\n  ${footer(id, words)}`);
+  return `<!doctype html>
+<html lang="en" data-page="${id}" data-title-key="site.title.${id}">
+<head>
+  ${head(id, words, { siteUrl })}
+</head>
+<body class="${PAGES[id].body}">
+  ${header(id, words)}
+  ${body}
+</body>
+</html>
+`;
 }

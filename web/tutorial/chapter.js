@@ -1,11 +1,12 @@
 // The chapter page: words from the message files, formulas typeset by KaTeX, a live explorer at the
 // top and the demos of each section, each mounted only when it comes near the viewport. Sentences that
 // state a measured fact (data-claim) are filled with the numbers their check computes (claims.js).
-import { applyI18n, initI18n, onLang, t } from '../i18n/index.js';
+import { applyI18n, initI18n } from '../i18n/index.js';
 import { CLAIMS, claimDefaults } from './claims.js';
 import { mountLabs } from './lab.js';
 import { createPane, syncHash } from './pane.js';
 import { renderAllMath } from './tex.js';
+import { showBuild } from './ui.js';
 
 const SECTIONS = {
   s211: () => import('./sections/s211.js'),
@@ -42,6 +43,83 @@ function padAnchors() {
   if (header && typeof ResizeObserver === 'function') new ResizeObserver(set).observe(header);
 }
 
+/** Calls `show(element)` once for each of `elements` as it comes within `margin` of the viewport. */
+function whenNear(elements, margin, show) {
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        show(entry.target);
+      }
+    },
+    { rootMargin: `${margin} 0px` },
+  );
+  for (const element of elements) observer.observe(element);
+}
+
+/** Mounts the demo of slot `container` (data-demo, data-part); a failure shows its message there. */
+async function mountDemo(container, rp) {
+  container.dataset.state = 'loading';
+  try {
+    const { mount } = await SECTIONS[container.dataset.demo]();
+    await mount(container, { rp, part: container.dataset.part });
+    container.dataset.state = 'ready';
+    document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
+  } catch (error) {
+    container.dataset.state = 'error';
+    const message = document.createElement('p');
+    message.className = 'error';
+    message.textContent = String(error?.message ?? error);
+    container.append(message);
+    throw error;
+  }
+}
+
+/**
+ * A link straight to a section (#s215) mounts its demos at once (`mount`), and the section stays where
+ * the link put it while the chapter around it changes height (demos mounting, formulas typeset), until
+ * the reader scrolls or nothing has moved for three seconds.
+ */
+function followSectionLinks(mount) {
+  let anchor = null;
+  let settled = null;
+  const release = () => {
+    anchor = null;
+  };
+  const hold = () => {
+    if (!anchor) return;
+    anchor.scrollIntoView();
+    clearTimeout(settled);
+    settled = setTimeout(release, 3000);
+  };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(type, release, { passive: true });
+  }
+  new ResizeObserver(hold).observe(document.getElementById('chapter'));
+  window.addEventListener('hashchange', () => {
+    const target = document.getElementById(location.hash.slice(1));
+    anchor = target?.classList?.contains('chapter-section') ? target : null;
+    hold();
+    for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mount(demo);
+  });
+}
+
+/** The explorer at the top; it keeps its state in the URL hash (section anchors such as #s212 leave it). */
+function startExplorer(rp) {
+  let writeHash = () => {};
+  const pane = createPane(rp, document.getElementById('explorer'), { onChange: () => writeHash() });
+  writeHash = syncHash([pane]);
+  if (location.hash.includes('=')) writeHash();
+  pane.map.addEventListener(
+    'relpos-render',
+    () => {
+      document.documentElement.dataset.ready = 'true';
+    },
+    { once: true },
+  );
+}
+
 export async function start(rpReady) {
   initI18n();
   padAnchors();
@@ -54,89 +132,20 @@ export async function start(rpReady) {
     renderAllMath(section);
     if (rpLoaded) fillClaims(rpLoaded, section);
   };
-  const sectionObserver = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) {
-          sectionObserver.unobserve(entry.target);
-          shown(entry.target);
-        }
-      }
-    },
-    { rootMargin: '600px 0px' },
-  );
-  for (const section of document.querySelectorAll('.chapter-section')) sectionObserver.observe(section);
+  whenNear(document.querySelectorAll('.chapter-section'), '600px', shown);
   renderAllMath(document.querySelector('.toc') ?? document);
 
   const rp = await rpReady;
   rpLoaded = rp;
   for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
-  const build = document.getElementById('build');
-  const buildText = () => {
-    build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
-  };
-  buildText();
-  onLang(buildText);
-
-  // The explorer keeps its state in the URL hash (section anchors such as #s212 leave it unchanged).
-  let writeHash = () => {};
-  const pane = createPane(rp, document.getElementById('explorer'), { onChange: () => writeHash() });
-  writeHash = syncHash([pane]);
-  if (location.hash.includes('=')) writeHash();
-  pane.map.addEventListener(
-    'relpos-render',
-    () => {
-      document.documentElement.dataset.ready = 'true';
-    },
-    { once: true },
-  );
-
-  async function mountSection(container) {
+  showBuild(rp);
+  startExplorer(rp);
+  const mount = (container) => {
     if (container.dataset.state) return;
     shown(container.closest('.chapter-section'));
-    container.dataset.state = 'loading';
-    try {
-      const { mount } = await SECTIONS[container.dataset.demo]();
-      await mount(container, { rp, part: container.dataset.part });
-      container.dataset.state = 'ready';
-      document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
-    } catch (error) {
-      container.dataset.state = 'error';
-      const message = document.createElement('p');
-      message.className = 'error';
-      message.textContent = String(error?.message ?? error);
-      container.append(message);
-      throw error;
-    }
-  }
-
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        mountSection(entry.target);
-      }
-    },
-    { rootMargin: '300px 0px' },
-  );
-  for (const container of document.querySelectorAll('.demo[data-demo]')) observer.observe(container);
-  // A link straight to a section (#s215) mounts it at once.
-  // A link straight to a section (#s215) mounts its demos at once, and the section stays where the link
-  // put it while demos around it mount and change height (until the reader scrolls).
-  let anchor = null;
-  const release = () => {
-    anchor = null;
+    mountDemo(container, rp);
   };
-  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
-    window.addEventListener(type, release, { passive: true });
-  }
-  document.addEventListener('relpos-demo-mounted', () => anchor?.scrollIntoView());
-  window.addEventListener('hashchange', () => {
-    const target = document.getElementById(location.hash.slice(1));
-    anchor = target?.classList?.contains('chapter-section') ? target : null;
-    setTimeout(release, 3000);
-    for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mountSection(demo);
-  });
+  whenNear(document.querySelectorAll('.demo[data-demo]'), '300px', mount);
+  followSectionLinks(mount);
   mountLabs(rp);
 }

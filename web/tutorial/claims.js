@@ -75,6 +75,9 @@ async function strategyRuns(rp, name) {
   return runs;
 }
 
+/** The lab claim of one 2.1.8 strategy: `judge` reads the summaries of its comparison's runs. */
+const strategyClaim = (name, judge) => ({ lab: true, measure: async (rp) => judge(await strategyRuns(rp, name)) });
+
 export const CLAIMS = {
   // 2.1.1 -----------------------------------------------------------------------------------------
   's211.claim.nopePermutes': {
@@ -511,36 +514,18 @@ export const CLAIMS = {
       };
     },
   },
-  's218.claim.labNormalisation': {
-    lab: true,
-    async measure(rp) {
-      const [without, withLn] = await strategyRuns(rp, 'normalisation');
-      return {
-        holds: without.maxGradNorm > 20 && withLn.maxGradNorm < 2,
-        values: { without: fmt(without.maxGradNorm), with: fmt(withLn.maxGradNorm) },
-      };
-    },
-  },
-  's218.claim.labClipping': {
-    lab: true,
-    async measure(rp) {
-      const [free, clipped] = await strategyRuns(rp, 'clipping');
-      return {
-        holds: free.tailLoss > 0.5 && clipped.tailLoss < 0.05,
-        values: { free: fmt(free.tailLoss), clipped: fmt(clipped.tailLoss) },
-      };
-    },
-  },
-  's218.claim.labLearningRate': {
-    lab: true,
-    async measure(rp) {
-      const [small, good, large] = await strategyRuns(rp, 'learningRate');
-      return {
-        holds: small.tailLoss > 1 && good.tailLoss < 0.05 && large.tailLoss > 0.5,
-        values: { small: fmt(small.tailLoss), good: fmt(good.tailLoss), large: fmt(large.tailLoss) },
-      };
-    },
-  },
+  's218.claim.labNormalisation': strategyClaim('normalisation', ([without, withLn]) => ({
+    holds: without.maxGradNorm > 20 && withLn.maxGradNorm < 2,
+    values: { without: fmt(without.maxGradNorm), with: fmt(withLn.maxGradNorm) },
+  })),
+  's218.claim.labClipping': strategyClaim('clipping', ([free, clipped]) => ({
+    holds: free.tailLoss > 0.5 && clipped.tailLoss < 0.05,
+    values: { free: fmt(free.tailLoss), clipped: fmt(clipped.tailLoss) },
+  })),
+  's218.claim.labLearningRate': strategyClaim('learningRate', ([small, good, large]) => ({
+    holds: small.tailLoss > 1 && good.tailLoss < 0.05 && large.tailLoss > 0.5,
+    values: { small: fmt(small.tailLoss), good: fmt(good.tailLoss), large: fmt(large.tailLoss) },
+  })),
 
   // 2.1.9 -----------------------------------------------------------------------------------------
   's219.claim.cpd': {

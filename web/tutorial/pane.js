@@ -9,7 +9,8 @@ import { VIEWS, viewsFor } from '../components/compute.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
 import { familyKey, segmented } from '../site/controls.js';
-import { el, fmt, words } from './ui.js';
+import { fmt } from './format.js';
+import { el, words } from './ui.js';
 
 // Parameters the page sets itself or that need arrays (tables, probes) are not sliders.
 const SKIP = new Set([
@@ -26,6 +27,18 @@ const SKIP = new Set([
   'q',
   'k',
 ]);
+const MODES = ['', 'explicit', 'implicit', 'mixed'];
+const CURVES = ['profile', 'frequencies', 'wavelengths'];
+// The hash fields the pane's own controls hold: field → control id (without the pane's prefix).
+const HASH_CONTROLS = {
+  n: 'n',
+  heads: 'heads',
+  head: 'head',
+  causal: 'causal',
+  mode: 'mode',
+  colormap: 'colormap',
+  curve: 'curve-kind',
+};
 
 function sliderRange(spec) {
   const lo = Number.isFinite(spec.min) ? spec.min : spec.default - 10;
@@ -33,19 +46,18 @@ function sliderRange(spec) {
   return [lo, hi];
 }
 
-/**
- * Builds a pane into `root`. Options: id (DOM id prefix, '' or 'b-'), key (hash prefix, '' or 'b.'),
- * scheme (default), presets (show the preset picker), title (message key).
- */
-export function createPane(
-  rp,
-  root,
-  { id = '', key = '', scheme = 'alibi', presets = false, title = null, onChange = () => {} } = {},
-) {
-  const $ = (name) => root.querySelector(`#${id}${name}`);
-  const drawable = rp.schemes.filter((s) => s.calls.includes('bias') || s.calls.includes('scores'));
-  const infoOf = (sid) => drawable.find((s) => s.id === sid);
-  const defaultScheme = scheme;
+/** An <option> whose words are message `key` (`text` until the page's language applies). */
+function keyedOption(value, key, text = '') {
+  const option = new Option(text, value);
+  option.dataset.i18n = key;
+  return option;
+}
+
+/** `fields` with every name prefixed by `key` (the pane's hash prefix). */
+const prefixed = (key, fields) => Object.fromEntries(Object.entries(fields).map(([name, v]) => [`${key}${name}`, v]));
+
+/** The form of the pane's controls; every id and name is prefixed by `id`. */
+function paneForm(id, { title, presets }) {
   const rangeInput = (name, min, max, step, value) =>
     el(
       'label',
@@ -56,8 +68,7 @@ export function createPane(
     );
   const selectInput = (name, labelKey) =>
     el('label', { className: 'control' }, words(labelKey), el('select', { id: `${id}${name}`, name: `${id}${name}` }));
-
-  const form = el(
+  return el(
     'form',
     { id: `${id}controls`, className: 'pane-controls', attrs: { 'data-i18n-attr': 'aria-label:pane.controls' } },
     title ? el('h2', { className: 'pane-title' }, words(title)) : null,
@@ -77,7 +88,7 @@ export function createPane(
       key: 'pane.mode',
       id: `${id}mode`,
       name: `${id}mode`,
-      options: ['', 'explicit', 'implicit', 'mixed'].map((v) => ({ value: v, key: `pane.mode.${v || 'default'}` })),
+      options: MODES.map((v) => ({ value: v, key: `pane.mode.${v || 'default'}` })),
     }).root,
     selectInput('colormap', 'pane.colormap'),
     selectInput('curve-kind', 'pane.curve'),
@@ -85,6 +96,10 @@ export function createPane(
     el('p', { id: `${id}cite`, className: 'cite' }),
     el('p', {}, el('a', { id: `${id}permalink`, href: '#', dataset: { i18n: 'pane.permalink' } })),
   );
+}
+
+/** The pane's figures: its heatmap (with the caption of its last render) and its curve. */
+function paneFigures(id, scheme) {
   const map = el('relpos-heatmap', { id: `${id}map` });
   map.setAttribute('scheme', scheme);
   map.setAttribute('n', '64');
@@ -92,239 +107,278 @@ export function createPane(
   const curve = el('relpos-curve', { id: `${id}curve` });
   for (const [k, v] of Object.entries({ kind: 'profile', scheme, n: '64', heads: '8' })) curve.setAttribute(k, v);
   const caption = el('figcaption', { id: `${id}caption`, attrs: { 'aria-live': 'off' } });
-  root.append(form, el('figure', { className: 'pane-map' }, map, caption), el('figure', { className: 'curve' }, curve));
+  return { map, curve, caption };
+}
 
-  const schemeSelect = $('scheme');
-  const viewSelect = $('view');
-  const fieldset = $('scheme-params');
-  // The scheme picker groups the catalogue's families (rp.schemes[].family); names come from the
-  // glossary (scheme.<id>), in the page's language.
+/**
+ * Fills the pickers: the schemes grouped by the catalogue's families (rp.schemes[].family, names
+ * from the glossary, scheme.<id>, in the page's language), colour maps, curve kinds and presets.
+ */
+function fillPickers($, rp, drawable, presets) {
   for (const family of new Set(drawable.map((s) => s.family))) {
     const group = el('optgroup', { dataset: { i18nAttr: `label:${familyKey(family)}` } });
-    for (const s of drawable.filter((x) => x.family === family)) {
-      const o = new Option(s.name, s.id);
-      o.dataset.i18n = `scheme.${s.id}`;
-      group.append(o);
-    }
-    schemeSelect.append(group);
+    const members = drawable.filter((s) => s.family === family);
+    group.append(...members.map((s) => keyedOption(s.id, `scheme.${s.id}`, s.name)));
+    $('scheme').append(group);
   }
-  const auto = new Option('', '');
-  auto.dataset.i18n = 'pane.colormap.auto';
-  $('colormap').add(auto);
+  $('colormap').add(keyedOption('', 'pane.colormap.auto'));
   for (const name of colormapNames) $('colormap').add(new Option(name, name));
-  for (const kind of ['profile', 'frequencies', 'wavelengths']) {
-    const o = new Option('', kind);
-    o.dataset.i18n = `pane.curve.${kind}`;
-    $('curve-kind').add(o);
-  }
+  for (const kind of CURVES) $('curve-kind').add(keyedOption(kind, `pane.curve.${kind}`));
   if (presets) {
-    const none = new Option('', '');
-    none.dataset.i18n = 'pane.preset.none';
-    $('preset').add(none);
+    $('preset').add(keyedOption('', 'pane.preset.none'));
     for (const p of rp.presets) $('preset').add(new Option(`${p.name} (${p.scheme})`, p.id));
   }
+}
 
-  function buildParams(info) {
-    fieldset.querySelectorAll('label').forEach((l) => l.remove());
-    for (const [name, spec] of Object.entries(info.params)) {
-      if (SKIP.has(name) || spec.default === null) continue;
-      const inputId = `${id}p-${name}`;
-      const label = el('label', { className: 'control', htmlFor: inputId, title: spec.doc }, name);
-      if (spec.type === 'choice') {
-        const s = el('select', { id: inputId, name });
-        spec.choices.forEach((c) => s.add(new Option(c, c)));
-        s.value = spec.default;
-        label.append(s);
-      } else if (spec.type === 'boolean') {
-        label.append(el('input', { id: inputId, type: 'checkbox', name, checked: spec.default }));
-      } else if (spec.type === 'number' || spec.type === 'integer') {
-        const [lo, hi] = sliderRange(spec);
-        const input = el('input', {
-          id: inputId,
-          type: 'range',
-          name,
-          min: lo,
-          max: hi,
-          value: spec.default,
-          step: spec.integer ? 1 : 'any',
-        });
-        const out = el('output', { htmlFor: inputId, value: spec.default });
-        input.addEventListener('input', () => {
-          out.value = input.value;
-        });
-        label.append(input, out);
-      } else {
-        continue;
-      }
-      fieldset.append(label);
+/** The labelled input of one scheme parameter, or null for a kind the pane does not edit. */
+function paramControl(name, spec, inputId) {
+  const label = el('label', { className: 'control', htmlFor: inputId, title: spec.doc }, name);
+  if (spec.type === 'choice') {
+    const s = el('select', { id: inputId, name });
+    spec.choices.forEach((c) => s.add(new Option(c, c)));
+    s.value = spec.default;
+    label.append(s);
+  } else if (spec.type === 'boolean') {
+    label.append(el('input', { id: inputId, type: 'checkbox', name, checked: spec.default }));
+  } else if (spec.type === 'number' || spec.type === 'integer') {
+    const [lo, hi] = sliderRange(spec);
+    const step = spec.integer ? 1 : 'any';
+    const input = el('input', { id: inputId, type: 'range', name, min: lo, max: hi, value: spec.default, step });
+    const out = el('output', { htmlFor: inputId, value: spec.default });
+    input.addEventListener('input', () => {
+      out.value = input.value;
+    });
+    label.append(input, out);
+  } else {
+    return null;
+  }
+  return label;
+}
+
+/** The hash fields of a pane with prefix `key`, and what each may hold. */
+function hashSchema(key, drawable) {
+  return prefixed(key, {
+    scheme: { type: 'choice', choices: drawable.map((s) => s.id) },
+    view: { type: 'choice', choices: VIEWS },
+    n: { type: 'integer', min: 4, max: 1024 },
+    heads: { type: 'integer', min: 1, max: 16 },
+    head: { type: 'integer', min: 0, max: 15 },
+    causal: { type: 'boolean' },
+    mode: { type: 'choice', choices: MODES },
+    colormap: { type: 'choice', choices: ['', ...colormapNames] },
+    curve: { type: 'choice', choices: CURVES },
+  });
+}
+
+/** What the hash may hold for each of a scheme's parameters. */
+function paramSpec(info) {
+  return (name) => {
+    const spec = Object.hasOwn(info.params, name) && !SKIP.has(name) ? info.params[name] : undefined;
+    if (!spec) return undefined;
+    if (spec.type === 'choice') return { type: 'choice', choices: spec.choices };
+    if (spec.type === 'boolean') return { type: 'boolean' };
+    if (spec.type === 'number' || spec.type === 'integer') {
+      return { type: spec.integer ? 'integer' : 'number', min: spec.min, max: spec.max };
     }
+    return undefined;
+  };
+}
+
+/** The scheme parameters as the inputs of `fieldset` hold them. */
+function readParams(fieldset) {
+  const params = {};
+  for (const input of fieldset.querySelectorAll('input, select')) {
+    params[input.name] =
+      input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
+  }
+  return params;
+}
+
+function setControl(input, value) {
+  if (!input || value === undefined) return;
+  if (input.type === 'checkbox') input.checked = Boolean(value);
+  else input.value = String(value);
+  if (input.nextElementSibling?.tagName === 'OUTPUT') input.nextElementSibling.value = input.value;
+}
+
+/** Sets each attribute of `element` (null removes it). */
+function setAttributes(element, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null) element.removeAttribute(name);
+    else element.setAttribute(name, value);
+  }
+}
+
+/** The heatmap's attributes for the pane's settings `s`. */
+function mapAttributes(info, params, s) {
+  return {
+    scheme: info.id,
+    view: s.view,
+    n: s.n,
+    heads: s.heads,
+    head: s.head,
+    causal: String(s.causal),
+    params: JSON.stringify(params),
+    mode: s.mode || null,
+    colormap: s.colormap || null,
+  };
+}
+
+/**
+ * The curve's attributes: the profile (of the view the heatmap shows, when it is one a profile has)
+ * or, for a rotary scheme, its frequencies or wavelengths.
+ */
+function curveAttributes(info, params, s) {
+  const kind = s.curve !== 'profile' && !info.calls.includes('frequencies') ? 'profile' : s.curve;
+  const profileView =
+    s.view === 'weights' || s.view === 'scores' ? s.view : info.calls.includes('bias') ? 'bias' : 'scores';
+  return {
+    kind,
+    scheme: info.id,
+    n: s.n,
+    heads: s.heads,
+    params: JSON.stringify(params),
+    causal: String(s.causal),
+    view: kind === 'profile' ? profileView : null,
+  };
+}
+
+/** The caption of a heatmap render: its size, head, renderer and timings. */
+function renderCaption({ figure, renderer, computeMs, drawMs }) {
+  return t('pane.caption', {
+    rows: figure.rows,
+    cols: figure.cols,
+    head: figure.meta.head,
+    renderer,
+    compute: fmt(computeMs, 2),
+    draw: fmt(drawMs, 2),
+  });
+}
+
+class ExplorerPane {
+  constructor(rp, root, { id, key, scheme, presets, title, onChange }) {
+    Object.assign(this, { rp, root, id, key, presets, onChange, defaultScheme: scheme });
+    this.drawable = rp.schemes.filter((s) => s.calls.includes('bias') || s.calls.includes('scores'));
+    this.form = paneForm(id, { title, presets });
+    const { map, curve, caption } = paneFigures(id, scheme);
+    Object.assign(this, { map, curve, caption });
+    root.append(
+      this.form,
+      el('figure', { className: 'pane-map' }, map, caption),
+      el('figure', { className: 'curve' }, curve),
+    );
+    this.schemeSelect = this.$('scheme');
+    this.viewSelect = this.$('view');
+    this.fieldset = this.$('scheme-params');
+    this.permalink = this.$('permalink');
+    fillPickers((name) => this.$(name), rp, this.drawable, presets);
+    this.#wire();
+    this.schemeSelect.value = scheme;
+    this.selectScheme();
+    applyI18n(root);
   }
 
-  function fillViews(info, wanted) {
-    viewSelect.innerHTML = '';
-    for (const view of viewsFor(info)) {
-      const o = new Option('', view);
-      o.dataset.i18n = `pane.view.${view}`;
-      viewSelect.add(o);
-    }
-    applyI18n(viewSelect);
-    if (wanted && viewsFor(info).includes(wanted)) viewSelect.value = wanted;
+  /** The pane's element with id `name` (after its prefix). */
+  $(name) {
+    return this.root.querySelector(`#${this.id}${name}`);
   }
 
-  function hashSchema() {
+  infoOf(sid) {
+    return this.drawable.find((s) => s.id === sid);
+  }
+
+  /** The settings the pane's own controls hold (values as the inputs read). */
+  #settings() {
+    const $ = (name) => this.$(name);
     return {
-      [`${key}scheme`]: { type: 'choice', choices: drawable.map((s) => s.id) },
-      [`${key}view`]: { type: 'choice', choices: VIEWS },
-      [`${key}n`]: { type: 'integer', min: 4, max: 1024 },
-      [`${key}heads`]: { type: 'integer', min: 1, max: 16 },
-      [`${key}head`]: { type: 'integer', min: 0, max: 15 },
-      [`${key}causal`]: { type: 'boolean' },
-      [`${key}mode`]: { type: 'choice', choices: ['', 'explicit', 'implicit', 'mixed'] },
-      [`${key}colormap`]: { type: 'choice', choices: ['', ...colormapNames] },
-      [`${key}curve`]: { type: 'choice', choices: ['profile', 'frequencies', 'wavelengths'] },
-    };
-  }
-
-  function paramSpec(info) {
-    return (name) => {
-      const spec = Object.hasOwn(info.params, name) && !SKIP.has(name) ? info.params[name] : undefined;
-      if (!spec) return undefined;
-      if (spec.type === 'choice') return { type: 'choice', choices: spec.choices };
-      if (spec.type === 'boolean') return { type: 'boolean' };
-      if (spec.type === 'number' || spec.type === 'integer') {
-        return { type: spec.integer ? 'integer' : 'number', min: spec.min, max: spec.max };
-      }
-      return undefined;
+      scheme: this.schemeSelect.value,
+      view: this.viewSelect.value,
+      n: $('n').value,
+      heads: $('heads').value,
+      head: $('head').value,
+      causal: $('causal').checked,
+      mode: $('mode').value,
+      colormap: $('colormap').value,
+      curve: $('curve-kind').value,
     };
   }
 
   /** The pane's hash fields (prefixed). */
-  function state() {
-    const s = {
-      [`${key}scheme`]: schemeSelect.value,
-      [`${key}view`]: viewSelect.value,
-      [`${key}n`]: Number($('n').value),
-      [`${key}heads`]: Number($('heads').value),
-      [`${key}head`]: Number($('head').value),
-      [`${key}causal`]: $('causal').checked,
-      [`${key}mode`]: $('mode').value || undefined,
-      [`${key}colormap`]: $('colormap').value || undefined,
-      [`${key}curve`]: $('curve-kind').value,
-    };
-    for (const input of fieldset.querySelectorAll('input, select')) {
-      s[`${key}p.${input.name}`] =
-        input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
-    }
-    return s;
+  state() {
+    const s = this.#settings();
+    const params = Object.entries(readParams(this.fieldset)).map(([name, value]) => [`p.${name}`, value]);
+    return prefixed(this.key, {
+      ...s,
+      n: Number(s.n),
+      heads: Number(s.heads),
+      head: Number(s.head),
+      mode: s.mode || undefined,
+      colormap: s.colormap || undefined,
+      ...Object.fromEntries(params),
+    });
   }
 
   /** The scheme, its parameters and heads as the pane shows them. */
-  function current() {
-    const params = {};
-    for (const input of fieldset.querySelectorAll('input, select')) {
-      params[input.name] =
-        input.type === 'checkbox' ? input.checked : input.type === 'range' ? Number(input.value) : input.value;
-    }
-    return {
-      info: infoOf(schemeSelect.value),
-      params,
-      n: Number($('n').value),
-      heads: Number($('heads').value),
-      causal: $('causal').checked,
-    };
+  current() {
+    const s = this.#settings();
+    const params = readParams(this.fieldset);
+    return { info: this.infoOf(s.scheme), params, n: Number(s.n), heads: Number(s.heads), causal: s.causal };
   }
 
-  function describe() {
-    const info = infoOf(schemeSelect.value);
+  describe() {
+    const info = this.infoOf(this.schemeSelect.value);
     // The core's scheme descriptions are English; other languages show the citation only.
-    $('cite').textContent =
+    this.$('cite').textContent =
       lang() === 'en' ? `${info.description} — ${info.cite}` : t('pane.cite', { cite: info.cite });
   }
 
-  function apply() {
-    const { info, params } = current();
-    const heads = Number($('heads').value);
-    $('head').max = String(heads - 1);
-    if (Number($('head').value) > heads - 1) $('head').value = String(heads - 1);
-    for (const name of ['n', 'heads', 'head']) $(`${name}-out`).value = $(name).value;
-    describe();
-    const attributes = {
-      scheme: info.id,
-      view: viewSelect.value,
-      n: $('n').value,
-      heads: $('heads').value,
-      head: $('head').value,
-      causal: String($('causal').checked),
-      params: JSON.stringify(params),
-    };
-    for (const [name, value] of Object.entries(attributes)) map.setAttribute(name, value);
-    for (const name of ['mode', 'colormap']) {
-      if ($(name).value) map.setAttribute(name, $(name).value);
-      else map.removeAttribute(name);
-    }
-    const wanted = $('curve-kind').value;
-    const kind = wanted !== 'profile' && !info.calls.includes('frequencies') ? 'profile' : wanted;
-    const curveAttributes = {
-      kind,
-      scheme: info.id,
-      n: $('n').value,
-      heads: $('heads').value,
-      params: JSON.stringify(params),
-      causal: String($('causal').checked),
-    };
-    if (kind === 'profile') {
-      curveAttributes.view =
-        viewSelect.value === 'weights' || viewSelect.value === 'scores'
-          ? viewSelect.value
-          : info.calls.includes('bias')
-            ? 'bias'
-            : 'scores';
-    }
-    for (const [name, value] of Object.entries(curveAttributes)) curve.setAttribute(name, value);
-    if (kind !== 'profile') curve.removeAttribute('view');
+  /** Draws what the controls say: the head within the heads, the value readouts, the heatmap, the curve. */
+  apply() {
+    const heads = Number(this.$('heads').value);
+    this.$('head').max = String(heads - 1);
+    if (Number(this.$('head').value) > heads - 1) this.$('head').value = String(heads - 1);
+    for (const name of ['n', 'heads', 'head']) this.$(`${name}-out`).value = this.$(name).value;
+    this.describe();
+    const { info, params } = this.current();
+    const s = this.#settings();
+    setAttributes(this.map, mapAttributes(info, params, s));
+    setAttributes(this.curve, curveAttributes(info, params, s));
   }
 
-  function selectScheme(wantedView) {
-    const info = infoOf(schemeSelect.value);
-    fillViews(info, wantedView);
-    buildParams(info);
-  }
-
-  function setControl(input, value) {
-    if (!input || value === undefined) return;
-    if (input.type === 'checkbox') input.checked = Boolean(value);
-    else input.value = String(value);
-    if (input.nextElementSibling?.tagName === 'OUTPUT') input.nextElementSibling.value = input.value;
+  /** Shows the views and parameters of the scheme picked, keeping `wantedView` where it has it. */
+  selectScheme(wantedView) {
+    const info = this.infoOf(this.schemeSelect.value);
+    this.viewSelect.replaceChildren(...viewsFor(info).map((view) => keyedOption(view, `pane.view.${view}`)));
+    applyI18n(this.viewSelect);
+    if (wantedView && viewsFor(info).includes(wantedView)) this.viewSelect.value = wantedView;
+    this.fieldset.querySelectorAll('label').forEach((l) => l.remove());
+    for (const [name, spec] of Object.entries(info.params)) {
+      if (SKIP.has(name) || spec.default === null) continue;
+      const control = paramControl(name, spec, `${this.id}p-${name}`);
+      if (control) this.fieldset.append(control);
+    }
   }
 
   /** Reads this pane's fields from a hash; missing or invalid fields keep their current value. */
-  function fromHash(hash) {
-    const base = decodeHash(hash, hashSchema());
-    if (base[`${key}scheme`]) schemeSelect.value = base[`${key}scheme`];
-    const info = infoOf(schemeSelect.value) ?? infoOf(defaultScheme);
-    schemeSelect.value = info.id;
-    selectScheme(base[`${key}view`] ?? viewSelect.value);
-    const s = decodeHash(hash, hashSchema(), { [`${key}p.`]: paramSpec(info) });
-    for (const [field, input] of [
-      ['n', 'n'],
-      ['heads', 'heads'],
-      ['head', 'head'],
-      ['causal', 'causal'],
-      ['mode', 'mode'],
-      ['colormap', 'colormap'],
-      ['curve', 'curve-kind'],
-    ]) {
-      setControl($(input), s[`${key}${field}`]);
-    }
-    for (const input of fieldset.querySelectorAll('input, select')) setControl(input, s[`${key}p.${input.name}`]);
+  fromHash(hash) {
+    const { key } = this;
+    const schema = hashSchema(key, this.drawable);
+    const base = decodeHash(hash, schema);
+    if (base[`${key}scheme`]) this.schemeSelect.value = base[`${key}scheme`];
+    const info = this.infoOf(this.schemeSelect.value) ?? this.infoOf(this.defaultScheme);
+    this.schemeSelect.value = info.id;
+    this.selectScheme(base[`${key}view`] ?? this.viewSelect.value);
+    const s = decodeHash(hash, schema, { [`${key}p.`]: paramSpec(info) });
+    for (const [field, input] of Object.entries(HASH_CONTROLS)) setControl(this.$(input), s[`${key}${field}`]);
+    for (const input of this.fieldset.querySelectorAll('input, select')) setControl(input, s[`${key}p.${input.name}`]);
   }
 
   /** Loads a scheme with parameters (a preset or a config.json reading). */
-  function load({ scheme: sid, params = {}, heads }) {
-    if (!infoOf(sid)) return false;
-    schemeSelect.value = sid;
-    selectScheme(viewSelect.value);
-    for (const input of fieldset.querySelectorAll('input, select')) {
+  load({ scheme: sid, params = {}, heads }) {
+    if (!this.infoOf(sid)) return false;
+    this.schemeSelect.value = sid;
+    this.selectScheme(this.viewSelect.value);
+    for (const input of this.fieldset.querySelectorAll('input, select')) {
       if (!Object.hasOwn(params, input.name)) continue;
       const value = params[input.name];
       if (input.type === 'range') {
@@ -334,58 +388,61 @@ export function createPane(
       }
       setControl(input, value);
     }
-    if (heads) setControl($('heads'), Math.min(16, heads));
-    apply();
+    if (heads) setControl(this.$('heads'), Math.min(16, heads));
+    this.apply();
     return true;
   }
 
-  schemeSelect.addEventListener('change', () => {
-    selectScheme(viewSelect.value);
-    if (presets) $('preset').value = '';
-    apply();
-    onChange();
-  });
-  form.addEventListener('input', (e) => {
-    if (e.target !== schemeSelect && e.target.id !== `${id}preset`) {
-      apply();
-      onChange();
+  /** Every control redraws and reports the change; the caption follows the heatmap's renders. */
+  #wire() {
+    const changed = () => {
+      this.apply();
+      this.onChange();
+    };
+    this.schemeSelect.addEventListener('change', () => {
+      this.selectScheme(this.viewSelect.value);
+      if (this.presets) this.$('preset').value = '';
+      changed();
+    });
+    this.form.addEventListener('input', (e) => {
+      if (e.target !== this.schemeSelect && e.target.id !== `${this.id}preset`) changed();
+    });
+    this.form.addEventListener('submit', (e) => e.preventDefault());
+    if (this.presets) {
+      this.$('preset').addEventListener('change', () => {
+        const preset = this.rp.presets.find((p) => p.id === this.$('preset').value);
+        if (preset) {
+          this.load(preset);
+          this.onChange();
+        }
+      });
     }
-  });
-  form.addEventListener('submit', (e) => e.preventDefault());
-  if (presets) {
-    $('preset').addEventListener('change', () => {
-      const preset = rp.presets.find((p) => p.id === $('preset').value);
-      if (preset) {
-        load(preset);
-        onChange();
-      }
+    let last = null;
+    const caption = () => {
+      if (last) this.caption.textContent = renderCaption(last);
+    };
+    this.map.addEventListener('relpos-render', (e) => {
+      last = e.detail;
+      caption();
+    });
+    onLang(() => {
+      this.describe();
+      caption();
     });
   }
-  let last = null;
-  const captionText = () => {
-    if (!last) return;
-    caption.textContent = t('pane.caption', {
-      rows: last.figure.rows,
-      cols: last.figure.cols,
-      head: last.figure.meta.head,
-      renderer: last.renderer,
-      compute: fmt(last.computeMs, 2),
-      draw: fmt(last.drawMs, 2),
-    });
-  };
-  map.addEventListener('relpos-render', (e) => {
-    last = e.detail;
-    captionText();
-  });
-  onLang(() => {
-    describe();
-    captionText();
-  });
+}
 
-  schemeSelect.value = scheme;
-  selectScheme();
-  applyI18n(root);
-  return { root, map, curve, state, fromHash, apply, load, current, permalink: $('permalink'), infoOf };
+/**
+ * Builds a pane into `root`. Options: id (DOM id prefix, '' or 'b-'), key (hash prefix, '' or 'b.'),
+ * scheme (default), presets (show the preset picker), title (message key), onChange (called after
+ * the reader changes a control).
+ */
+export function createPane(
+  rp,
+  root,
+  { id = '', key = '', scheme = 'alibi', presets = false, title = null, onChange = () => {} } = {},
+) {
+  return new ExplorerPane(rp, root, { id, key, scheme, presets, title, onChange });
 }
 
 /** Keeps panes and the URL hash in sync (TF-Playground style); returns a function writing the hash. */

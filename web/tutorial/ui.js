@@ -1,6 +1,6 @@
-// Small DOM helpers for the chapter's demos: labelled controls whose words come from the message
-// files (data-i18n keys), numbered figures with captions, a matrix view (canvas + renderHeatmap with
-// axes, colour scale and a hover/keyboard readout). No visible word is written here.
+// Small DOM helpers for the chapter's demos and the playground: labelled controls whose words come
+// from the message files (data-i18n keys), computed numbers and verdicts, a matrix view (canvas +
+// renderHeatmap with axes, colour scale and a hover/keyboard readout). No visible word is written here.
 import { colormapCss } from '../components/colormap.js';
 import { renderHeatmap } from '../components/render-heatmap.js';
 import { formatTick, integerTicks, niceTicks } from '../components/ticks.js';
@@ -73,6 +73,7 @@ export function slider({ key, min, max, step = 1, value, name, format = (v) => v
     root: label,
     input,
     output,
+    event: 'input',
     get value() {
       return Number(input.value);
     },
@@ -109,6 +110,7 @@ export function select({ key, options, value, name }) {
   return {
     root: label,
     input,
+    event: 'change',
     get value() {
       return input.value;
     },
@@ -123,6 +125,16 @@ export function schemeOptions(ids) {
   return ids.map((id) => ({ value: id, key: `scheme.${id}` }));
 }
 
+/** Select options whose words are the messages `<prefix>.<value>`. */
+export function keyedOptions(prefix, values) {
+  return values.map((value) => ({ value, key: `${prefix}.${value}` }));
+}
+
+/** Select options shown as their values (numbers, proper names). */
+export function textOptions(values) {
+  return values.map((value) => ({ value, text: value }));
+}
+
 export function checkbox({ key, checked = false, name }) {
   const id = nextId(name ?? 'check');
   const input = el('input', { type: 'checkbox', id, name: name ?? id, checked });
@@ -130,6 +142,7 @@ export function checkbox({ key, checked = false, name }) {
   return {
     root: label,
     input,
+    event: 'change',
     get value() {
       return input.checked;
     },
@@ -142,7 +155,10 @@ export function button(key, onClick) {
   return b;
 }
 
-/** A computed number with its label: set(text, verdictClass?). */
+/**
+ * A computed number with its label: set(text) shows it; set(text, holds) also marks it as a verdict
+ * that holds (truthy) or fails.
+ */
 export function stat(key, name) {
   const value = el('output', { className: 'value' });
   if (name) value.dataset.stat = name;
@@ -150,39 +166,23 @@ export function stat(key, name) {
   return {
     root,
     value,
-    set(text, kind) {
+    set(text, ...verdict) {
       value.textContent = text;
-      value.dataset.kind = kind ?? '';
+      value.dataset.kind = verdict.length ? (verdict[0] ? 'yes' : 'no') : '';
     },
   };
 }
 
-/** A panel of controls, laid out by the site's stylesheet (web/styles/controls.css). */
-export function controls(...children) {
-  return el('div', { className: 'controls' }, ...children);
-}
-
-/**
- * A numbered figure: <figure class="rp-figure" id="fig-2-1-7-b"> with the body and a caption "Figure
- * 2.1.7-b …" in the current language (the text refers to figures by these numbers). `values` fill the
- * caption's {placeholders}.
- */
-export function figure(number, captionKey, body, { values } = {}) {
-  const label = words('ui.figure', { n: number });
-  label.className = 'rp-figure-number';
-  const caption = words(captionKey, values);
-  caption.className = 'rp-figure-text';
-  return el(
-    'figure',
-    { className: 'rp-figure', id: `fig-${number.replace(/\./g, '-')}` },
-    el('div', { className: 'rp-figure-body' }, body),
-    el('figcaption', {}, label, ' ', caption),
-  );
-}
-
-/** Re-fills a figure caption's placeholders (a caption that quotes a live setting). */
-export function setCaption(fig, values) {
-  setWords(fig.querySelector('.rp-figure-text'), values);
+/** A sentence stating a verdict, marked as holding (true) or failing (false), read out when it changes. */
+export function verdictLine() {
+  const root = el('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
+  return {
+    root,
+    set(text, holds) {
+      root.textContent = text;
+      root.dataset.kind = holds ? 'yes' : 'no';
+    },
+  };
 }
 
 const style = (node, rules) => Object.assign(node.style, rules);
@@ -204,6 +204,16 @@ export class MatrixView {
     this.yTicks = el('div', { className: 'rp-axis rp-axis-y', attrs: { 'aria-hidden': 'true' } });
     this.bar = el('div', { className: 'rp-colorbar', attrs: { 'aria-hidden': 'true' } });
     this.barTicks = el('div', { className: 'rp-colorbar-ticks', attrs: { 'aria-hidden': 'true' } });
+    this.root = el('div', { className: 'matrix-figure' }, this.#grid(xKey, yKey, unitKey), this.readoutEl);
+    this.readout = readout ?? ((i, j, v) => t('ui.readout', { i, j, r: j - i, value: fmt(v) }));
+    this.colormap = colormap;
+    this.at = null;
+    this.#listen();
+    onLang(() => this.#describe());
+  }
+
+  /** The figure's grid: y title, y ticks, map, colour bar, its ticks; then x ticks; then x title, unit. */
+  #grid(xKey, yKey, unitKey) {
     const xTitle = words(xKey);
     const yTitle = words(yKey);
     const unit = words(unitKey);
@@ -228,26 +238,9 @@ export class MatrixView {
     style(this.bar, { width: '0.8rem', outline: '1px solid #8886' });
     style(this.barTicks, { position: 'relative', width: '3.6em', fontSize: '0.75em' });
     const blank = () => el('span');
-    // Row 1: y title, y ticks, map, colour bar, its ticks; row 2: x ticks; row 3: x title, unit.
-    const grid = el(
-      'div',
-      { className: 'rp-matrix-grid' },
-      yTitle,
-      this.yTicks,
-      this.surface,
-      this.bar,
-      this.barTicks,
-      blank(),
-      blank(),
-      this.xTicks,
-      blank(),
-      blank(),
-      blank(),
-      blank(),
-      xTitle,
-      blank(),
-      unit,
-    );
+    const cells = [yTitle, this.yTicks, this.surface, this.bar, this.barTicks];
+    cells.push(blank(), blank(), this.xTicks, blank(), blank(), blank(), blank(), xTitle, blank(), unit);
+    const grid = el('div', { className: 'rp-matrix-grid' }, ...cells);
     style(grid, {
       display: 'grid',
       gridTemplateColumns: 'auto auto minmax(0, var(--matrix-size, 320px)) auto auto',
@@ -255,10 +248,11 @@ export class MatrixView {
       alignItems: 'stretch',
       maxWidth: '100%',
     });
-    this.root = el('div', { className: 'matrix-figure' }, grid, this.readoutEl);
-    this.readout = readout ?? ((i, j, v) => t('ui.readout', { i, j, r: j - i, value: fmt(v) }));
-    this.colormap = colormap;
-    this.at = null;
+    return grid;
+  }
+
+  /** The readout follows the pointer, and the arrow keys (Shift: ten cells at a time). */
+  #listen() {
     this.canvas.addEventListener('pointermove', (e) => {
       if (!this.matrix) return;
       const box = this.canvas.getBoundingClientRect();
@@ -275,7 +269,6 @@ export class MatrixView {
       e.preventDefault();
       this.point(i + moves[e.key][0], j + moves[e.key][1]);
     });
-    onLang(() => this.#describe());
   }
 
   /** Shows slice `head` of the tensor. */
@@ -351,10 +344,17 @@ export class MatrixView {
   }
 }
 
+/** The footer's line naming the core's build (SIMD or baseline) and version, in the page's language. */
+export function showBuild(rp) {
+  const build = document.getElementById('build');
+  const text = () => {
+    build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
+  };
+  text();
+  onLang(text);
+}
+
 /** Re-applies data-i18n under a demo root after it built its DOM. */
 export function localize(root) {
   applyI18n(root);
 }
-
-export { fmt, lang, onLang, t };
-export { randomNormal, randomTensor } from './random.js';

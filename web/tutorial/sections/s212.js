@@ -1,20 +1,10 @@
 // 2.1.2 Theorem 1 measured: the translation defect of the position-score matrix S for any scheme, with
 // a k slider comparing S(i + k, j + k) against S(i, j) (Figures 2.1.2-a and 2.1.2-b).
 import { invariance, positionOnlySchemes } from '../verdicts.js';
-import {
-  controls,
-  el,
-  figure,
-  fmt,
-  localize,
-  MatrixView,
-  onLang,
-  schemeOptions,
-  select,
-  slider,
-  stat,
-  t,
-} from '../ui.js';
+import { controls, demoRow, figure, live, statsRow } from '../demo.js';
+import { fmt } from '../format.js';
+import { t } from '../../i18n/index.js';
+import { MatrixView, schemeOptions, select, slider, stat, verdictLine } from '../ui.js';
 
 export function mount(root, { rp }) {
   const options = [
@@ -30,16 +20,11 @@ export function mount(root, { rp }) {
   const shifted = new MatrixView({ unitKey });
   const defect = stat('s212.defect', 'defect');
   const defectK = stat('s212.defectK', 'defectK');
-  const verdict = el('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
+  const verdict = verdictLine();
   root.append(
-    controls(scheme.root, n.root, k.root),
-    el(
-      'div',
-      { className: 'demo-row' },
-      figure('2.1.2-a', 's212.fig.a', full.root),
-      figure('2.1.2-b', 's212.fig.b', shifted.root),
-    ),
-    el('div', { className: 'stats' }, defect.root, defectK.root, verdict),
+    controls(scheme, n, k),
+    demoRow(figure('2.1.2-a', 's212.fig.a', full.root), figure('2.1.2-b', 's212.fig.b', shifted.root)),
+    statsRow(defect, defectK, verdict),
   );
 
   function crop(S, size, offset, span) {
@@ -59,19 +44,11 @@ export function mount(root, { rp }) {
     const span = size - k.value;
     const drawn = full.show(crop(inv.S, size, 0, span));
     shifted.show(crop(inv.S, size, k.value, span), { range: drawn.range, colormap: drawn.colormap });
-    defect.set(t('s212.defectValue', { max: fmt(inv.value), relative: fmt(inv.relative) }), inv.verdict ? 'yes' : 'no');
+    defect.set(t('s212.defectValue', { max: fmt(inv.value), relative: fmt(inv.relative) }), inv.verdict);
     const scale = inv.value / Math.max(inv.relative, 1e-30);
-    defectK.set(
-      t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }),
-      tk.max <= 1e-5 * Math.max(1, scale) ? 'yes' : 'no',
-    );
-    verdict.textContent = t(inv.verdict ? 's212.invariant' : 's212.notInvariant');
-    verdict.dataset.kind = inv.verdict ? 'yes' : 'no';
+    defectK.set(t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }), tk.max <= 1e-5 * Math.max(1, scale));
+    verdict.set(t(inv.verdict ? 's212.invariant' : 's212.notInvariant'), inv.verdict);
     root.dataset.defect = String(inv.value);
   }
-  for (const c of [n, k]) c.input.addEventListener('input', update);
-  scheme.input.addEventListener('change', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [n, k, scheme]);
 }

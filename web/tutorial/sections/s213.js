@@ -2,10 +2,11 @@
 // vectors (2.1.3-a), whether each is a function of j − i, the distance from position 0 against r
 // (2.1.3-b) and a PCA projection (2.1.3-c). Part "manifold": the 2-D pairs of the vectors on their
 // circles (2.1.3-d) and the relative map φ(i, j) computed from two vectors (2.1.3-e).
-import { renderCurve } from '../../components/relpos-curve.js';
 import { geometry, METRICS, relativeMap } from '../verdicts.js';
-import { controls, el, figure, fmt, localize, MatrixView, onLang, select, slider, stat, t, words } from '../ui.js';
-import { pct } from '../format.js';
+import { byPart, controls, curveFigure, demoRow, figure, live, range, statsRow } from '../demo.js';
+import { fmt, pct } from '../format.js';
+import { t } from '../../i18n/index.js';
+import { el, keyedOptions, MatrixView, select, slider, stat, words } from '../ui.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const svgEl = (tag, attrs = {}) => {
@@ -14,13 +15,14 @@ const svgEl = (tag, attrs = {}) => {
   return node;
 };
 
-function sourceSelect(name) {
-  return select({
-    key: 's213.source',
-    name,
-    value: 'sinusoidal',
-    options: ['sinusoidal', 'rope', 'learned'].map((v) => ({ value: v, key: `s213.source.${v}` })),
-  });
+/** The controls both parts share: where the position vectors come from, how many, of what dimension. */
+function vectorControls() {
+  const options = keyedOptions('s213.source', ['sinusoidal', 'rope', 'learned']);
+  return {
+    source: select({ key: 's213.source', name: 'source', value: 'sinusoidal', options }),
+    n: slider({ key: 's213.n', min: 16, max: 256, step: 8, value: 128, name: 'n', unit: 'ui.unit.positions' }),
+    d: slider({ key: 's213.d', min: 4, max: 128, step: 4, value: 16, name: 'd', unit: 'ui.unit.dims' }),
+  };
 }
 
 /**
@@ -60,35 +62,23 @@ function planePlot(series, { xLabel, yLabel, label, dots = false, title = '' }) 
 }
 
 function mountMetrics(root, rp) {
-  const source = sourceSelect('source');
-  const n = slider({ key: 's213.n', min: 16, max: 256, step: 8, value: 128, name: 'n', unit: 'ui.unit.positions' });
-  const d = slider({ key: 's213.d', min: 4, max: 128, step: 4, value: 16, name: 'd', unit: 'ui.unit.dims' });
+  const { source, n, d } = vectorControls();
   const views = METRICS.map(
     () => new MatrixView({ colormap: 'viridis', xKey: 'ui.axisPosJ', yKey: 'ui.axisPosI', unitKey: 's213.unit' }),
   );
-  const curveBox = el('div', { className: 'curve-box' });
+  const fromZero = curveFigure('2.1.3-b', 's213.fig.b');
   const plane = el('div', { className: 'projection-figure' });
   const stats = METRICS.map((m) => stat(`s213.relative.${m}`, `relative-${m}`));
   const monotone = METRICS.map((m) => stat(`s213.monotone.${m}`, `monotone-${m}`));
   const explained = stat('s213.explained', 'explained');
+  const matrices = views.map((v, i) =>
+    el('div', {}, el('h4', {}, words(`s213.metric.${METRICS[i]}`)), v.root, stats[i].root),
+  );
   root.append(
-    controls(source.root, n.root, d.root),
-    figure(
-      '2.1.3-a',
-      's213.fig.a',
-      el(
-        'div',
-        { className: 'demo-row three' },
-        ...views.map((v, i) => el('div', {}, el('h4', {}, words(`s213.metric.${METRICS[i]}`)), v.root, stats[i].root)),
-      ),
-    ),
-    el(
-      'div',
-      { className: 'demo-row' },
-      figure('2.1.3-b', 's213.fig.b', curveBox),
-      figure('2.1.3-c', 's213.fig.c', plane),
-    ),
-    el('div', { className: 'stats' }, ...monotone.map((m) => m.root), explained.root),
+    controls(source, n, d),
+    figure('2.1.3-a', 's213.fig.a', el('div', { className: 'demo-row three' }, ...matrices)),
+    demoRow(fromZero, figure('2.1.3-c', 's213.fig.c', plane)),
+    statsRow(...monotone, explained),
   );
 
   function update() {
@@ -97,21 +87,15 @@ function mountMetrics(root, rp) {
     METRICS.forEach((metric, index) => {
       const m = g.metrics[metric];
       views[index].show(m.D, { colormap: 'viridis' });
-      stats[index].set(
-        t(m.relative ? 's213.isRelative' : 's213.notRelative', { defect: fmt(m.defect) }),
-        m.relative ? 'yes' : 'no',
-      );
+      stats[index].set(t(m.relative ? 's213.isRelative' : 's213.notRelative', { defect: fmt(m.defect) }), m.relative);
+      const isMonotone = m.firstMax < 0;
       monotone[index].set(
-        m.firstMax < 0 ? t('s213.isMonotone', { n: size }) : t('s213.firstMax', { r: m.firstMax }),
-        m.firstMax < 0 ? 'yes' : 'no',
+        isMonotone ? t('s213.isMonotone', { n: size }) : t('s213.firstMax', { r: m.firstMax }),
+        isMonotone,
       );
     });
-    renderCurve(curveBox, {
-      x: Array.from({ length: size }, (_, r) => r),
-      series: METRICS.map((metric) => ({ label: t(`s213.metric.${metric}`), y: g.metrics[metric].row })),
-      xLabel: t('s213.curveX'),
-      yLabel: t('s213.curveY'),
-    });
+    const series = METRICS.map((metric) => ({ label: t(`s213.metric.${metric}`), y: g.metrics[metric].row }));
+    fromZero.draw(range(size), series, ['s213.curveX', 's213.curveY']);
     const points = Array.from({ length: size }, (_, i) => [g.pca.points.data[2 * i], g.pca.points.data[2 * i + 1]]);
     plane.replaceChildren(
       planePlot([points], {
@@ -122,25 +106,17 @@ function mountMetrics(root, rp) {
     );
     explained.set(t('s213.explainedValue', { a: pct(g.pca.explained[0]), b: pct(g.pca.explained[1]) }));
   }
-  for (const c of [n, d]) c.input.addEventListener('input', update);
-  source.input.addEventListener('change', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [n, d, source]);
 }
 
 function mountManifold(root, rp) {
-  const source = sourceSelect('source');
-  const n = slider({ key: 's213.n', min: 16, max: 256, step: 8, value: 128, name: 'n', unit: 'ui.unit.positions' });
-  const d = slider({ key: 's213.d', min: 4, max: 128, step: 4, value: 16, name: 'd', unit: 'ui.unit.dims' });
+  const { source, n, d } = vectorControls();
   const circles = el('div', { className: 'projection-figure' });
   const view = new MatrixView({ colormap: 'rdbu', xKey: 'ui.axisPosJ', yKey: 'ui.axisPosI', unitKey: 's213.phiUnit' });
   const defect = stat('s213.phiDefect', 'phi-defect');
   root.append(
-    controls(source.root, n.root, d.root),
-    el(
-      'div',
-      { className: 'demo-row' },
+    controls(source, n, d),
+    demoRow(
       figure('2.1.3-d', 's213.fig.d', circles),
       figure('2.1.3-e', 's213.fig.e', el('div', {}, view.root, defect.root)),
     ),
@@ -166,17 +142,10 @@ function mountManifold(root, rp) {
       }),
     );
     view.show({ shape: [size, size], data: phi.data.subarray(0, size * size) }, { colormap: 'rdbu', range: [-1, 1] });
-    defect.set(t(relative ? 's213.phiIs' : 's213.phiNot', { defect: fmt(value) }), relative ? 'yes' : 'no');
+    defect.set(t(relative ? 's213.phiIs' : 's213.phiNot', { defect: fmt(value) }), relative);
     root.dataset.phiDefect = String(value);
   }
-  for (const c of [n, d]) c.input.addEventListener('input', update);
-  source.input.addEventListener('change', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [n, d, source]);
 }
 
-export function mount(root, { rp, part }) {
-  if (part === 'manifold') mountManifold(root, rp);
-  else mountMetrics(root, rp);
-}
+export const mount = byPart({ metrics: mountMetrics, manifold: mountManifold });

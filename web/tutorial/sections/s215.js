@@ -2,49 +2,74 @@
 // the original's view f(r) ~ GP(m(r), k(r, r′)): samples of f over r and the bias matrix one of them
 // induces (2.1.5-a … -d). Part "bayes": prior, observed attention logits, posterior (2.1.5-e). Part
 // "entropy": attention entropy per row and of p(r) under a decay and a temperature (2.1.5-f).
-import { renderCurve } from '../../components/relpos-curve.js';
 import { attentionEntropy, BAYES, bayes, gpPrior, PROFILES, profileKernel, profileValues } from '../verdicts.js';
-import { controls, el, figure, fmt, localize, MatrixView, onLang, select, slider, stat, t } from '../ui.js';
+import { byPart, controls, curveFigure, demoRow, figure, live, range, statsRow } from '../demo.js';
+import { fmt } from '../format.js';
+import { t } from '../../i18n/index.js';
+import { el, keyedOptions, localize, MatrixView, select, slider, stat, verdictLine } from '../ui.js';
 
-const range = (n, from = 0) => Array.from({ length: n }, (_, i) => from + i);
+const slopeSlider = () => slider({ key: 's215.meanSlope', min: 0, max: 0.5, step: 0.05, value: 0.1, name: 'slope' });
+
+/** The verdicts on kernel k: symmetric? positive semi-definite? a valid covariance function? */
+function showKernelVerdict({ symmetric, psd, verdict }, check) {
+  symmetric.set(t(check.symmetric ? 's215.symYes' : 's215.symNo', { asym: fmt(check.asymmetry) }), check.symmetric);
+  const psdText = t(check.isPSD ? 's215.psdYes' : 's215.psdNo', { min: fmt(check.minEigenvalue) });
+  psd.set(check.symmetric ? psdText : t('s215.psdSkipped'), check.isPSD);
+  verdict.set(t(check.isPSD ? 's215.valid' : check.symmetric ? 's215.invalidPSD' : 's215.invalidSym'), check.isPSD);
+}
+
+/** The GP's mean and samples of f over r (2.1.5-c) and the bias matrix the first sample induces (2.1.5-d). */
+function gpSamples() {
+  const samples = curveFigure('2.1.5-c', 's215.fig.c');
+  const bias = new MatrixView({ unitKey: 's215.biasUnit' });
+  const root = demoRow(samples, figure('2.1.5-d', 's215.fig.d', bias.root));
+  const note = el('p', { className: 'note' });
+  return {
+    parts: [root, note],
+    show(prior) {
+      const series = [
+        { label: t('s215.meanLabel'), y: prior.mean },
+        ...prior.samples.map((y, c) => ({ label: t('s215.sample', { k: c + 1 }), y })),
+      ];
+      samples.draw(prior.r, series, ['s215.r', 's215.f']);
+      bias.show(prior.bias);
+      root.style.display = '';
+      note.textContent = '';
+    },
+    // Only a valid covariance function has samples.
+    none() {
+      root.style.display = 'none';
+      note.textContent = t('s215.noSamples');
+    },
+  };
+}
 
 function mountGp(root, rp) {
   const profile = select({
     key: 's215.profile',
     name: 'profile',
     value: 'exp-decay',
-    options: Object.keys(PROFILES).map((p) => ({ value: p, key: `s215.profile.${p}` })),
+    options: keyedOptions('s215.profile', Object.keys(PROFILES)),
   });
   const param = slider({ key: 's215.param', min: 0.01, max: 1, step: 0.01, value: 0.1, name: 'param' });
   const n = slider({ key: 's215.n', min: 16, max: 128, step: 8, value: 64, name: 'n', unit: 'ui.unit.positions' });
-  const slope = slider({ key: 's215.meanSlope', min: 0, max: 0.5, step: 0.05, value: 0.1, name: 'slope' });
-  const symmetric = stat('s215.symmetric', 'symmetric');
-  const psd = stat('s215.psd', 'psd');
-  const verdict = el('p', { className: 'verdict', attrs: { 'aria-live': 'polite' } });
-  const profileBox = el('div', { className: 'curve-box' });
-  const eigBox = el('div', { className: 'curve-box' });
-  const samplesBox = el('div', { className: 'curve-box' });
-  const biasView = new MatrixView({ unitKey: 's215.biasUnit' });
-  const noSamples = el('p', { className: 'note' });
-  const samplesFigures = el(
-    'div',
-    { className: 'demo-row' },
-    figure('2.1.5-c', 's215.fig.c', samplesBox),
-    figure('2.1.5-d', 's215.fig.d', biasView.root),
-  );
+  const slope = slopeSlider();
+  const verdicts = {
+    symmetric: stat('s215.symmetric', 'symmetric'),
+    psd: stat('s215.psd', 'psd'),
+    verdict: verdictLine(),
+  };
+  const kernel = curveFigure('2.1.5-a', 's215.fig.a');
+  const eigenvalues = curveFigure('2.1.5-b', 's215.fig.b');
+  const samples = gpSamples();
   root.append(
-    controls(profile.root, param.root, n.root, slope.root),
-    el('div', { className: 'stats' }, symmetric.root, psd.root, verdict),
-    el(
-      'div',
-      { className: 'demo-row' },
-      figure('2.1.5-a', 's215.fig.a', profileBox),
-      figure('2.1.5-b', 's215.fig.b', eigBox),
-    ),
-    samplesFigures,
-    noSamples,
+    controls(profile, param, n, slope),
+    statsRow(verdicts.symmetric, verdicts.psd, verdicts.verdict),
+    demoRow(kernel, eigenvalues),
+    ...samples.parts,
   );
 
+  // Each profile has its own parameter, range and default.
   function selectProfile() {
     const p = PROFILES[profile.value];
     Object.assign(param.input, { min: p.min, max: p.max, step: p.step });
@@ -57,65 +82,23 @@ function mountGp(root, rp) {
     const size = n.value;
     const name = profile.value;
     const check = profileKernel(rp, name, param.value, size);
-    symmetric.set(
-      t(check.symmetric ? 's215.symYes' : 's215.symNo', { asym: fmt(check.asymmetry) }),
-      check.symmetric ? 'yes' : 'no',
-    );
-    psd.set(
-      check.symmetric
-        ? t(check.isPSD ? 's215.psdYes' : 's215.psdNo', { min: fmt(check.minEigenvalue) })
-        : t('s215.psdSkipped'),
-      check.isPSD ? 'yes' : 'no',
-    );
-    verdict.textContent = t(check.isPSD ? 's215.valid' : check.symmetric ? 's215.invalidPSD' : 's215.invalidSym');
-    verdict.dataset.kind = check.isPSD ? 'yes' : 'no';
+    showKernelVerdict(verdicts, check);
     root.dataset.kernel = check.isPSD ? 'valid' : 'invalid';
-    const r = range(2 * size - 1, -(size - 1));
     // The box window has no analytic form in the core (rp.analysis.derivative): its curve is left out.
-    profileBox.closest('figure').style.display = name === 'box' ? 'none' : '';
+    kernel.root.style.display = name === 'box' ? 'none' : '';
     if (name !== 'box') {
-      renderCurve(profileBox, {
-        x: r,
-        series: [{ label: t('s215.k'), y: profileValues(rp, { name, [PROFILES[name].param]: param.value }, size) }],
-        xLabel: t('s215.r'),
-        yLabel: t('s215.k'),
-      });
+      const k = profileValues(rp, { name, [PROFILES[name].param]: param.value }, size);
+      kernel.draw(range(2 * size - 1, -(size - 1)), [{ label: t('s215.k'), y: k }], ['s215.r', 's215.k']);
     }
-    renderCurve(eigBox, {
-      x: range(size),
-      series: [{ label: t('s215.lambda'), y: Array.from(check.eigenvalues) }],
-      xLabel: t('s215.index'),
-      yLabel: t('s215.lambda'),
-    });
-    if (check.isPSD) {
-      const prior = gpPrior(rp, { name, value: param.value, n: size, slope: slope.value });
-      renderCurve(samplesBox, {
-        x: prior.r,
-        series: [
-          { label: t('s215.meanLabel'), y: prior.mean },
-          ...prior.samples.map((y, c) => ({ label: t('s215.sample', { k: c + 1 }), y })),
-        ],
-        xLabel: t('s215.r'),
-        yLabel: t('s215.f'),
-      });
-      biasView.show(prior.bias);
-      samplesFigures.style.display = '';
-      noSamples.textContent = '';
-    } else {
-      samplesFigures.style.display = 'none';
-      noSamples.textContent = t('s215.noSamples');
-    }
+    const lambda = [{ label: t('s215.lambda'), y: Array.from(check.eigenvalues) }];
+    eigenvalues.draw(range(size), lambda, ['s215.index', 's215.lambda']);
+    if (check.isPSD) samples.show(gpPrior(rp, { name, value: param.value, n: size, slope: slope.value }));
+    else samples.none();
   }
 
-  profile.input.addEventListener('change', () => {
-    selectProfile();
-    update();
-  });
-  for (const c of [param, n, slope]) c.input.addEventListener('input', update);
-  onLang(update);
-  localize(root);
+  profile.input.addEventListener('change', selectProfile);
   selectProfile();
-  update();
+  live(root, update, [profile, param, n, slope]);
 }
 
 function mountBayes(root, rp) {
@@ -129,14 +112,10 @@ function mountBayes(root, rp) {
     name: 'sigma',
     unit: 'ui.unit.positions',
   });
-  const slope = slider({ key: 's215.meanSlope', min: 0, max: 0.5, step: 0.05, value: 0.1, name: 'slope' });
-  const box = el('div', { className: 'curve-box' });
+  const slope = slopeSlider();
+  const plot = curveFigure('2.1.5-e', 's215.fig.e');
   const error = stat('s215.bayesError', 'bayes-error');
-  root.append(
-    controls(count.root, sigma.root, slope.root),
-    figure('2.1.5-e', 's215.fig.e', box),
-    el('div', { className: 'stats' }, error.root),
-  );
+  root.append(controls(count, sigma, slope), plot.root, statsRow(error));
 
   function update() {
     const b = bayes(rp, { count: count.value, sigma: sigma.value, slope: slope.value });
@@ -146,69 +125,42 @@ function mountBayes(root, rp) {
       return at < 0 ? null : b.y[at];
     });
     const mean = Array.from(b.posterior.mean);
-    renderCurve(box, {
-      x: r,
-      series: [
-        { label: t('s215.truth'), y: b.truth },
-        { label: t('s215.priorMean'), y: b.prior.mean },
-        { label: t('s215.postMean'), y: mean },
-        { label: t('s215.postLow'), y: mean.map((m, i) => m - 2 * b.posterior.std[i]) },
-        { label: t('s215.postHigh'), y: mean.map((m, i) => m + 2 * b.posterior.std[i]) },
-        { label: t('s215.observed'), y: observed },
-      ],
-      xLabel: t('s215.pastDistance'),
-      yLabel: t('s215.logit'),
-    });
+    const series = [
+      { label: t('s215.truth'), y: b.truth },
+      { label: t('s215.priorMean'), y: b.prior.mean },
+      { label: t('s215.postMean'), y: mean },
+      { label: t('s215.postLow'), y: mean.map((m, i) => m - 2 * b.posterior.std[i]) },
+      { label: t('s215.postHigh'), y: mean.map((m, i) => m + 2 * b.posterior.std[i]) },
+      { label: t('s215.observed'), y: observed },
+    ];
+    plot.draw(r, series, ['s215.pastDistance', 's215.logit']);
     error.set(t('s215.bayesErrorValue', { prior: fmt(b.priorError), post: fmt(b.posteriorError) }));
     root.dataset.posteriorError = String(b.posteriorError);
   }
-  for (const c of [count, sigma, slope]) c.input.addEventListener('input', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [count, sigma, slope]);
 }
 
 function mountEntropy(root, rp) {
   const lambda = slider({ key: 's215.decay', min: 0, max: 1, step: 0.01, value: 0.1, name: 'decay' });
   const temperature = slider({ key: 's215.temperature', min: 0.1, max: 4, step: 0.1, value: 1, name: 'temperature' });
-  const box = el('div', { className: 'curve-box' });
+  const plot = curveFigure('2.1.5-f', 's215.fig.f');
   const hRow = stat('s215.rowEntropy', 'rowEntropy');
   const hDist = stat('s215.distEntropy', 'distEntropy');
-  root.append(
-    controls(lambda.root, temperature.root),
-    el('div', { className: 'stats' }, hRow.root, hDist.root),
-    figure('2.1.5-f', 's215.fig.f', box),
-  );
+  root.append(controls(lambda, temperature), statsRow(hRow, hDist), plot.root);
 
   function update() {
     const h = attentionEntropy(rp, { lambda: lambda.value, tau: temperature.value });
     hRow.set(t('s215.rowEntropyValue', { mean: fmt(h.rowEntropy), max: fmt(h.uniformRow) }));
-    hDist.set(
-      t('s215.distEntropyValue', {
-        h: fmt(h.distanceEntropy),
-        mean: fmt(h.meanDistance),
-        max: fmt(h.maxDistanceEntropy),
-      }),
-    );
+    const dist = { h: fmt(h.distanceEntropy), mean: fmt(h.meanDistance), max: fmt(h.maxDistanceEntropy) };
+    hDist.set(t('s215.distEntropyValue', dist));
     root.dataset.entropy = String(h.distanceEntropy);
-    renderCurve(box, {
-      x: range(h.rows.length),
-      series: [
-        { label: t('s215.rowEntropyShort'), y: Array.from(h.rows) },
-        { label: t('s215.uniformShort'), y: h.uniformRows },
-      ],
-      xLabel: t('s215.query'),
-      yLabel: t('s215.nats'),
-    });
+    const series = [
+      { label: t('s215.rowEntropyShort'), y: Array.from(h.rows) },
+      { label: t('s215.uniformShort'), y: h.uniformRows },
+    ];
+    plot.draw(range(h.rows.length), series, ['s215.query', 's215.nats']);
   }
-  for (const c of [lambda, temperature]) c.input.addEventListener('input', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [lambda, temperature]);
 }
 
-export function mount(root, { rp, part }) {
-  if (part === 'bayes') mountBayes(root, rp);
-  else if (part === 'entropy') mountEntropy(root, rp);
-  else mountGp(root, rp);
-}
+export const mount = byPart({ gp: mountGp, bayes: mountBayes, entropy: mountEntropy });

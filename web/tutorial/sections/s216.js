@@ -3,21 +3,10 @@
 // implicit with Shaw's relative a_clip(j−i), mixed with α, β — each with the translation defect of its
 // positional logits (measured with a position-only probe, verdicts.js).
 import { classification, VISIBLE } from '../verdicts.js';
-import {
-  checkbox,
-  controls,
-  el,
-  figure,
-  fmt,
-  localize,
-  MatrixView,
-  onLang,
-  schemeOptions,
-  select,
-  slider,
-  stat,
-  t,
-} from '../ui.js';
+import { controls, demoRow, figure, live } from '../demo.js';
+import { fmt } from '../format.js';
+import { t } from '../../i18n/index.js';
+import { checkbox, el, keyedOptions, MatrixView, schemeOptions, select, slider, stat } from '../ui.js';
 
 const KINDS = [
   ['explicit', '2.1.6-a'],
@@ -37,10 +26,7 @@ export function mount(root, { rp }) {
     key: 's216.form',
     name: 'form',
     value: 'modern',
-    options: [
-      { value: 'modern', key: 's216.form.modern' },
-      { value: 'seed', key: 's216.form.seed' },
-    ],
+    options: keyedOptions('s216.form', ['modern', 'seed']),
   });
   const alpha = slider({ key: 's216.alpha', min: 0, max: 2, step: 0.05, value: 1, name: 'alpha' });
   const beta = slider({ key: 's216.beta', min: 0, max: 2, step: 0.05, value: 0, name: 'beta' });
@@ -50,10 +36,8 @@ export function mount(root, { rp }) {
   const defects = KINDS.map(([kind]) => stat('s216.defect', `defect-${kind}`));
   const moved = KINDS.map(([kind]) => stat('s216.moved', `moved-${kind}`));
   root.append(
-    controls(scheme.root, form.root, alpha.root, beta.root, causal.root, n.root),
-    el(
-      'div',
-      { className: 'demo-row' },
+    controls(scheme, form, alpha, beta, causal, n),
+    demoRow(
       ...KINDS.map(([kind, number], i) =>
         figure(number, `s216.fig.${kind}`, el('div', {}, views[i].root, defects[i].root, moved[i].root)),
       ),
@@ -84,15 +68,10 @@ export function mount(root, { rp }) {
           b: kind === 'explicit' || kind === 'mixed' ? fmt(c.bias.data[i * size + j]) : '—',
         });
       views[index].show(m.weights, { colormap: 'viridis', range: [0, Math.max(...W)] });
-      defects[index].set(fmt(m.defect), m.invariant ? 'yes' : 'no');
+      defects[index].set(fmt(m.defect), m.invariant);
       moved[index].set(fmt(m.fromContent, 2));
       root.dataset[`defect${kind.toLowerCase()}`] = String(m.defect);
     });
   }
-  for (const c of [alpha, beta, n]) c.input.addEventListener('input', update);
-  for (const c of [scheme, form]) c.input.addEventListener('change', update);
-  causal.input.addEventListener('change', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [alpha, beta, n, scheme, form, causal]);
 }

@@ -2,9 +2,86 @@
 // position-only score s(r) with the probe), every cell computed now through summaryRow (verdicts.js),
 // the function the claim checks call.
 import { ROTARY_TABLE, summaryRow, summarySchemes } from '../verdicts.js';
-import { controls, el, figure, fmt, localize, onLang, slider, t, words } from '../ui.js';
+import { controls, figure, live } from '../demo.js';
+import { fmt } from '../format.js';
+import { t } from '../../i18n/index.js';
+import { el, localize, slider, words } from '../ui.js';
 
 const COLUMNS = ['invariant', 'decays', 'bounded', 'psd', 'cpd', 'extrapolates'];
+
+/** A verdict cell: its mark (yes, no or not applicable) and the number behind it. */
+function cell(result, text) {
+  const kind = result.verdict === null ? 'na' : result.verdict ? 'yes' : 'no';
+  const td = el('td', { dataset: { verdict: kind, value: String(result.value) } });
+  td.append(el('span', { className: 'mark', textContent: t(`s219.${kind}`) }), ' ', el('small', { textContent: text }));
+  return td;
+}
+
+/** What a row judges: the scheme's bias, its rotary score (scaled or not), or its position-only score. */
+function objectName({ info, kind, params }, L) {
+  if (kind === 'bias') return t('s219.object.bias');
+  if (info.calls.includes('frequencies')) {
+    return params.factor ? t('s219.object.scaled', { s: params.factor, L }) : t('s219.object.rotary');
+  }
+  return t('s219.object.score');
+}
+
+const kernelText = (k) =>
+  k.verdict === null
+    ? t('s219.notToeplitz')
+    : k.symmetric
+      ? t('s219.minEig', { value: fmt(k.value) })
+      : t('s219.notSymmetric');
+
+/** The cells of a row with verdicts: the object judged, then one verdict per column. */
+function verdictCells(row, L) {
+  const extra = row.extrapolates;
+  return [
+    el('td', { textContent: objectName(row, L) }),
+    cell(row.invariant, t('s219.defect', { value: fmt(row.invariant.value) })),
+    cell(row.decays, t('s219.far', { value: fmt(row.decays.value) })),
+    cell(row.bounded, t('s219.growth', { value: fmt(row.bounded.value) })),
+    cell(row.psd, kernelText(row.psd)),
+    cell(row.cpd, kernelText(row.cpd)),
+    cell(
+      extra,
+      extra.kind === 'angles'
+        ? t('s219.unseen', { count: extra.value, pairs: extra.pairs, s: ROTARY_TABLE.s })
+        : t('s219.rise', { value: fmt(extra.value) }),
+    ),
+  ];
+}
+
+/** A scheme's row: its names, its verdicts (or why it has none) and a link to it in the playground. */
+function schemeRow(info, row, L) {
+  const tr = el(
+    'tr',
+    { dataset: { scheme: info.id } },
+    el('th', { scope: 'row' }, words(`scheme.${info.id}`), el('br'), el('code', { textContent: info.id })),
+  );
+  if (row.empty) {
+    tr.append(el('td', {}, words(`s219.empty.${row.empty}`)));
+    for (let c = 0; c < COLUMNS.length; c++) tr.append(cell({ verdict: null, value: NaN }, '—'));
+  } else {
+    tr.append(...verdictCells(row, L));
+  }
+  const link = el('a', { href: `./playground.html#scheme=${encodeURIComponent(info.id)}&b.scheme=alibi` });
+  link.textContent = t('s219.open');
+  tr.append(el('td', {}, link));
+  return tr;
+}
+
+function headerRow() {
+  const th = (key) => el('th', { scope: 'col' }, words(key));
+  return el(
+    'tr',
+    {},
+    th('s219.col.scheme'),
+    th('s219.col.object'),
+    ...COLUMNS.map((c) => th(`s219.col.${c}`)),
+    th('s219.col.playground'),
+  );
+}
 
 export function mount(root, { rp }) {
   const n = slider({ key: 's219.n', min: 16, max: 128, step: 16, value: 64, name: 'n', unit: 'ui.unit.positions' });
@@ -16,85 +93,20 @@ export function mount(root, { rp }) {
     table,
   );
   root.append(
-    controls(n.root, L.root),
+    controls(n, L),
     figure('2.1.9-a', 's219.fig.a', wrap),
     el('p', { className: 'note' }, words('s219.criteria')),
   );
 
-  function cell(result, text) {
-    const kind = result.verdict === null ? 'na' : result.verdict ? 'yes' : 'no';
-    const td = el('td', { dataset: { verdict: kind, value: String(result.value) } });
-    td.append(
-      el('span', { className: 'mark', textContent: t(`s219.${kind}`) }),
-      ' ',
-      el('small', { textContent: text }),
-    );
-    return td;
-  }
-
-  function objectName(row) {
-    const { info, kind, params } = row;
-    if (kind === 'bias') return t('s219.object.bias');
-    if (info.calls.includes('frequencies')) {
-      return params.factor ? t('s219.object.scaled', { s: params.factor, L: L.value }) : t('s219.object.rotary');
-    }
-    return t('s219.object.score');
-  }
-
   function update() {
     const size = n.value;
-    const head = el(
-      'tr',
-      {},
-      el('th', { scope: 'col' }, words('s219.col.scheme')),
-      el('th', { scope: 'col' }, words('s219.col.object')),
-      ...COLUMNS.map((c) => el('th', { scope: 'col' }, words(`s219.col.${c}`))),
-      el('th', { scope: 'col' }, words('s219.col.playground')),
+    const rows = summarySchemes(rp).map((info) =>
+      schemeRow(info, summaryRow(rp, info, { n: size, L: L.value }), L.value),
     );
-    const rows = summarySchemes(rp).map((info) => {
-      const row = summaryRow(rp, info, { n: size, L: L.value });
-      const tr = el(
-        'tr',
-        { dataset: { scheme: info.id } },
-        el('th', { scope: 'row' }, words(`scheme.${info.id}`), el('br'), el('code', { textContent: info.id })),
-      );
-      if (row.empty) {
-        tr.append(el('td', {}, words(`s219.empty.${row.empty}`)));
-        for (let c = 0; c < COLUMNS.length; c++) tr.append(cell({ verdict: null, value: NaN }, '—'));
-      } else {
-        const kernelText = (k) =>
-          k.verdict === null
-            ? t('s219.notToeplitz')
-            : k.symmetric
-              ? t('s219.minEig', { value: fmt(k.value) })
-              : t('s219.notSymmetric');
-        tr.append(
-          el('td', { textContent: objectName(row) }),
-          cell(row.invariant, t('s219.defect', { value: fmt(row.invariant.value) })),
-          cell(row.decays, t('s219.far', { value: fmt(row.decays.value) })),
-          cell(row.bounded, t('s219.growth', { value: fmt(row.bounded.value) })),
-          cell(row.psd, kernelText(row.psd)),
-          cell(row.cpd, kernelText(row.cpd)),
-          cell(
-            row.extrapolates,
-            row.extrapolates.kind === 'angles'
-              ? t('s219.unseen', { count: row.extrapolates.value, pairs: row.extrapolates.pairs, s: ROTARY_TABLE.s })
-              : t('s219.rise', { value: fmt(row.extrapolates.value) }),
-          ),
-        );
-      }
-      const link = el('a', { href: `./playground.html#scheme=${encodeURIComponent(info.id)}&b.scheme=alibi` });
-      link.textContent = t('s219.open');
-      tr.append(el('td', {}, link));
-      return tr;
-    });
-    table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...rows));
+    table.replaceChildren(el('thead', {}, headerRow()), el('tbody', {}, ...rows));
     localize(table);
     root.dataset.n = String(size);
     root.dataset.L = String(L.value);
   }
-  for (const c of [n, L]) c.input.addEventListener('input', update);
-  onLang(update);
-  localize(root);
-  update();
+  live(root, update, [n, L]);
 }
