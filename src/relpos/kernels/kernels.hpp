@@ -78,8 +78,10 @@ void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64
 
 // Scratch for attentionOutput, reusable across calls.
 struct OnlineScratch {
-  std::vector<float> logits;
-  std::vector<float> acc;
+  std::vector<float> logits;   // one block of logits, row by row
+  std::vector<float> weights;  // the same block's weights, interleaved for the W·V tile
+  std::vector<float> queries;  // the tile's query rows, interleaved
+  std::vector<float> acc;      // the unnormalised outputs
 };
 
 // Only the attention output softmax(logits) V of query rows first .. first + rows - 1, computed

@@ -43,10 +43,6 @@ inline F4 mul(F4 a, F4 b) {
 inline F4 max(F4 a, F4 b) {
   return {wasm_f32x4_pmax(a.v, b.v)};
 }
-// Lanes where a < limit become +0.
-inline F4 zeroBelow(F4 a, F4 value, float limit) {
-  return {wasm_v128_andnot(value.v, wasm_f32x4_lt(a.v, wasm_f32x4_splat(limit)))};
-}
 // The integer lanes of a shifted left by `bits`, read back as floats (exponent-field arithmetic).
 inline F4 shiftBitsLeft(F4 a, int bits) {
   return {wasm_i32x4_shl(a.v, bits)};
@@ -94,11 +90,6 @@ RELPOS_LANEWISE(sub, a.v[i] - b.v[i])
 RELPOS_LANEWISE(mul, a.v[i] * b.v[i])
 RELPOS_LANEWISE(max, a.v[i] < b.v[i] ? b.v[i] : a.v[i])
 #undef RELPOS_LANEWISE
-inline F4 zeroBelow(F4 a, F4 value, float limit) {
-  F4 r;
-  for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] < limit ? 0.0f : value.v[i];
-  return r;
-}
 inline F4 shiftBitsLeft(F4 a, int bits) {
   F4 r;
   for (int i = 0; i < 4; ++i) {
@@ -129,26 +120,26 @@ inline float horizontalSum(F4 a) {
   return (lane(a, 0) + lane(a, 1)) + (lane(a, 2) + lane(a, 3));
 }
 
-// e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r, e^r by a degree-6 polynomial.
-// n is rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low mantissa bits; shifting
-// those bits into the exponent field is 2^n, with no float-to-integer conversion (which wasm SIMD
-// lowers to a long instruction sequence on x86). About 1 ulp; exactly 0 below -87, so -Infinity
-// gives weight 0.
+// e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r (two-part ln2), e^r by a
+// degree-7 polynomial in Estrin's form (a short dependency chain: the exponential is latency-bound
+// in a softmax loop). n is rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low
+// mantissa bits; shifting them into the exponent field is 2^n, with no float-to-integer conversion
+// (a long instruction sequence in wasm SIMD on x86). About 1 ulp. x is clamped at -88, where n + 127
+// reaches 0 and the power of two is +0: -Infinity and everything below about -87.7 give exactly 0.
 inline F4 expNonPositive(F4 x) {
   const F4 magic = splat(12582912.0f + 127.0f);
-  const F4 clamped = max(x, splat(-87.0f));
+  const F4 clamped = max(x, splat(-88.0f));
   const F4 k = add(mul(clamped, splat(1.44269504088896341f)), magic);
   const F4 n = sub(k, magic);
-  F4 r = sub(clamped, mul(n, splat(0.693359375f)));
-  r = sub(r, mul(n, splat(-2.12194440e-4f)));
-  F4 p = splat(1.9875691500e-4f);
-  p = add(mul(p, r), splat(1.3981999507e-3f));
-  p = add(mul(p, r), splat(8.3334519073e-3f));
-  p = add(mul(p, r), splat(4.1665795894e-2f));
-  p = add(mul(p, r), splat(1.6666665459e-1f));
-  p = add(mul(p, r), splat(5.0000001201e-1f));
-  const F4 e = add(add(mul(mul(p, r), r), r), splat(1.0f));
-  return zeroBelow(x, mul(e, shiftBitsLeft(k, 23)), -87.0f);
+  const F4 r = sub(sub(clamped, mul(n, splat(0.693359375f))), mul(n, splat(-2.12194440e-4f)));
+  // e^r = (1 + r) + r^2 (c5 + c4 r + r^2 (c3 + c2 r + r^2 (c1 + c0 r)))
+  const F4 r2 = mul(r, r);
+  const F4 a = add(splat(5.0000001201e-1f), mul(splat(1.6666665459e-1f), r));
+  const F4 b = add(splat(4.1665795894e-2f), mul(splat(8.3334519073e-3f), r));
+  const F4 c = add(splat(1.3981999507e-3f), mul(splat(1.9875691500e-4f), r));
+  const F4 p = add(a, mul(r2, add(b, mul(r2, c))));
+  const F4 e = add(add(splat(1.0f), r), mul(p, r2));
+  return mul(e, shiftBitsLeft(k, 23));
 }
 
 inline float expNonPositive(float x) {

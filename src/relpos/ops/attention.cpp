@@ -129,7 +129,7 @@ struct Given {
 };
 
 Given readGiven(const Params& params, const std::string& name, const Shapes& s) {
-  const Value* v = params.array(name);
+  const Value* v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
   const int64_t nm = s.n * s.m;
   const Shape& shape = v->shape;
