@@ -16,15 +16,6 @@ function tensor(shape, seed) {
   return { shape, data: Float32Array.from({ length: size }, (_, i) => Math.sin(seed * 1000 + i * 12.9898) * 1.5) };
 }
 
-/** Columns [h·w, (h+1)·w) of every row of a [rows, heads·w] tensor. */
-function columns(t, heads, h) {
-  const [rows, width] = t.shape;
-  const w = width / heads;
-  const out = new Float32Array(rows * w);
-  for (let i = 0; i < rows; i++) out.set(t.data.subarray(i * width + h * w, i * width + (h + 1) * w), i * w);
-  return out;
-}
-
 /** Hugging Face's repeat_kv: kv head g repeated `group` times, consecutively. */
 function repeatKv(t, kvHeads, group) {
   const [rows, width] = t.shape;
@@ -47,7 +38,14 @@ describe('grouped-query attention (kvHeads)', () => {
     const k = tensor([11, 2 * 4], 2);
     const v = tensor([11, 2 * 3], 3);
     const grouped = rp.attention({ q, k, v, heads: 8, kvHeads: 2, causal: true, scheme: 'rope' });
-    const full = rp.attention({ q, k: repeatKv(k, 2, 4), v: repeatKv(v, 2, 4), heads: 8, causal: true, scheme: 'rope' });
+    const full = rp.attention({
+      q,
+      k: repeatKv(k, 2, 4),
+      v: repeatKv(v, 2, 4),
+      heads: 8,
+      causal: true,
+      scheme: 'rope',
+    });
     expect(grouped.weights).toEqual(full.weights);
     expect(grouped.output).toEqual(full.output);
   });
@@ -79,7 +77,13 @@ describe('masks', () => {
   const additive = keep.map((row) => row.map((x) => (x ? 0 : -Infinity)));
 
   it('a boolean mask (true keeps) equals the additive mask of 0 and -Infinity, in every accepted form', () => {
-    const fromAdditive = rp.attention({ q, k, v, heads: 2, mask: { shape: [5, 7], data: additive.flat(), kind: 'additive' } });
+    const fromAdditive = rp.attention({
+      q,
+      k,
+      v,
+      heads: 2,
+      mask: { shape: [5, 7], data: additive.flat(), kind: 'additive' },
+    });
     for (const mask of [
       keep,
       { shape: [5, 7], data: keep.flat() },
@@ -104,7 +108,8 @@ describe('masks', () => {
   it('a row whose every key is masked has zero weights and a zero output', () => {
     const none = keep.map((row, i) => (i === 2 ? row.map(() => false) : row));
     const { weights, output } = rp.attention({ q, k, v, heads: 2, mask: none });
-    for (let h = 0; h < 2; h++) expect(Array.from(weights.data.subarray((h * 5 + 2) * 7, (h * 5 + 3) * 7))).toEqual(Array(7).fill(0));
+    for (let h = 0; h < 2; h++)
+      expect(Array.from(weights.data.subarray((h * 5 + 2) * 7, (h * 5 + 3) * 7))).toEqual(Array(7).fill(0));
     expect(Array.from(output.data.subarray(12, 18))).toEqual(Array(6).fill(0));
   });
 
@@ -129,7 +134,9 @@ describe('sliding windows and scale', () => {
       [3, 9],
     ]) {
       const qn = { shape: [n, 8], data: q.data.subarray(0, n * 8) };
-      const mask = Array.from({ length: n }, (_, i) => Array.from({ length: 12 }, (_, j) => i + queryOffset - j >= 0 && i + queryOffset - j < 4));
+      const mask = Array.from({ length: n }, (_, i) =>
+        Array.from({ length: 12 }, (_, j) => i + queryOffset - j >= 0 && i + queryOffset - j < 4),
+      );
       const windowed = rp.attention({ q: qn, k, v, causal: true, slidingWindow: 4, queryOffset, scheme: 'alibi' });
       const masked = rp.attention({ q: qn, k, v, mask, queryOffset, scheme: 'alibi' });
       expect(maxDiff(windowed.weights.data, masked.weights.data)).toBeLessThan(1e-7);
@@ -145,7 +152,9 @@ describe('sliding windows and scale', () => {
 
   it('scale replaces 1/sqrt(d): scale s equals the default on queries multiplied by s·sqrt(d)', () => {
     const scaled = { shape: q.shape, data: q.data.map((x) => x * 0.3 * Math.sqrt(8)) };
-    expect(maxDiff(rp.attention({ q, k, scale: 0.3 }).weights.data, rp.attention({ q: scaled, k }).weights.data)).toBeLessThan(1e-6);
+    expect(
+      maxDiff(rp.attention({ q, k, scale: 0.3 }).weights.data, rp.attention({ q: scaled, k }).weights.data),
+    ).toBeLessThan(1e-6);
     expect(() => rp.attention({ q, k, scale: 2, scheme: 'cope' })).toThrow(/scale does not apply to scheme 'cope'/);
   });
 });
@@ -160,7 +169,10 @@ describe('a batch dimension', () => {
     expect(batched.weights.shape).toEqual([3, 4, 5, 6]);
     expect(batched.output.shape).toEqual([3, 5, 16]);
     for (let b = 0; b < 3; b++) {
-      const slice = (t, rows, width) => ({ shape: [rows, width], data: t.data.subarray(b * rows * width, (b + 1) * rows * width) });
+      const slice = (t, rows, width) => ({
+        shape: [rows, width],
+        data: t.data.subarray(b * rows * width, (b + 1) * rows * width),
+      });
       const one = rp.attention({
         q: slice(q, 5, 16),
         k: slice(k, 6, 8),
@@ -198,7 +210,12 @@ describe('output only (weights: false)', () => {
     const k = tensor([300, 2 * 16], 22);
     const v = tensor([300, 2 * 8], 23);
     for (const options of cases) {
-      const kv = options.kvHeads ? { k: { shape: [300, 16], data: k.data.subarray(0, 4800) }, v: { shape: [300, 8], data: v.data.subarray(0, 2400) } } : { k, v };
+      const kv = options.kvHeads
+        ? {
+            k: { shape: [300, 16], data: k.data.subarray(0, 4800) },
+            v: { shape: [300, 8], data: v.data.subarray(0, 2400) },
+          }
+        : { k, v };
       const full = rp.attention({ q, ...kv, heads: 2, ...options });
       const only = rp.attention({ q, ...kv, heads: 2, ...options, weights: false });
       expect(Object.keys(only)).toEqual(['output']);
@@ -235,7 +252,9 @@ describe('output only (weights: false)', () => {
     const n = 40000;
     const q = tensor([n, 64], 26);
     const v = tensor([n, 64], 27);
-    expect(() => rp.attention({ q, k: q, v, weights: false })).toThrow(/over the synchronous budget of 2\^34.*rp\.attentionAsync/);
+    expect(() => rp.attention({ q, k: q, v, weights: false })).toThrow(
+      /over the synchronous budget of 2\^34.*rp\.attentionAsync/,
+    );
     const controller = new AbortController();
     const seen = [];
     const job = rp.attentionAsync({
@@ -266,14 +285,22 @@ describe('output only (weights: false)', () => {
     const replies = [];
     const scope = { postMessage: (message) => replies.push(structuredClone(message)), close() {} };
     serve(scope, { loadCore: () => rp });
-    scope.onmessage({ data: structuredClone({ type: 'call', id: 1, method: 'attentionAsync', args: [{ ...options, __relposControl: true }] }) });
-    while (!replies.some((r) => r.type === 'result' || r.type === 'error')) await new Promise((wake) => setTimeout(wake, 5));
+    scope.onmessage({
+      data: structuredClone({
+        type: 'call',
+        id: 1,
+        method: 'attentionAsync',
+        args: [{ ...options, __relposControl: true }],
+      }),
+    });
+    while (!replies.some((r) => r.type === 'result' || r.type === 'error'))
+      await new Promise((wake) => setTimeout(wake, 5));
     expect(replies.some((r) => r.type === 'progress')).toBe(true);
     expect(replies.find((r) => r.type === 'result').result).toEqual(sync);
   });
 });
 
-describe('results into the caller\'s array (out)', () => {
+describe("results into the caller's array (out)", () => {
   const q = tensor([6, 8], 30);
   const v = tensor([6, 4], 31);
 
@@ -291,7 +318,9 @@ describe('results into the caller\'s array (out)', () => {
       /relpos\.attention: out must be a Float32Array of 36 values for the weights, got 35/,
     );
     expect(() => rp.attention({ q, k: q, out: new Float64Array(36) })).toThrow(TypeError);
-    expect(() => rp.attention({ q, k: q, out: new Float32Array(36), view: true })).toThrow(/out and view exclude each other/);
+    expect(() => rp.attention({ q, k: q, out: new Float32Array(36), view: true })).toThrow(
+      /out and view exclude each other/,
+    );
   });
 });
 
@@ -306,21 +335,31 @@ describe('one computation, whatever the path', () => {
       // The last 70 queries of 90 keys: rows 20 .. 89 of the square bias.
       const rows = { shape: [2, 70, 90], data: new Float32Array(2 * 70 * 90) };
       for (let h = 0; h < 2; h++) rows.data.set(B.data.subarray((h * 90 + 20) * 90, (h + 1) * 90 * 90), h * 70 * 90);
-      expect(rp.attention({ q, k, v, heads: 2, scheme }).weights, scheme).toEqual(rp.attention({ q, k, v, heads: 2, B: rows }).weights);
+      expect(rp.attention({ q, k, v, heads: 2, scheme }).weights, scheme).toEqual(
+        rp.attention({ q, k, v, heads: 2, B: rows }).weights,
+      );
     }
   });
 
   it('copied, zero-copy and job results are equal, and the SIMD and scalar builds agree bit for bit', async () => {
     for (const options of [
       { scheme: 'alibi', causal: true },
-      { scheme: 'rope', kvHeads: 1, k: { shape: [90, 16], data: k.data.subarray(0, 1440) }, v: { shape: [90, 8], data: v.data.subarray(0, 720) } },
+      {
+        scheme: 'rope',
+        kvHeads: 1,
+        k: { shape: [90, 16], data: k.data.subarray(0, 1440) },
+        v: { shape: [90, 8], data: v.data.subarray(0, 720) },
+      },
       { scheme: 'fire', slidingWindow: 9, causal: true },
       { mask: { ...tensor([70, 90], 35), kind: 'additive' }, scale: 0.2 },
     ]) {
       const call = { q, k, v, heads: 2, ...options };
       const copied = rp.attention(call);
       const view = rp.attention({ ...call, view: true });
-      expect({ weights: { shape: view.weights.shape, data: view.weights.data.slice() }, output: { shape: view.output.shape, data: view.output.data.slice() } }).toEqual(copied);
+      expect({
+        weights: { shape: view.weights.shape, data: view.weights.data.slice() },
+        output: { shape: view.output.shape, data: view.output.data.slice() },
+      }).toEqual(copied);
       expect(await rp.attentionAsync(call)).toEqual(copied);
       expect(baseline.attention(call)).toEqual(copied);
       expect(baseline.attention({ ...call, weights: false })).toEqual(rp.attention({ ...call, weights: false }));
