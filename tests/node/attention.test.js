@@ -108,8 +108,9 @@ describe('masks', () => {
   it('a row whose every key is masked has zero weights and a zero output', () => {
     const none = keep.map((row, i) => (i === 2 ? row.map(() => false) : row));
     const { weights, output } = rp.attention({ q, k, v, heads: 2, mask: none });
-    for (let h = 0; h < 2; h++)
+    for (let h = 0; h < 2; h++) {
       expect(Array.from(weights.data.subarray((h * 5 + 2) * 7, (h * 5 + 3) * 7))).toEqual(Array(7).fill(0));
+    }
     expect(Array.from(output.data.subarray(12, 18))).toEqual(Array(6).fill(0));
   });
 
@@ -293,8 +294,9 @@ describe('output only (weights: false)', () => {
         args: [{ ...options, __relposControl: true }],
       }),
     });
-    while (!replies.some((r) => r.type === 'result' || r.type === 'error'))
+    while (!replies.some((r) => r.type === 'result' || r.type === 'error')) {
       await new Promise((wake) => setTimeout(wake, 5));
+    }
     expect(replies.some((r) => r.type === 'progress')).toBe(true);
     expect(replies.find((r) => r.type === 'result').result).toEqual(sync);
   });
