@@ -284,7 +284,8 @@ bool allFinite(const std::vector<float>& values, bool allowMinusInfinity) {
   for (float x : values) {
     uint32_t bits;
     std::memcpy(&bits, &x, sizeof bits);
-    bad |= static_cast<uint32_t>((bits & kExponent) == kExponent) & static_cast<uint32_t>(!allowMinusInfinity || bits != kMinusInfinity);
+    bad |= static_cast<uint32_t>((bits & kExponent) == kExponent) &
+           static_cast<uint32_t>(!allowMinusInfinity || bits != kMinusInfinity);
   }
   return bad == 0;
 }

@@ -68,8 +68,8 @@ struct Rows {
 // Logits of R rows over the panels starting at keys j0 .. j1 - 1 (j0 a multiple of kPanel, j1 <= m):
 // dst[r * ldd + (j - j0)] for j in [j0, j1), with the running row maxima in top.
 template <int R, bool kBias, bool kMask>
-void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d,
-                const LogitSpec& spec, int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
+void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
+                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
   const F4 scale = simd::splat(spec.scale);
   const F4 biasWeight = simd::splat(spec.bias.weight);
   const float* biasRow[R];
