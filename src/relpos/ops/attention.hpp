@@ -22,8 +22,8 @@ class WeightsSink {
   virtual void write(int64_t offset, const float* data, int64_t count) = 0;
 };
 
-// A synchronous call does at most this many multiply-adds (about a second of the kernel); larger
-// ones run as a job (startAttention) with progress and cancellation.
+// A synchronous call does at most this many multiply-adds; larger ones run as a job
+// (startAttention) with progress and cancellation.
 constexpr double kSyncAttentionWork = 17179869184.0;  // 2^34
 
 // params: q [n, heads*dh] or [batch, n, heads*dh]; k [m, kvHeads*dh] and optional v [m, kvHeads*dv]
