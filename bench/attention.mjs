@@ -159,6 +159,13 @@ async function extras(simd) {
     simd.rotate(x),
   );
   await timeIt('rotate, RoPE, n = 2048, d = 128, zero-copy view', () => simd.rotate(x, { view: true }));
+  // Output only at a length whose weights (16,384² floats per head, 1 GiB) could never be held.
+  const long = { shape: [16384, 64], data: Float32Array.from({ length: 16384 * 64 }, seeded(5)) };
+  await timeIt(
+    'attention output only (weights: false), n = 16,384, d = 64, ALiBi, causal',
+    () => simd.attention({ q: long, k: long, v: long, scheme: 'alibi', causal: true, weights: false }),
+    3,
+  );
   const m = { shape: [512, 512], data: Float32Array.from({ length: 512 * 512 }, seeded(4)) };
   await timeIt('SVD 512 × 512, values only', () => simd.analysis.svd(m), 5);
   for (const [name, options] of [
