@@ -205,6 +205,8 @@ Scheme debertaScheme() {
                        kOutput, kQc, kKc, kQr, kKr, kPosAttType});
   s.buckets = bucketMap;
   s.scores = scores;
+  // Position-only scores read the tables at idx(i, j) = bucket(i − j) + s: a function of i − j.
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;  // c2c + c2p + p2c in place of QK^T / sqrt(d)
   s.logits = logits;
   return s;

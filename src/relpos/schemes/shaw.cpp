@@ -123,6 +123,8 @@ Scheme shawScheme() {
       {common::n(), common::d(), common::heads(), common::causal(), kClip, kAK, kAV, queryParam(), keyParam()});
   s.buckets = buckets;
   s.scores = scores;
+  // Position-only scores q·a^K[clip(j − i)] / √d: a function of j − i (docs/schemes/vectors.md).
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::PairTable;  // a^K at the clipped distance on the keys, a^V on the values
   s.pairTable = pairTable;
   return s;

@@ -134,6 +134,8 @@ Scheme transformerXlScheme() {
       {common::n(), common::d(), common::heads(), common::causal(), kU, kV, kWr, kDR, common::base(), queryParam(),
        keyParam()});
   s.scores = scores;
+  // Position-only scores v·R(i − j)W_R / √d: a function of i − j.
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;
   s.logits = logits;
   return s;
