@@ -404,17 +404,23 @@ class AttentionRun {
   void headBlock(int64_t b, int64_t h, int64_t i0, int64_t rows) {
     const int64_t g = h / s_.group;
     const int64_t qWidth = s_.heads * s_.dh;
-    const float* qSrc = in_.q->array.data() + (b * s_.n + i0) * qWidth + h * s_.dh;
-    float* q = sized(ws_.queries, rows * s_.dh);
-    for (int64_t r = 0; r < rows; ++r) std::copy_n(qSrc + r * qWidth, s_.dh, q + r * s_.dh);
-    if (terms_.hasRotary) {
-      for (int64_t r = 0; r < rows; ++r) queryTable_->apply(i0 + r + s_.queryOffset, q + r * s_.dh);
+    // The block's queries, read in place unless they are rotated (or handed to a scheme's hook).
+    const float* q = in_.q->array.data() + (b * s_.n + i0) * qWidth + h * s_.dh;
+    int64_t ldq = qWidth;
+    if (terms_.hasRotary || terms_.logits) {
+      float* copy = sized(ws_.queries, rows * s_.dh);
+      for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
+      if (terms_.hasRotary) {
+        for (int64_t r = 0; r < rows; ++r) queryTable_->apply(i0 + r + s_.queryOffset, copy + r * s_.dh);
+      }
+      q = copy;
+      ldq = s_.dh;
     }
     kernels::LogitSpec spec;
     spec.scale = static_cast<float>(weights_.scale);
     spec.keys = keys_;
     spec.bias = biasTerm(b, h, i0, rows);
-    if (terms_.pairTerm()) spec.bias = pairTerms(q, spec.bias, i0, rows);
+    if (terms_.pairTerm()) spec.bias = pairTerms(q, ldq, spec.bias, i0, rows);
     spec.mask = maskTerm(b, h, i0, rows);
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
@@ -423,7 +429,7 @@ class AttentionRun {
     const int64_t ldo = s_.heads * s_.dv;
     const bool needWeights = keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
     if (!needWeights) {
-      kernels::attentionOutput(q, s_.dh, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
+      kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
       return;
     }
     const int64_t weightsOffset = ((b * s_.heads + h) * s_.n + i0) * s_.m;
@@ -433,7 +439,7 @@ class AttentionRun {
       scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
       kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
     } else {
-      kernels::softmaxWeights(q, s_.dh, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
+      kernels::softmaxWeights(q, ldq, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
     }
     if (v) {
       kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, keys_, out, ldo);
@@ -458,13 +464,13 @@ class AttentionRun {
 
   // Pair terms scale * vector * q_i.p_ij (Shaw's a^K gathered by index, or a given P [n, m, d]),
   // plus the bias, as one block term. With a table the dot products are taken once per table row.
-  kernels::Term pairTerms(const float* q, const kernels::Term& bias, int64_t i0, int64_t rows) {
+  kernels::Term pairTerms(const float* q, int64_t ldq, const kernels::Term& bias, int64_t i0, int64_t rows) {
     const double factor = weights_.vector * weights_.scale;
     float* t = sized(ws_.terms, rows * s_.m);
     const int64_t tableRows = terms_.hasTable ? static_cast<int64_t>(terms_.table.keyTable.size()) / s_.dh : 0;
     double* dots = terms_.hasTable ? sized(ws_.dots, rows * tableRows) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
-      const float* qi = q + r * s_.dh;
+      const float* qi = q + r * ldq;
       const int64_t i = i0 + r;
       for (int64_t t2 = 0; t2 < tableRows; ++t2)
         dots[r * tableRows + t2] = dot(qi, terms_.table.keyTable.data() + t2 * s_.dh, s_.dh);
