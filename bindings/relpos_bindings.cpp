@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <new>
@@ -111,18 +112,48 @@ std::unique_ptr<relpos::Result>& lastView() {
   return held;
 }
 
-val computeView(const std::string& op, const std::string& id, const val& options) {
-  return guarded([&] {
-    lastView().reset();
-    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, toParams("relpos." + op, options)));
-    val out = val::object();
-    for (const auto& entry : *lastView()) out.set(entry.first, toJs(entry.second, true));
-    return out;
-  });
+// Attention weights of a view: written by the kernel straight into this buffer, never zero-filled
+// first (it is kept alive beside lastView).
+class HeapWeightsSink : public relpos::WeightsSink {
+ public:
+  void begin(const relpos::Shape& shape) override {
+    count_ = relpos::elementCount(shape);
+    data_.reset(new float[static_cast<size_t>(count_)]);
+  }
+  float* destination(int64_t offset, int64_t) override { return data_.get() + offset; }
+  void write(int64_t offset, const float* data, int64_t count) override {
+    std::copy(data, data + count, data_.get() + offset);
+  }
+  val view() const { return val(emscripten::typed_memory_view(static_cast<size_t>(count_), data_.get())); }
+
+ private:
+  int64_t count_ = 0;
+  std::unique_ptr<float[]> data_;
+};
+
+std::unique_ptr<HeapWeightsSink>& lastViewWeights() {
+  static std::unique_ptr<HeapWeightsSink> held;
+  return held;
 }
 
 void releaseView() {
   lastView().reset();
+  lastViewWeights().reset();
+}
+
+val computeView(const std::string& op, const std::string& id, const val& options) {
+  return guarded([&] {
+    releaseView();
+    const relpos::Params params = toParams("relpos." + op, options);
+    if (op == "attention") lastViewWeights() = std::make_unique<HeapWeightsSink>();
+    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params, lastViewWeights().get()));
+    val out = val::object();
+    for (const auto& [name, tensor] : *lastView()) {
+      const bool sunk = name == "weights" && lastViewWeights();
+      out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
+    }
+    return out;
+  });
 }
 
 // Attention weights go straight from the kernel's cache-sized blocks into one JS Float32Array (the

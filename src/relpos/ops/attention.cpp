@@ -433,7 +433,10 @@ class AttentionRun {
       return;
     }
     const int64_t weightsOffset = ((b * s_.heads + h) * s_.n + i0) * s_.m;
-    float* w = keepWeights_ && !sink_ ? result_.f32.data() + weightsOffset : sized(ws_.weights, rows * s_.m);
+    float* w = nullptr;
+    if (keepWeights_) w = sink_ ? sink_->destination(weightsOffset, rows * s_.m) : result_.f32.data() + weightsOffset;
+    const bool inPlace = w != nullptr;
+    if (!w) w = sized(ws_.weights, rows * s_.m);
     if (terms_.logits) {
       const float* k = ws_.keys.data() + g * s_.m * s_.dh;
       scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
@@ -445,7 +448,7 @@ class AttentionRun {
       kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, keys_, out, ldo);
       if (terms_.hasTable && !terms_.table.valueTable.empty()) addValueTable(w, i0, rows, out, ldo);
     }
-    if (keepWeights_ && sink_) sink_->write(weightsOffset, w, rows * s_.m);
+    if (keepWeights_ && sink_ && !inPlace) sink_->write(weightsOffset, w, rows * s_.m);
   }
 
   const float* panel(int64_t g) const { return ws_.panels.data() + g * panelFloats_; }

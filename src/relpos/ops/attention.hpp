@@ -15,10 +15,13 @@ namespace relpos {
 // result (the binding copies each block straight into the JS array it returns, so the n x m weights
 // are never held in the wasm heap). begin() comes once, after every check and before any compute,
 // with the shape of the weights; write() then hands consecutive runs of their row-major entries.
+// A sink may instead offer the memory a block is written to (destination), so the kernel writes
+// there directly (the binding's zero-copy views: no copy, and no zero fill before the kernel).
 class WeightsSink {
  public:
   virtual ~WeightsSink() = default;
   virtual void begin(const Shape& shape) = 0;
+  virtual float* destination(int64_t /*offset*/, int64_t /*count*/) { return nullptr; }
   virtual void write(int64_t offset, const float* data, int64_t count) = 0;
 };
 
