@@ -1,18 +1,27 @@
-// npm run bench: relpos against the peers, side by side in one Node process (run with
-// --no-liftoff so every contender is measured at its optimising tier). Workload
-// W = softmax(QK^T/sqrt(d) + B) with an ALiBi bias (slope 1/16), d = 64; plus RoPE apply, pooled
-// maps and an SVD. Every output is checked against a float64 reference before timing. Medians of
-// interleaved reps after warm-up; results printed and written to bench/results.md.
-import { execFileSync } from 'node:child_process';
+// npm run bench: relpos against its peers, all in this one Node process (run with --no-liftoff so
+// every wasm contender is measured at its optimising tier), reps interleaved in a rotating order,
+// medians reported. Workload: attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B the
+// ALiBi bias −|j − i|/16 (the peers get it as a tensor; relpos either computes it from the scheme or
+// takes it as a tensor too). Every contender's output is checked against a float64 reference before
+// anything is timed. Also measured: a wasm SIMD mul+add peak probe (the ceiling for any wasm
+// contender, interleaved with the rest) and a native Eigen reference compiled with -O3 -march=native
+// (run as a child process that times its own calls, interleaved too).
+// Writes bench/results.md. Environment: RELPOS_BENCH_SIZES=512,1024 to choose n,
+// RELPOS_BENCH_REPS=2 to multiply the rep counts.
 import { writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { cpus, loadavg } from 'node:os';
 import { load } from '../bindings/index.js';
+import { buildNative, buildPeakProbe, loadPeakProbe, startNative } from './native.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 
 const D = 64;
+const SLOPE = 1 / 16; // ALiBi with one head and alibiBiasMax 4: slope 2^-4
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
-const root = fileURLToPath(new URL('..', import.meta.url));
+const REPS = { 512: 21, 1024: 15, 2048: 9, 4096: 5 };
+const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
+const TOLERANCE = 2e-6;
+const CHECKED_ROWS = (n) => [0, 1, n >> 1, n - 1];
+const gc = globalThis.gc ?? (() => {});
 
 function seeded(seed) {
   let s = seed >>> 0;
@@ -24,15 +33,14 @@ function workload(n) {
   const q = Float32Array.from({ length: n * D }, random);
   const k = Float32Array.from({ length: n * D }, random);
   const b = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) / 16;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) * SLOPE;
   return { q, k, b };
 }
 
-// float64 rows of the reference, checked on a sample of rows.
-function check(name, n, { q, k, b }, w) {
-  const rows = [0, 1, n >> 1, n - 1];
+// Largest deviation of `rowOf(i)` from the float64 result over the checked rows.
+function deviation(n, { q, k, b }, rowOf) {
   let worst = 0;
-  for (const i of rows) {
+  for (const [index, i] of CHECKED_ROWS(n).entries()) {
     const logits = new Float64Array(n);
     for (let j = 0; j < n; j++) {
       let s = 0;
@@ -42,152 +50,241 @@ function check(name, n, { q, k, b }, w) {
     const top = Math.max(...logits);
     let sum = 0;
     for (let j = 0; j < n; j++) sum += Math.exp(logits[j] - top);
-    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(w[i * n + j] - Math.exp(logits[j] - top) / sum));
+    const row = rowOf(i, index);
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(row[j] - Math.exp(logits[j] - top) / sum));
   }
-  if (!(worst < 2e-6)) throw new Error(`${name} n=${n}: max error ${worst} against the float64 reference`);
   return worst;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const gflops = (n, ms) => (2 * n * n * D) / ms / 1e6;
 
-function nativeTimes() {
-  try {
-    execFileSync('cmake', ['--build', 'build/native', '--target', 'relpos_native_bench'], {
-      cwd: root,
-      stdio: 'ignore',
-    });
-    const out = execFileSync(`${root}/build/native/relpos_native_bench`, ['7', ...SIZES.map(String)], {
-      encoding: 'utf8',
-    });
-    return new Map(
-      out
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line))
-        .map((r) => [r.n, median(r.ms)]),
-    );
-  } catch (error) {
-    console.warn(`native reference unavailable: ${error.message}`);
-    return new Map();
+// One contender: `run` does one call and returns the weights (or, for the native reference, its own
+// timing); `timed` reports the time to record (wall time unless the contender times itself).
+function contender(name, group, run, { selfTimed = false } = {}) {
+  return { name, group, run, selfTimed };
+}
+
+async function contendersFor(n, data, rp) {
+  const { simd, baseline, native, tf, ort } = rp;
+  const tensor = (shape, values) => ({ shape, data: values });
+  const qt = tensor([n, D], data.q);
+  const kt = tensor([n, D], data.k);
+  const bt = tensor([n, n], data.b);
+  const scheme = { q: qt, k: kt, scheme: 'alibi', alibiBiasMax: 4 };
+  const list = [
+    contender('relpos SIMD: scheme bias, copied result', 'relpos', () => simd.attention(scheme).weights.data),
+    contender(
+      'relpos SIMD: given B, copied result',
+      'relpos',
+      () => simd.attention({ q: qt, k: kt, B: bt }).weights.data,
+    ),
+    contender(
+      'relpos SIMD: scheme bias, zero-copy view',
+      'relpos',
+      () => simd.attention({ ...scheme, view: true }).weights.data,
+    ),
+    contender(
+      'relpos baseline build (no SIMD): scheme bias, copied',
+      'relpos',
+      () => baseline.attention(scheme).weights.data,
+    ),
+  ];
+  if (tf) list.push(contender('tfjs-backend-wasm 4.22 (SIMD, 1 thread)', 'peer', () => tf(data.q, data.k, data.b)));
+  if (ort) {
+    list.push(contender('onnxruntime-web 1.30 (wasm SIMD, 1 thread)', 'peer', () => ort(data.q, data.k, data.b)));
   }
+  list.push(contender('plain JS, 2×4 register-blocked', 'js', tunedJs(n, D).bind(null, data.q, data.k, data.b)));
+  if (n <= 1024) list.push(contender('plain JS, naive', 'js', naiveJs(n, D).bind(null, data.q, data.k, data.b)));
+  if (native) {
+    await native.load(n, D, data);
+    list.push(
+      contender('native Eigen -O3 -march=native: given B', 'native', () => native.run('bias'), { selfTimed: true }),
+    );
+    list.push(
+      contender('native Eigen -O3 -march=native: ALiBi computed per row', 'native', () => native.run('alibi', SLOPE), {
+        selfTimed: true,
+      }),
+    );
+  }
+  return list;
+}
+
+async function check(n, data, entry, native) {
+  if (entry.group === 'native') {
+    await entry.run();
+    const rows = await native.rows(CHECKED_ROWS(n));
+    return deviation(n, data, (_, index) => rows[index]);
+  }
+  const w = await entry.run();
+  return deviation(n, data, (i) => w.subarray(i * n, (i + 1) * n));
+}
+
+async function measure(n, contenders, probe, iterations) {
+  const times = new Map(contenders.map((c) => [c.name, []]));
+  const peak = [];
+  const reps = Math.max(3, Math.round((REPS[n] ?? 5) * repScale));
+  const slots = [...contenders, null]; // null: the peak probe
+  for (let rep = 0; rep < reps + 1; rep++) {
+    // Rotating order: every contender runs early and late in a round equally often.
+    const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
+    for (const entry of order) {
+      gc();
+      const start = performance.now();
+      const reported = entry ? await entry.run() : probe(iterations);
+      const wall = performance.now() - start;
+      if (rep === 0) continue; // warm-up round
+      if (!entry) peak.push(reported / wall / 1e6);
+      else times.get(entry.name).push(entry.selfTimed ? reported : wall);
+    }
+  }
+  return { medians: new Map([...times].map(([name, t]) => [name, median(t)])), peak: median(peak), reps };
+}
+
+async function extras(simd) {
+  const out = [];
+  const timeIt = async (name, run, reps = 9) => {
+    await run();
+    const t = [];
+    for (let r = 0; r < reps; r++) {
+      gc();
+      const s = performance.now();
+      await run();
+      t.push(performance.now() - s);
+    }
+    out.push([name, median(t)]);
+  };
+  const x = { shape: [2048, 128], data: Float32Array.from({ length: 2048 * 128 }, seeded(3)) };
+  await timeIt('rotate, RoPE, n = 2048, d = 128 (public API incl. input conversion, copied result)', () =>
+    simd.rotate(x),
+  );
+  await timeIt('rotate, RoPE, n = 2048, d = 128, zero-copy view', () => simd.rotate(x, { view: true }));
+  // Output only at a length whose weights (16,384² floats per head, 1 GiB) could never be held.
+  const long = { shape: [16384, 64], data: Float32Array.from({ length: 16384 * 64 }, seeded(5)) };
+  await timeIt(
+    'attention output only (weights: false), n = 16,384, d = 64, ALiBi, causal',
+    () => simd.attention({ q: long, k: long, v: long, scheme: 'alibi', causal: true, weights: false }),
+    3,
+  );
+  const m = { shape: [512, 512], data: Float32Array.from({ length: 512 * 512 }, seeded(4)) };
+  await timeIt('SVD 512 × 512, values only', () => simd.analysis.svd(m), 5);
+  for (const [name, options] of [
+    ['pooled map, content (seed), RoPE, n = 16,384, d = 64 → 512²', { n: 16384, seed: 1, scheme: 'rope', size: 512 }],
+    ['pooled map, position-only ALiBi, 8 heads, n = 1,048,576 → 512²', { n: 1 << 20, scheme: 'alibi', heads: 8 }],
+    ['pooled map, position-only RoPE, causal, n = 1,048,576 → 512²', { n: 1 << 20, scheme: 'rope', causal: true }],
+  ]) {
+    await timeIt(name, () => simd.attentionMap(options), 3);
+  }
+  return out;
+}
+
+function report({ rows, extra, machine, loads, started }) {
+  const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
+  const names = [...new Set(rows.flatMap((r) => [...r.medians.keys()]))];
+  const cols = rows.map((r) => `n = ${r.n}`);
+  const head = (first) => [`| ${first} | ${cols.join(' | ')} |`, `| --- | ${cols.map(() => '---').join(' | ')} |`];
+  const lines = [
+    '# relpos benchmark',
+    '',
+    `${machine}. Run started ${started}; load average (1 min) ${loads.map((l) => l.toFixed(2)).join(' at the start, ')} at the end.`,
+    '',
+    'Attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B = −|j − i|/16 (ALiBi). Every',
+    'contender takes JS Float32Arrays and returns the n × n weights as a Float32Array (the zero-copy',
+    'view returns a view into the wasm heap instead); all run in one `node --no-liftoff` process,',
+    'interleaved in a rotating order, and each output was checked against float64 first (largest',
+    'deviation in the last table). GF/s counts 2n²d; "peak" is the wasm SIMD mul+add probe',
+    '(`bench/peak.cpp`) measured in the same rounds. The native reference times itself in a child process.',
+    '',
+    '## Median ms (GF/s, share of the wasm SIMD peak)',
+    '',
+    ...head('contender'),
+  ];
+  for (const name of names) {
+    const cells = rows.map((r) => {
+      const ms = r.medians.get(name);
+      if (ms === undefined) return '–';
+      const g = gflops(r.n, ms);
+      return `${fmt(ms)} (${g.toFixed(1)}, ${Math.round((100 * g) / r.peak)} %)`;
+    });
+    lines.push(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  lines.push(`| wasm SIMD mul+add peak probe, GF/s | ${rows.map((r) => r.peak.toFixed(1)).join(' | ')} |`);
+  lines.push(`| reps (after one warm-up round) | ${rows.map((r) => r.reps).join(' | ')} |`);
+
+  const faster = (r) => {
+    const peers = names.filter((nm) => r.group.get(nm) === 'peer' && r.medians.has(nm));
+    return peers.reduce((best, nm) => (best && r.medians.get(best) <= r.medians.get(nm) ? best : nm), null);
+  };
+  const nativeBest = (r) =>
+    Math.min(...names.filter((nm) => r.group.get(nm) === 'native').map((nm) => r.medians.get(nm)));
+  const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) ? (a / b).toFixed(2) : '–');
+  lines.push('', '## Ratios and targets', '', ...head('ratio (target)'));
+  const defaultName = 'relpos SIMD: scheme bias, copied result';
+  const givenName = 'relpos SIMD: given B, copied result';
+  const viewName = 'relpos SIMD: scheme bias, zero-copy view';
+  lines.push(`| faster peer | ${rows.map((r) => faster(r)?.split(' (')[0] ?? '–').join(' | ')} |`);
+  lines.push(
+    `| faster peer ÷ relpos, scheme bias, copied (≥ 1.8) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(defaultName))).join(' | ')} |`,
+  );
+  lines.push(
+    `| faster peer ÷ relpos, given B, copied (≥ 1.8) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(givenName))).join(' | ')} |`,
+  );
+  lines.push(
+    `| relpos zero-copy share of the wasm peak (≥ 70 % at n = 1024, 2048) | ${rows.map((r) => `${Math.round((100 * gflops(r.n, r.medians.get(viewName))) / r.peak)} %`).join(' | ')} |`,
+  );
+  lines.push(
+    `| relpos zero-copy ÷ best native (≤ 2.5) | ${rows.map((r) => ratio(r.medians.get(viewName), nativeBest(r))).join(' | ')} |`,
+  );
+  lines.push(
+    `| tfjs-backend-wasm ÷ onnxruntime-web | ${rows.map((r) => ratio(r.medians.get(names.find((nm) => nm.startsWith('tfjs'))), r.medians.get(names.find((nm) => nm.startsWith('onnx'))))).join(' | ')} |`,
+  );
+
+  lines.push('', '## Other calls (median ms)', '', '| call | ms |', '| --- | --- |');
+  for (const [name, ms] of extra) lines.push(`| ${name} | ${fmt(ms)} |`);
+  lines.push('', '## Largest deviation from float64 over rows 0, 1, n/2, n − 1', '', ...head('contender'));
+  for (const name of names) {
+    lines.push(
+      `| ${name} | ${rows.map((r) => (r.errors.has(name) ? r.errors.get(name).toExponential(1) : '–')).join(' | ')} |`,
+    );
+  }
+  return lines.join('\n') + '\n';
 }
 
 async function main() {
-  const simd = await load();
-  const baseline = await load({ simd: false });
+  const started = new Date().toISOString();
+  const loads = [loadavg()[0]];
+  const native = startNative(buildNative());
+  const probe = await loadPeakProbe(buildPeakProbe());
+  let iterations = 1e5; // calibrated so one probe call takes about 5 ms
+  for (let t = 0; t < 5; t++) {
+    const s = performance.now();
+    probe(iterations);
+    iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.05, performance.now() - s)));
+  }
+  const rp = { simd: await load(), baseline: await load({ simd: false }), native };
   const rows = [];
-  const native = nativeTimes();
   for (const n of SIZES) {
     const data = workload(n);
-    const qt = { shape: [n, D], data: data.q };
-    const kt = { shape: [n, D], data: data.k };
-    const options = { q: qt, k: kt, scheme: 'alibi', alibiBiasMax: 4 }; // one head: slope 2^-4 = 1/16
-    const contenders = {
-      'relpos SIMD (API, copied result)': () => simd.attention(options).weights.data,
-      'relpos SIMD (zero-copy view)': () => simd.attention({ ...options, view: true }).weights.data,
-      'relpos baseline (API)': () => baseline.attention(options).weights.data,
-      'plain JS, tuned': tunedJs(n, D).bind(null, data.q, data.k, data.b),
-    };
-    if (n <= 2048) contenders['plain JS, naive'] = naiveJs(n, D).bind(null, data.q, data.k, data.b);
-    try {
-      const tf = await tfjsWasm(n, D);
-      contenders['tfjs-backend-wasm 4.22 (SIMD, 1 thread)'] = () => tf(data.q, data.k, data.b);
-    } catch (error) {
-      console.warn(`tfjs unavailable: ${error.message}`);
+    rp.tf = await tfjsWasm(n, D).catch((error) => console.warn(`tfjs unavailable: ${error.message}`));
+    rp.ort = await onnxRuntimeWeb(n, D).catch((error) => console.warn(`onnxruntime-web unavailable: ${error.message}`));
+    const contenders = await contendersFor(n, data, rp);
+    const errors = new Map();
+    for (const entry of contenders) {
+      const worst = await check(n, data, entry, native);
+      if (!(worst < TOLERANCE)) throw new Error(`${entry.name}, n = ${n}: deviates by ${worst} from float64`);
+      errors.set(entry.name, worst);
     }
-    try {
-      const ort = await onnxRuntimeWeb(n, D);
-      contenders['onnxruntime-web 1.30 (wasm, 1 thread)'] = () => ort(data.q, data.k, data.b);
-    } catch (error) {
-      console.warn(`onnxruntime-web unavailable: ${error.message}`);
-    }
-    for (const [name, run] of Object.entries(contenders)) check(name, n, data, await run());
-    const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-    const reps = n >= 4096 ? 5 : 7;
-    for (let rep = 0; rep < reps + 1; rep++) {
-      const order = Object.keys(contenders);
-      if (rep % 2) order.reverse();
-      for (const name of order) {
-        const start = performance.now();
-        await contenders[name]();
-        if (rep > 0) times[name].push(performance.now() - start); // rep 0 is a warm-up
-      }
-    }
-    const result = { n, medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
-    if (native.has(n)) result.medians['native Eigen, -O3 -march=native'] = native.get(n);
-    rows.push(result);
-    console.log(n, result.medians);
+    const { medians, peak, reps } = await measure(n, contenders, probe, iterations);
+    const group = new Map(contenders.map((c) => [c.name, c.group]));
+    rows.push({ n, medians, peak, reps, errors, group });
+    console.log(`n = ${n}: peak ${peak.toFixed(1)} GF/s`);
+    for (const [name, ms] of medians) console.log(`  ${name}: ${ms.toFixed(3)} ms (${gflops(n, ms).toFixed(1)} GF/s)`);
   }
-
-  // RoPE apply (cached table inside the call), pooled maps, SVD.
-  const x = { shape: [2048, 128], data: Float32Array.from({ length: 2048 * 128 }, seeded(3)) };
-  const positions = Array.from({ length: 2048 }, (_, i) => i);
-  const extras = {
-    'RoPE apply, n = 2048, d = 128 (API incl. table)': () => simd.rotate(x, { positions }),
-    'RoPE apply, zero-copy view': () => simd.rotate(x, { positions, view: true }),
-    'SVD 512×512 (values)': () =>
-      simd.analysis.svd({ shape: [512, 512], data: Float32Array.from({ length: 512 * 512 }, seeded(4)) }),
-  };
-  const extraTimes = {};
-  for (const [name, run] of Object.entries(extras)) {
-    run();
-    const t = [];
-    for (let r = 0; r < 7; r++) {
-      const s = performance.now();
-      run();
-      t.push(performance.now() - s);
-    }
-    extraTimes[name] = median(t);
-  }
-  for (const [name, options] of [
-    ['pooled map, position-only ALiBi, n = 1,048,576 → 512²', { n: 1 << 20, scheme: 'alibi', heads: 8, size: 512 }],
-    ['pooled map, position-only RoPE, n = 1,048,576 → 512²', { n: 1 << 20, scheme: 'rope', size: 512, causal: true }],
-    ['pooled map, content (seed), RoPE, n = 16,384, d = 64 → 512²', { n: 16384, seed: 1, scheme: 'rope', size: 512 }],
-  ]) {
-    const t = [];
-    for (let r = 0; r < 3; r++) {
-      const s = performance.now();
-      await simd.attentionMap(options);
-      t.push(performance.now() - s);
-    }
-    extraTimes[name] = median(t);
-  }
-
-  const machine = `${cpus()[0].model}, ${cpus().length} cores, Node ${process.version}`;
-  const lines = [
-    `# relpos benchmark`,
-    '',
-    `Machine: ${machine}. ${new Date().toISOString()}.`,
-    '',
-    'Attention weights W = softmax(QKᵀ/√d + B), ALiBi bias, d = 64, one head; median ms of interleaved reps (GFLOP/s counts 2n²d).',
-    '',
-  ];
-  const names = [...new Set(rows.flatMap((r) => Object.keys(r.medians)))];
-  lines.push(`| implementation | ${rows.map((r) => `n = ${r.n}`).join(' | ')} |`);
-  lines.push(`| --- | ${rows.map(() => '---').join(' | ')} |`);
-  for (const name of names) {
-    lines.push(
-      `| ${name} | ${rows
-        .map((r) => {
-          const ms = r.medians[name];
-          return ms === undefined ? '–' : `${ms.toFixed(2)} ms (${((2 * r.n * r.n * D) / ms / 1e6).toFixed(1)} GF/s)`;
-        })
-        .join(' | ')} |`,
-    );
-  }
-  lines.push('', 'Ratios (time of the peer / time of relpos SIMD zero-copy; below 1 means the peer is faster):', '');
-  lines.push(
-    `| peer | ${rows.map((r) => `n = ${r.n}`).join(' | ')} |`,
-    `| --- | ${rows.map(() => '---').join(' | ')} |`,
-  );
-  for (const name of names.filter((nm) => !nm.includes('zero-copy'))) {
-    lines.push(
-      `| ${name} | ${rows.map((r) => (r.medians[name] ? (r.medians[name] / r.medians['relpos SIMD (zero-copy view)']).toFixed(2) : '–')).join(' | ')} |`,
-    );
-  }
-  lines.push('', '| other | median ms |', '| --- | --- |');
-  for (const [name, ms] of Object.entries(extraTimes)) lines.push(`| ${name} | ${ms.toFixed(2)} |`);
-  const text = lines.join('\n') + '\n';
+  native.stop();
+  const extra = await extras(rp.simd);
+  loads.push(loadavg()[0]);
+  const machine = `${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}`;
+  const text = report({ rows, extra, machine, loads, started });
   writeFileSync(new URL('./results.md', import.meta.url), text);
   console.log(text);
 }

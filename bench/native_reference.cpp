@@ -1,42 +1,104 @@
-// The native reference for `npm run bench`: W = softmax(QK^T/sqrt(d) + B) with an ALiBi bias,
-// Eigen GEMM + row softmax, built with -O3 -march=native (the hardware limit the wasm build is
-// compared with). Prints one JSON line per n: {"n":…, "ms":[…]} (each rep's wall time).
+// The native reference of `npm run bench`: attention weights W = softmax(scale QK^T + B) the way a
+// C++ programmer would write them — one Eigen GEMM, then per row (while it is in cache) the bias,
+// the max, a vectorised exp (Eigen's AVX-512 path under -O3 -march=native), the sum and the
+// normalisation. Single-threaded (no OpenMP).
+//
+// It runs as a server beside the Node benchmark so that its reps interleave with the wasm
+// contenders under the same machine load. One command per stdin line, one JSON reply per line:
+//   load <n> <d> <path>  read float32 q [n, d], k [n, d], b [n, n] from <path>   -> {"ok":true}
+//   run bias|alibi <slope>  one timed call: bias adds the given b; alibi adds -slope |j - i|
+//                           computed per row                                   -> {"ms":…}
+//   rows <i>,<i>,…        the last result's rows                               -> {"rows":[[…],…]}
 #include <Eigen/Dense>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <random>
+#include <iostream>
+#include <sstream>
+#include <string>
 #include <vector>
+
+namespace {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-int main(int argc, char** argv) {
-  const int reps = argc > 1 ? std::atoi(argv[1]) : 7;
-  const int d = 64;
-  for (int a = 2; a < argc; ++a) {
-    const int n = std::atoi(argv[a]);
-    std::mt19937 rng(1);
-    std::normal_distribution<float> normal;
-    Matrix q(n, d), k(n, d), b(n, n), w(n, n);
-    for (int i = 0; i < n * d; ++i) q.data()[i] = normal(rng);
-    for (int i = 0; i < n * d; ++i) k.data()[i] = normal(rng);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) b(i, j) = -std::fabs(static_cast<float>(j - i)) / 16.0f;
-    std::printf("{\"n\":%d,\"ms\":[", n);
-    for (int r = 0; r < reps + 2; ++r) {
-      const auto start = std::chrono::steady_clock::now();
-      w.noalias() = (q * k.transpose()) * (1.0f / std::sqrt(static_cast<float>(d)));
-      w += b;
-      for (int i = 0; i < n; ++i) {
-        auto row = w.row(i);
-        row = (row.array() - row.maxCoeff()).exp();
-        row /= row.sum();
-      }
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      if (r >= 2) std::printf("%s%.4f", r > 2 ? "," : "", ms);  // two warm-up reps
+struct Workload {
+  int n = 0, d = 0;
+  Matrix q, k, b, w;
+  Eigen::ArrayXf keyIndex;  // 0, 1, …, n-1
+};
+
+bool load(Workload& x, int n, int d, const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  x.n = n;
+  x.d = d;
+  x.q.resize(n, d);
+  x.k.resize(n, d);
+  x.b.resize(n, n);
+  x.w.resize(n, n);
+  const size_t nd = static_cast<size_t>(n) * d, nn = static_cast<size_t>(n) * n;
+  const bool ok = std::fread(x.q.data(), sizeof(float), nd, f) == nd &&
+                  std::fread(x.k.data(), sizeof(float), nd, f) == nd &&
+                  std::fread(x.b.data(), sizeof(float), nn, f) == nn;
+  std::fclose(f);
+  x.keyIndex = Eigen::ArrayXf::LinSpaced(n, 0.0f, static_cast<float>(n - 1));
+  return ok;
+}
+
+double run(Workload& x, bool givenBias, float slope) {
+  const auto start = std::chrono::steady_clock::now();
+  const float scale = 1.0f / std::sqrt(static_cast<float>(x.d));
+  x.w.noalias() = scale * (x.q * x.k.transpose());
+  for (int i = 0; i < x.n; ++i) {
+    auto row = x.w.row(i).array();
+    if (givenBias) {
+      row += x.b.row(i).array();
+    } else {
+      row -= slope * (x.keyIndex - static_cast<float>(i)).abs().transpose();
     }
-    std::printf("],\"check\":%.9g}\n", static_cast<double>(w(n / 2, n / 3)));
+    row = (row - row.maxCoeff()).exp();
+    row /= row.sum();
+  }
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int main() {
+  Workload x;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::istringstream in(line);
+    std::string command;
+    in >> command;
+    if (command == "load") {
+      int n = 0, d = 0;
+      std::string path;
+      in >> n >> d >> path;
+      std::printf(load(x, n, d, path) ? "{\"ok\":true}\n" : "{\"error\":\"cannot read %s\"}\n", path.c_str());
+    } else if (command == "run") {
+      std::string kind;
+      float slope = 0;
+      in >> kind >> slope;
+      std::printf("{\"ms\":%.6f}\n", run(x, kind == "bias", slope));
+    } else if (command == "rows") {
+      std::string list;
+      in >> list;
+      std::stringstream rows(list);
+      std::string item;
+      std::printf("{\"rows\":[");
+      for (bool first = true; std::getline(rows, item, ','); first = false) {
+        const int i = std::stoi(item);
+        std::printf("%s[", first ? "" : ",");
+        for (int j = 0; j < x.n; ++j) std::printf("%s%.9g", j ? "," : "", static_cast<double>(x.w(i, j)));
+        std::printf("]");
+      }
+      std::printf("]}\n");
+    } else {
+      std::printf("{\"error\":\"unknown command\"}\n");
+    }
+    std::fflush(stdout);
   }
   return 0;
 }

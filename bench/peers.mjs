@@ -1,7 +1,6 @@
 // The peers relpos is measured against in `npm run bench`: plain JS (naive and tuned),
-// tfjs-backend-wasm (SIMD, one thread, its fast form matMul(q, transpose(k))) and onnxruntime-web
-// (wasm EP, one thread, Gemm(transB) + Add + Softmax). Each returns run(q, k, b) → weights.
-import { readFile } from 'node:fs/promises';
+// tfjs-backend-wasm (SIMD, one thread) and onnxruntime-web (wasm EP, one thread, Gemm + Softmax).
+// Each takes JS Float32Arrays and returns the weights as a JS Float32Array, as relpos's API does.
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 
@@ -90,24 +89,35 @@ export function tunedJs(n, d) {
   };
 }
 
+// tfjs-backend-wasm at its real speed: K transposed before matMul (matMul(q, k, false, true) is
+// its slow path), the scale folded into q (an [n, d] pass instead of [n, n]), and dataSync() outside
+// tf.tidy — returning the n² Float32Array from the tidy callback makes tidy walk every element of it
+// looking for tensors, which costs far more than the attention itself.
 export async function tfjsWasm(n, d) {
   const tf = await import('@tensorflow/tfjs-core');
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
   wasm.setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
-  wasm.setThreadsCount?.(1);
+  wasm.setThreadsCount(1);
   await tf.setBackend('wasm');
   await tf.ready();
+  if (tf.getBackend() !== 'wasm' || wasm.getThreadsCount() !== 1 || !tf.env().getBool('WASM_HAS_SIMD_SUPPORT')) {
+    throw new Error('tfjs: expected the wasm backend with SIMD on one thread');
+  }
   const scale = 1 / Math.sqrt(d);
-  return (q, k, b) =>
-    tf.tidy(() => {
-      const qt = tf.tensor2d(q, [n, d]);
-      const kt = tf.tensor2d(k, [n, d]);
-      const bt = tf.tensor2d(b, [n, n]);
-      return tf.softmax(tf.add(tf.mul(tf.matMul(qt, tf.transpose(kt)), scale), bt)).dataSync();
+  return (q, k, b) => {
+    const w = tf.tidy(() => {
+      const qt = tf.mul(tf.tensor2d(q, [n, d]), scale);
+      const kt = tf.transpose(tf.tensor2d(k, [n, d]));
+      return tf.softmax(tf.add(tf.matMul(qt, kt), tf.tensor2d(b, [n, n])));
     });
+    const data = w.dataSync();
+    w.dispose();
+    return data;
+  };
 }
 
-// A minimal ONNX model, protobuf written by hand: Gemm(Q, K, transB=1, alpha=1/sqrt(d)) + B, Softmax.
+// A minimal ONNX model, protobuf written by hand: Gemm(Q, K, B, transB=1, alpha=1/sqrt(d), beta=1)
+// (the bias enters as Gemm's C input), then Softmax over the keys.
 function onnxModel(n, d) {
   const bytes = [];
   const varint = (out, v) => {
@@ -174,9 +184,16 @@ function onnxModel(n, d) {
     return info;
   };
   const graph = [];
-  len(graph, 1, node(['Q', 'K'], ['S'], 'Gemm', [attrInt('transB', 1), attrFloat('alpha', 1 / Math.sqrt(d))]));
-  len(graph, 1, node(['S', 'B'], ['T'], 'Add'));
-  len(graph, 1, node(['T'], ['W'], 'Softmax', [attrInt('axis', 1)]));
+  len(
+    graph,
+    1,
+    node(['Q', 'K', 'B'], ['S'], 'Gemm', [
+      attrInt('transB', 1),
+      attrFloat('alpha', 1 / Math.sqrt(d)),
+      attrFloat('beta', 1),
+    ]),
+  );
+  len(graph, 1, node(['S'], ['W'], 'Softmax', [attrInt('axis', 1)]));
   str(graph, 2, 'attention');
   len(graph, 11, valueInfo('Q', [n, d]));
   len(graph, 11, valueInfo('K', [n, d]));
@@ -204,8 +221,4 @@ export async function onnxRuntimeWeb(n, d) {
     });
     return out.W.data;
   };
-}
-
-export async function readJson(path) {
-  return JSON.parse(await readFile(path, 'utf8'));
 }

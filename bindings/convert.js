@@ -144,3 +144,35 @@ export function requireMatrix(where, name, tensor, what = '[n, d]') {
     throw new TypeError(`${where}: ${name} must be a tensor of shape ${what}, got ${got}`);
   }
 }
+
+// q, k, v of attention: a matrix, or with a leading batch dimension.
+export function requireTensor(where, name, tensor, what) {
+  if (!tensor || !Array.isArray(tensor.shape) || (tensor.shape.length !== 2 && tensor.shape.length !== 3)) {
+    const got =
+      tensor === undefined
+        ? 'nothing'
+        : Array.isArray(tensor?.shape)
+          ? `shape [${tensor.shape.join(', ')}]`
+          : typeof tensor;
+    throw new TypeError(
+      `${where}: ${name} must be a tensor of shape ${what}, got ${got} (with a batch: [batch, ${what.slice(1)})`,
+    );
+  }
+}
+
+// An attention mask: a tensor (or nested array) of booleans or numbers — nonzero / true keeps the
+// key — or { shape, data, kind: 'additive' } whose values are added to the logits.
+export function toMask(where, mask) {
+  let kind = 'boolean';
+  let value = mask;
+  if (isPlainObject(mask) && 'kind' in mask) {
+    ({ kind, ...value } = mask);
+    if (kind !== 'boolean' && kind !== 'additive') {
+      throw new RangeError(`${where}: mask.kind must be 'boolean' or 'additive', got ${JSON.stringify(kind)}`);
+    }
+  }
+  const numeric = (node) => (Array.isArray(node) ? node.map(numeric) : typeof node === 'boolean' ? Number(node) : node);
+  if (Array.isArray(value)) value = numeric(value);
+  else if (isPlainObject(value) && Array.isArray(value.data)) value = { ...value, data: numeric(value.data) };
+  return { mask: toTensor(where, 'mask', value), maskKind: kind };
+}

@@ -52,13 +52,27 @@ export interface SchemeInfo {
 /** Scheme parameters (the camelCase names rp.schemes lists); unknown names are RangeErrors. */
 export type SchemeParams = Record<string, number | boolean | string | string[] | TensorLike | undefined>;
 
+/** An attention mask: booleans or numbers (nonzero keeps the key), or additive values. */
+export type AttentionMask =
+  | boolean[][]
+  | number[][]
+  | boolean[][][]
+  | number[][][]
+  | (TensorLike & { kind?: 'boolean' })
+  | { shape: number[]; data: Float32Array | number[]; kind: 'additive' };
+
 export interface AttentionOptions {
   /** A scheme's own inputs (aK, aV, clip, E, nposMax, …) may also stand here; `params` wins. */
   [name: string]: unknown;
+  /** [n, heads·d], or [batch, n, heads·d] */
   q: TensorLike;
+  /** [m, kvHeads·d], or [batch, m, kvHeads·d] */
   k: TensorLike;
+  /** [m, kvHeads·dv], or [batch, m, kvHeads·dv] */
   v?: TensorLike;
   heads?: number;
+  /** Key/value heads (grouped-query attention); query head h reads kv head floor(h / (heads / kvHeads)). */
+  kvHeads?: number;
   scheme?: string;
   params?: SchemeParams;
   mode?: 'explicit' | 'implicit' | 'mixed';
@@ -66,16 +80,37 @@ export interface AttentionOptions {
   beta?: number;
   causal?: boolean;
   queryOffset?: number;
+  /** With causal: keys j with 0 ≤ i + queryOffset − j < slidingWindow; without: |i + queryOffset − j| < slidingWindow. */
+  slidingWindow?: number;
+  /** The logit scale in place of 1/√d. */
+  scale?: number;
+  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]. */
+  mask?: AttentionMask;
+  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]; −Infinity masks a pair. */
   B?: TensorLike;
   P?: TensorLike;
+  /** false: only the output (needs v), in O(n·d) memory. */
+  weights?: boolean;
+  /** Receives the weights (or, with weights: false, the output) and is returned as its data. */
+  out?: Float32Array;
+  /** Views into the wasm heap instead of copies, valid until the next call. */
+  view?: boolean;
 }
 
 export interface AttentionResult {
-  /** [heads, n, m] */
+  /** [heads, n, m] or [batch, heads, n, m] */
   weights: Tensor;
-  /** [n, heads·dv], present when v was given */
+  /** [n, heads·dv] or [batch, n, heads·dv], present when v was given */
   output?: Tensor;
 }
+
+/** What attention returns with weights: false. */
+export interface AttentionOutput {
+  /** [n, heads·dv] or [batch, n, heads·dv] */
+  output: Tensor;
+}
+
+type AttentionControl = { onProgress?: (fraction: number) => void; signal?: AbortSignal };
 
 export interface Frequencies {
   /** Rotary inverse frequencies, d/2 values. */
@@ -181,7 +216,16 @@ export interface Relpos {
    * Attention with a positional scheme in explicit, implicit or mixed mode.
    * @example rp.attention({ q, k, v, heads: 2, scheme: 'alibi', causal: true })
    */
+  attention(options: AttentionOptions & { weights: false }): AttentionOutput;
   attention(options: AttentionOptions): AttentionResult;
+
+  /**
+   * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
+   * progress and cancellation; also through the worker.
+   * @example await rp.attentionAsync({ q, k: q, v: q, weights: false, onProgress: console.log })
+   */
+  attentionAsync(options: AttentionOptions & AttentionControl & { weights: false }): Promise<AttentionOutput>;
+  attentionAsync(options: AttentionOptions & AttentionControl): Promise<AttentionResult>;
 
   /**
    * A pooled [size, size] attention-weight map of a long sequence without holding n×n: position-only

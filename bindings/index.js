@@ -3,7 +3,16 @@
 // converts arguments; every number is computed in the core. The calls on schemes (rp.encoding,
 // rp.bias, …) are built from the core's operation table (rp.operations).
 import { simdSupported } from './simd.js';
-import { deepFreeze, isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
+import {
+  deepFreeze,
+  isPlainObject,
+  normaliseOptions,
+  requireMatrix,
+  requireSchemeId,
+  requireTensor,
+  toMask,
+  toTensor,
+} from './convert.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -163,22 +172,43 @@ class Relpos {
     };
   }
 
+  /**
+   * Attention with a positional term (docs/api.md). The weights come back in `out` (a Float32Array
+   * of the right length) when given — with `weights: false`, `out` receives the output instead.
+   */
   attention(options) {
     const where = 'relpos.attention';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
-    const { scheme, params = {}, ...rest } = options;
-    if (scheme !== undefined) requireSchemeId(where, scheme);
-    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
-    const { view = false, ...options_ } = { ...rest, ...params };
-    if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
-    const merged = normaliseOptions(where, options_); // params wins
-    for (const name of ['q', 'k']) {
-      requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
-    }
-    if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
+    const { scheme, merged, view, out } = attentionOptions(where, options);
     this.#core.releaseView();
-    const result = unwrap(this.#core[view ? 'computeView' : 'compute']('attention', scheme ?? '', merged));
-    return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
+    const result = view
+      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged))
+      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null));
+    return attentionResult(result);
+  }
+
+  /**
+   * The same call as a job, for calls over the synchronous work budget (e.g. `weights: false` at
+   * long n): resolves to what rp.attention returns, with `onProgress` and an AbortSignal `signal`.
+   */
+  async attentionAsync(options) {
+    const where = 'relpos.attentionAsync';
+    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    const { onProgress, signal, ...rest } = options;
+    const { scheme, merged, view, out } = attentionOptions(where, rest);
+    if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    if (scheme !== undefined) merged.scheme = scheme;
+    const result = attentionResult(
+      await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
+    );
+    if (out) {
+      const target = result.weights ?? result.output;
+      if (out.length !== target.data.length) {
+        throw new RangeError(`${where}: out must be a Float32Array of ${target.data.length} values, got ${out.length}`);
+      }
+      out.set(target.data);
+      target.data = out;
+    }
+    return result;
   }
 
   /**
@@ -206,6 +236,35 @@ class Relpos {
   heapInUse() {
     return this.#core.heapInUse();
   }
+}
+
+// attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
+// into a tensor plus maskKind, q / k / v checked for a tensor shape.
+function attentionOptions(where, options) {
+  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  const { scheme, params = {}, ...rest } = options;
+  if (scheme !== undefined) requireSchemeId(where, scheme);
+  if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+  const { view = false, out, mask, ...given } = { ...rest, ...params };
+  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
+  if (out !== undefined && !(out instanceof Float32Array)) {
+    throw new TypeError(`${where}: out must be a Float32Array`);
+  }
+  if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
+  const merged = normaliseOptions(where, given);
+  if (mask !== undefined) Object.assign(merged, toMask(where, mask));
+  for (const name of ['q', 'k']) {
+    requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+  }
+  if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
+  return { scheme, merged, view, out };
+}
+
+function attentionResult(result) {
+  const out = {};
+  if (result.weights) out.weights = result.weights;
+  if (result.output) out.output = result.output;
+  return out;
 }
 
 const ERROR_TYPES = { TypeError, RangeError, Error };

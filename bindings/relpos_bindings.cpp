@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <new>
@@ -43,7 +44,11 @@ relpos::Params toParams(const std::string& where, const val& options) {
       relpos::Shape shape;
       for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
         shape.push_back(static_cast<int64_t>(extent));
-      params.setArray(name, emscripten::convertJSArrayToNumberVector<float>(value["data"]), std::move(shape));
+      // One bulk copy (the wrapper hands a Float32Array): set() from a heap view is a memcpy.
+      const val data = value["data"];
+      std::vector<float> values(data["length"].as<size_t>());
+      val(emscripten::typed_memory_view(values.size(), values.data())).call<void>("set", data);
+      params.setArray(name, std::move(values), std::move(shape));
     }
   }
   return params;
@@ -51,16 +56,20 @@ relpos::Params toParams(const std::string& where, const val& options) {
 
 // With view = true the data are typed-array views into the wasm heap instead of copies; the caller
 // keeps the Result alive (see computeView) and the views are valid until the next call.
-val toJs(const relpos::Tensor& tensor, bool view = false) {
+val jsTensor(const relpos::Shape& extents, const val& data) {
   val shape = val::array();
-  for (int64_t extent : tensor.shape) shape.call<void>("push", static_cast<double>(extent));
+  for (int64_t extent : extents) shape.call<void>("push", static_cast<double>(extent));
   val out = val::object();
   out.set("shape", shape);
+  out.set("data", data);
+  return out;
+}
+
+val toJs(const relpos::Tensor& tensor, bool view = false) {
   // slice() copies out of the heap: the result is JS-owned and survives memory growth.
   val data = tensor.isInt ? val(emscripten::typed_memory_view(tensor.i32.size(), tensor.i32.data()))
                           : val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data()));
-  out.set("data", view ? data : data.call<val>("slice"));
-  return out;
+  return jsTensor(tensor.shape, view ? data : data.call<val>("slice"));
 }
 
 // Errors come back as { error, kind } and the JS wrapper throws them. Throwing a JS exception from
@@ -103,18 +112,96 @@ std::unique_ptr<relpos::Result>& lastView() {
   return held;
 }
 
-val computeView(const std::string& op, const std::string& id, const val& options) {
-  return guarded([&] {
-    lastView().reset();
-    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, toParams("relpos." + op, options)));
-    val out = val::object();
-    for (const auto& entry : *lastView()) out.set(entry.first, toJs(entry.second, true));
-    return out;
-  });
+// Attention weights of a view: written by the kernel straight into this buffer, never zero-filled
+// first (it is kept alive beside lastView).
+class HeapWeightsSink : public relpos::WeightsSink {
+ public:
+  void begin(const relpos::Shape& shape) override {
+    count_ = relpos::elementCount(shape);
+    data_.reset(new float[static_cast<size_t>(count_)]);
+  }
+  float* destination(int64_t offset, int64_t) override { return data_.get() + offset; }
+  void write(int64_t offset, const float* data, int64_t count) override {
+    std::copy(data, data + count, data_.get() + offset);
+  }
+  val view() const { return val(emscripten::typed_memory_view(static_cast<size_t>(count_), data_.get())); }
+
+ private:
+  int64_t count_ = 0;
+  std::unique_ptr<float[]> data_;
+};
+
+std::unique_ptr<HeapWeightsSink>& lastViewWeights() {
+  static std::unique_ptr<HeapWeightsSink> held;
+  return held;
 }
 
 void releaseView() {
   lastView().reset();
+  lastViewWeights().reset();
+}
+
+val computeView(const std::string& op, const std::string& id, const val& options) {
+  return guarded([&] {
+    releaseView();
+    const relpos::Params params = toParams("relpos." + op, options);
+    if (op == "attention") lastViewWeights() = std::make_unique<HeapWeightsSink>();
+    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params, lastViewWeights().get()));
+    val out = val::object();
+    for (const auto& [name, tensor] : *lastView()) {
+      const bool sunk = name == "weights" && lastViewWeights();
+      out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
+    }
+    return out;
+  });
+}
+
+// Attention weights go straight from the kernel's cache-sized blocks into one JS Float32Array (the
+// caller's `out`, or a fresh one): the n x m weights are never held in the wasm heap and are copied
+// once. With weights: false, `out` receives the output instead.
+class JsWeightsSink : public relpos::WeightsSink {
+ public:
+  explicit JsWeightsSink(val out) : out_(std::move(out)) {}
+  void begin(const relpos::Shape& shape) override { target_ = claim(relpos::elementCount(shape), "the weights"); }
+  void write(int64_t offset, const float* data, int64_t count) override {
+    target_.call<void>("set", val(emscripten::typed_memory_view(static_cast<size_t>(count), data)),
+                       static_cast<double>(offset));
+  }
+  // `out` when given (checked against `count`), else a fresh Float32Array.
+  val claim(int64_t count, const std::string& what) {
+    if (out_.isNull() || out_.isUndefined()) return val::global("Float32Array").new_(static_cast<double>(count));
+    const auto length = out_["length"].as<double>();
+    if (length != static_cast<double>(count)) {
+      relpos::throwRange("relpos.attention: out must be a Float32Array of " + std::to_string(count) + " values for " +
+                         what + ", got " + relpos::formatNumber(length));
+    }
+    return out_;
+  }
+  const val& target() const { return target_; }
+
+ private:
+  val out_;
+  val target_ = val::undefined();
+};
+
+val computeAttention(const std::string& id, const val& options, const val& out) {
+  return guarded([&] {
+    JsWeightsSink sink(out);
+    const relpos::Result result = relpos::compute("attention", id, toParams("relpos.attention", options), &sink);
+    val js = val::object();
+    for (const auto& [name, tensor] : result) {
+      if (name == "weights") {
+        js.set(name, jsTensor(tensor.shape, sink.target()));
+      } else if (name == "output" && !result.count("weights")) {
+        val data = sink.claim(tensor.size(), "the output");
+        data.call<void>("set", val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data())));
+        js.set(name, jsTensor(tensor.shape, data));
+      } else {
+        js.set(name, toJs(tensor));
+      }
+    }
+    return js;
+  });
 }
 
 val analyze(const std::string& name, const val& options) {
@@ -214,6 +301,7 @@ double heapInUse() {
 EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("compute", &compute);
   emscripten::function("computeView", &computeView);
+  emscripten::function("computeAttention", &computeAttention);
   emscripten::function("releaseView", &releaseView);
   emscripten::function("analyze", &analyze);
   emscripten::function("catalogueJson", &catalogueJson);

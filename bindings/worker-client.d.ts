@@ -1,6 +1,7 @@
 // Types of relpos/worker: the relpos API in a Web Worker, promise-based.
 import type {
   AttentionOptions,
+  AttentionOutput,
   AttentionResult,
   ConfigReading,
   Frequencies,
@@ -29,7 +30,11 @@ export interface RelposWorker {
   frequencies(id: string, options: SchemeParams): Promise<Frequencies>;
   rotate(x: TensorLike, options?: SchemeParams): Promise<Tensor>;
   scores(id: string, options: SchemeParams): Promise<Tensor>;
+  attention(options: AttentionOptions & { weights: false }): Promise<AttentionOutput>;
   attention(options: AttentionOptions): Promise<AttentionResult>;
+  /** Attention of any size as a job in the worker, with progress and cancellation. */
+  attentionAsync(options: AttentionOptions & Control & { weights: false }): Promise<AttentionOutput>;
+  attentionAsync(options: AttentionOptions & Control): Promise<AttentionResult>;
   /** @example await worker.attentionMap({ n: 1 << 20, scheme: 'alibi', onProgress: (p) => (bar.value = p) }) */
   attentionMap(options: SchemeParams & Control & { n: number }): Promise<Tensor>;
   fromConfig(configJson: object | string): Promise<ConfigReading>;

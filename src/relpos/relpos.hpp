@@ -22,8 +22,9 @@
 
 namespace relpos {
 
-// Starts a long computation: kind "attentionMap" (pooled long-context attention maps) or "train"
-// (the extrapolation lab). Validates params up front and throws ArgumentError like every other call.
+// Starts a long computation: kind "attentionMap" (pooled long-context attention maps), "attention"
+// (rp.attention of any size, e.g. output only at long n) or "train" (the extrapolation lab). Validates params up front
+// and throws ArgumentError like every other call.
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params);
 
 }  // namespace relpos

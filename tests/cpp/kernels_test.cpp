@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -23,27 +24,6 @@ std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
   return out;
 }
 
-// Float64 softmax(scale q.k + B) with the causal convention of docs/conventions.md.
-std::vector<double> referenceWeights(const std::vector<float>& q, const std::vector<float>& k,
-                                     const std::vector<float>& b, int64_t n, int64_t m, int64_t d, bool causal,
-                                     int64_t offset) {
-  std::vector<double> w(static_cast<size_t>(n * m), 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    double top = -INFINITY;
-    const int64_t visible = causal ? std::clamp<int64_t>(i + offset + 1, 0, m) : m;
-    for (int64_t j = 0; j < visible; ++j) {
-      double dot = 0;
-      for (int64_t c = 0; c < d; ++c) dot += static_cast<double>(q[i * d + c]) * k[j * d + c];
-      w[i * m + j] = dot / std::sqrt(static_cast<double>(d)) + b[i * m + j];
-      top = std::max(top, w[i * m + j]);
-    }
-    double sum = 0;
-    for (int64_t j = 0; j < visible; ++j) sum += (w[i * m + j] = std::exp(w[i * m + j] - top));
-    for (int64_t j = 0; j < visible; ++j) w[i * m + j] /= sum;
-  }
-  return w;
-}
-
 }  // namespace
 
 TEST(Kernels, ExpMatchesTheLibraryWithinTwoUlpAndIsZeroForMinusInfinity) {
@@ -56,45 +36,152 @@ TEST(Kernels, ExpMatchesTheLibraryWithinTwoUlpAndIsZeroForMinusInfinity) {
   EXPECT_EQ(simd::expNonPositive(0.0f), 1.0f);
 }
 
-TEST(Kernels, FusedLogitsAndSoftmaxMatchAFloat64ReferenceForEveryShapeAndMask) {
-  // Row and key counts that exercise the 4-row tiles, the 8-key panels and their tails.
+namespace {
+
+// Float64 attention of one head: logits scale q.k + bw B + M over the keys of each row's range
+// (kernels::KeyRange), their softmax (all zeros when nothing is visible) and the output w.V.
+struct Reference {
+  std::vector<double> weights, output;
+};
+
+Reference reference(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v, int64_t n,
+                    int64_t m, int64_t d, int64_t dv, float scale, const std::function<double(int64_t, int64_t)>& term,
+                    const kernels::KeyRange& keys) {
+  Reference out{std::vector<double>(static_cast<size_t>(n * m), 0.0),
+                std::vector<double>(static_cast<size_t>(n * dv), 0.0)};
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<double> logit(static_cast<size_t>(m), -INFINITY);
+    double top = -INFINITY;
+    for (int64_t j = keys.begin(i, m); j < keys.end(i, m); ++j) {
+      double dot = 0;
+      for (int64_t c = 0; c < d; ++c) dot += static_cast<double>(q[i * d + c]) * k[j * d + c];
+      logit[j] = scale * dot + term(i, j);
+      top = std::max(top, logit[j]);
+    }
+    if (top == -INFINITY) continue;
+    double sum = 0;
+    for (int64_t j = 0; j < m; ++j) sum += std::exp(logit[j] - top);
+    for (int64_t j = 0; j < m; ++j) {
+      out.weights[i * m + j] = std::exp(logit[j] - top) / sum;
+      for (int64_t c = 0; c < dv; ++c) out.output[i * dv + c] += out.weights[i * m + j] * v[j * dv + c];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(Kernels, FusedWeightsAndOutputsMatchAFloat64ReferenceForEveryShapeRangeAndTerm) {
+  // Sizes that exercise the 4-row tiles, the 8-key panels, the 128-key blocks of the online
+  // softmax and their tails; causal, windowed and both; no term, a matrix bias with a mask, and a
+  // Toeplitz profile (stride -1).
+  int cases = 0;
   for (int64_t n : {1, 3, 4, 9}) {
-    for (int64_t m : {1, 7, 8, 13, 33}) {
-      for (int64_t d : {1, 4, 5, 16}) {
-        for (bool causal : {false, true}) {
-          const int64_t offset = m - n;
-          const auto q = randomMatrix(n, d, 1 + n);
-          const auto k = randomMatrix(m, d, 2 + m);
-          const auto b = randomMatrix(n, m, 3 + d);
-          const kernels::Mask mask{causal, offset};
-          std::vector<float> w(static_cast<size_t>(n * m));
-          kernels::logits(q.data(), n, d, kernels::packKeys(k.data(), m, d, d).data(), m, d,
-                          static_cast<float>(1 / std::sqrt(static_cast<double>(d))), b.data(), m, 1.0f, mask, w.data(),
-                          m);
-          kernels::softmaxRows(w.data(), n, m, m, mask);
-          const auto want = referenceWeights(q, k, b, n, m, d, causal, offset);
-          for (size_t t = 0; t < w.size(); ++t)
-            ASSERT_NEAR(w[t], want[t], 2e-6) << n << "x" << m << "x" << d << " " << t;
+    for (int64_t m : {1, 7, 8, 13, 33, 300}) {
+      for (int64_t d : {1, 5, 16}) {
+        for (int mode = 0; mode < 12; ++mode) {
+          const bool causal = mode & 1;
+          const int64_t window = (mode & 2) ? 3 : 0;
+          const int termKind = mode / 4;  // 0 none, 1 matrix bias + mask, 2 profile
+          const int64_t dv = 3 + d % 5;
+          const auto q = randomMatrix(n, d, static_cast<uint32_t>(1 + n));
+          const auto k = randomMatrix(m, d, static_cast<uint32_t>(2 + m));
+          const auto v = randomMatrix(m, dv, static_cast<uint32_t>(3 + m));
+          const auto b = randomMatrix(n, m, static_cast<uint32_t>(4 + d));
+          auto mask = randomMatrix(n, m, static_cast<uint32_t>(5 + d));
+          for (size_t t = 0; t < mask.size(); t += 5) mask[t] = -INFINITY;
+          const auto profile = randomMatrix(1, n + m - 1, static_cast<uint32_t>(6 + n));
+          kernels::LogitSpec spec;
+          spec.scale = static_cast<float>(1 / std::sqrt(static_cast<double>(d)));
+          spec.keys = {causal, m - n, window};
+          std::function<double(int64_t, int64_t)> term = [](int64_t, int64_t) { return 0.0; };
+          if (termKind == 1) {
+            spec.bias = {b.data(), m, 0.5f, 0};
+            spec.mask = {mask.data(), m, 1.0f, 0};
+            term = [&](int64_t i, int64_t j) { return 0.5 * b[i * m + j] + mask[i * m + j]; };
+          } else if (termKind == 2) {
+            spec.bias = {profile.data() + n - 1, -1, 1.0f, 0};
+            term = [&](int64_t i, int64_t j) { return static_cast<double>(profile[j - i + n - 1]); };
+          }
+          const auto want = reference(q, k, v, n, m, d, dv, spec.scale, term, spec.keys);
+          const auto panels = kernels::packKeys(k.data(), m, d, d);
+          std::vector<float> w(static_cast<size_t>(n * m), 7.0f), out(static_cast<size_t>(n * dv), 0.0f),
+              online(static_cast<size_t>(n * dv), 7.0f);
+          kernels::softmaxWeights(q.data(), d, 0, n, panels.data(), m, d, spec, w.data(), m);
+          kernels::weightedSum(w.data(), m, 0, n, m, v.data(), dv, dv, spec.keys, out.data(), dv);
+          kernels::OnlineScratch scratch;
+          kernels::attentionOutput(q.data(), d, 0, n, panels.data(), m, d, v.data(), dv, dv, spec, scratch,
+                                   online.data(), dv);
+          const std::string where =
+              std::to_string(n) + "x" + std::to_string(m) + "x" + std::to_string(d) + " mode " + std::to_string(mode);
+          for (size_t t = 0; t < w.size(); ++t) ASSERT_NEAR(w[t], want.weights[t], 2e-6) << where << " w " << t;
+          for (size_t t = 0; t < out.size(); ++t) ASSERT_NEAR(out[t], want.output[t], 1e-5) << where << " o " << t;
+          for (size_t t = 0; t < out.size(); ++t)
+            ASSERT_NEAR(online[t], want.output[t], 1e-5) << where << " online " << t;
+          ++cases;
         }
       }
     }
   }
+  EXPECT_EQ(cases, 4 * 6 * 3 * 12);
 }
 
-TEST(Kernels, WeightedSumAddsTheVisibleRowsOfV) {
-  const int64_t n = 5, m = 11, dv = 13;
-  const auto w = randomMatrix(n, m, 7);
-  const auto v = randomMatrix(m, dv, 8);
-  const kernels::Mask mask{true, m - n};
-  std::vector<float> out(static_cast<size_t>(n * dv), 1.0f);
-  kernels::weightedSum(w.data(), n, m, m, v.data(), dv, dv, mask, out.data(), dv);
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t c = 0; c < dv; ++c) {
-      double want = 1.0;
-      for (int64_t j = 0; j < mask.visible(i, m); ++j) want += static_cast<double>(w[i * m + j]) * v[j * dv + c];
-      EXPECT_NEAR(out[i * dv + c], want, 1e-5);
-    }
+TEST(Kernels, ABlockOfRowsGivesTheRowsOfTheWholeCall) {
+  // Rows 5 .. 12 computed alone (q, out and a block-local bias at their first row) equal the same
+  // rows of the full call, bit for bit: blocks never change a result.
+  const int64_t n = 17, m = 29, d = 8;
+  const auto q = randomMatrix(n, d, 11);
+  const auto k = randomMatrix(m, d, 12);
+  const auto b = randomMatrix(n, m, 13);
+  const auto panels = kernels::packKeys(k.data(), m, d, d);
+  kernels::LogitSpec spec;
+  spec.scale = 0.3f;
+  spec.keys = {true, m - n, 6};
+  spec.bias = {b.data(), m, 1.0f, 0};
+  std::vector<float> all(static_cast<size_t>(n * m)), block(static_cast<size_t>(8 * m));
+  kernels::softmaxWeights(q.data(), d, 0, n, panels.data(), m, d, spec, all.data(), m);
+  spec.bias = {b.data() + 5 * m, m, 1.0f, 5};
+  kernels::softmaxWeights(q.data() + 5 * d, d, 5, 8, panels.data(), m, d, spec, block.data(), m);
+  for (int64_t t = 0; t < 8 * m; ++t) EXPECT_EQ(block[t], all[5 * m + t]) << t;
+}
+
+TEST(Kernels, RowsThatSeeNoKeyAreZero) {
+  const int64_t n = 6, m = 9, d = 4;
+  const auto q = randomMatrix(n, d, 21);
+  const auto k = randomMatrix(m, d, 22);
+  const auto v = randomMatrix(m, d, 23);
+  std::vector<float> mask(static_cast<size_t>(n * m), 0.0f);
+  for (int64_t j = 0; j < m; ++j) mask[2 * m + j] = -INFINITY;  // row 2: every key masked
+  kernels::LogitSpec spec;
+  spec.keys = {true, -3, 0};  // rows 0 .. 2 sit before every key
+  spec.mask = {mask.data(), m, 1.0f, 0};
+  const auto panels = kernels::packKeys(k.data(), m, d, d);
+  std::vector<float> w(static_cast<size_t>(n * m), 5.0f), out(static_cast<size_t>(n * d), 5.0f);
+  kernels::softmaxWeights(q.data(), d, 0, n, panels.data(), m, d, spec, w.data(), m);
+  kernels::OnlineScratch scratch;
+  kernels::attentionOutput(q.data(), d, 0, n, panels.data(), m, d, v.data(), d, d, spec, scratch, out.data(), d);
+  for (int64_t i = 0; i < 3; ++i) {
+    for (int64_t j = 0; j < m; ++j) EXPECT_EQ(w[i * m + j], 0.0f) << i << " " << j;
+    for (int64_t c = 0; c < d; ++c) EXPECT_EQ(out[i * d + c], 0.0f) << i << " " << c;
   }
+  double sum = 0;
+  for (int64_t j = 0; j < m; ++j) sum += w[3 * m + j];
+  EXPECT_NEAR(sum, 1.0, 1e-6);
+}
+
+TEST(Kernels, SoftmaxOfGivenLogitsAddsTheTermsAndMasksTheRange) {
+  const int64_t n = 3, m = 5;
+  std::vector<float> logits = {0, 1, 2, 3, 4, 1, 1, 1, 1, 1, -1, 0, 1, 0, -1};
+  const std::vector<float> bias = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  kernels::LogitSpec spec;
+  spec.keys = {true, 1, 0};  // row i sees keys 0 .. i + 1
+  spec.bias = {bias.data(), m, 2.0f, 0};
+  kernels::softmaxLogits(logits.data(), m, 0, n, m, spec);
+  EXPECT_NEAR(logits[0], 1 / (1 + std::exp(1.0)), 1e-7);
+  EXPECT_EQ(logits[2], 0.0f);
+  EXPECT_NEAR(logits[5], std::exp(3.0) / (std::exp(3.0) + 2 * std::exp(1.0)), 1e-6);
+  EXPECT_NEAR(logits[10] + logits[11] + logits[12] + logits[13], 1.0, 1e-6);
+  EXPECT_EQ(logits[14], 0.0f);
 }
 
 TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {

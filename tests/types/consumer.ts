@@ -22,6 +22,36 @@ async function main(): Promise<void> {
     v: [[1], [2]],
     scheme: 'alibi',
   });
+  // Grouped-query attention with a mask, only the output, into the caller's array.
+  const q = { shape: [2, 2, 8], data: new Float32Array(32) };
+  const kv = { shape: [2, 2, 4], data: new Float32Array(16) };
+  const out = new Float32Array(32);
+  const only = rp.attention({
+    q,
+    k: kv,
+    v: kv,
+    heads: 2,
+    kvHeads: 1,
+    causal: true,
+    slidingWindow: 2,
+    scale: 0.5,
+    mask: [
+      [true, false],
+      [true, true],
+    ],
+    weights: false,
+    out,
+  });
+  const later = await rp.attentionAsync({
+    q,
+    k: kv,
+    v: kv,
+    heads: 2,
+    kvHeads: 1,
+    weights: false,
+    onProgress: () => {},
+  });
+  console.log(only.output.data === out, later.output.shape);
   console.log(
     simd,
     schemes.length,

@@ -81,6 +81,9 @@ class Params {
   std::vector<double> perHead(const ParamInfo& info, int64_t heads, const std::vector<double>& fallback) const;
   // An array parameter; nullptr when absent. Checks the element count when expected >= 0.
   const Value* array(const std::string& name, int64_t expected = -1, const std::string& shapeText = "") const;
+  // An array whose -Infinity entries mean "masked" (an additive bias or mask); NaN and +Infinity are
+  // refused as array() refuses every non-finite value.
+  const Value* maskedArray(const std::string& name) const;
   std::vector<std::string> strings(const std::string& name, const std::vector<std::string>& fallback) const;
 
   // Plain required numbers without metadata (sizes such as n, d).

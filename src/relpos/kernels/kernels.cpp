@@ -1,7 +1,7 @@
 #include "relpos/kernels/kernels.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "relpos/kernels/simd.hpp"
@@ -13,70 +13,395 @@ using simd::F4;
 namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+constexpr int64_t kKeyBlock = 128;  // keys per block of the online softmax (a multiple of kPanel)
 
-// A register tile of R query rows x one panel of 8 keys, accumulated over the d dimensions.
+// acc[r] += sum_c a[c * R + r] * b[c * ldb + 0 .. 7] for c < depth: R rows times one panel of
+// eight columns, two four-lane accumulators per row. `a` holds the R rows interleaved (see
+// interleave), so one pointer walks them and each row's value is one broadcast load at a constant
+// offset; both pointers advance instead of being recomputed (V8 then spends ~16 scalar instructions
+// less per step). The QKᵀ tile (a = queries, b = a packed key panel, ldb = 8) and the W·V tile
+// (a = weights, b = rows of V, ldb = its stride) are this loop.
 template <int R>
-void tile(const float* q, int64_t ldq, const float* panel, int64_t d, F4 (&lo)[R], F4 (&hi)[R]) {
-  for (int r = 0; r < R; ++r) lo[r] = hi[r] = simd::splat(0.0f);
-  for (int64_t c = 0; c < d; ++c) {
-    const F4 k0 = simd::load(panel + c * kPanel);
-    const F4 k1 = simd::load(panel + c * kPanel + 4);
+inline void tile(const float* a, const float* b, int64_t ldb, int64_t depth, F4 (&lo)[R], F4 (&hi)[R]) {
+  for (const float* end = a + depth * R; a < end; a += R, b += ldb) {
+    const F4 b0 = simd::load(b);
+    const F4 b1 = simd::load(b + 4);
     for (int r = 0; r < R; ++r) {
-      const F4 qv = simd::splat(q[r * ldq + c]);
-      lo[r] = simd::add(lo[r], simd::mul(qv, k0));
-      hi[r] = simd::add(hi[r], simd::mul(qv, k1));
+      const F4 x = simd::broadcast(a + r);
+      lo[r] = simd::add(lo[r], simd::mul(x, b0));
+      hi[r] = simd::add(hi[r], simd::mul(x, b1));
     }
   }
 }
 
-// Scale + bias + mask fused into the store of one tile row.
-void storeRow(F4 lo, F4 hi, float scale, const float* bias, float biasWeight, int64_t j0, int64_t m, int64_t visible,
-              float* out) {
-  alignas(16) float values[kPanel];
-  const F4 s = simd::splat(scale);
-  F4 a = simd::mul(lo, s);
-  F4 b = simd::mul(hi, s);
-  const int64_t count = std::min<int64_t>(kPanel, m - j0);
-  if (bias && count == kPanel) {
-    const F4 w = simd::splat(biasWeight);
-    a = simd::add(a, simd::mul(w, simd::load(bias + j0)));
-    b = simd::add(b, simd::mul(w, simd::load(bias + j0 + 4)));
-    simd::store(values, a);
-    simd::store(values + 4, b);
+// out[c * R + r] = rows[r * ld + c] for c < depth: the layout tile() reads.
+template <int R>
+void interleave(const float* rows, int64_t ld, int64_t depth, float* out) {
+  for (int64_t c = 0; c < depth; ++c) {
+    for (int r = 0; r < R; ++r) out[c * R + r] = rows[r * ld + c];
+  }
+}
+
+// The rows of one register tile and what each of them sees.
+template <int R>
+struct Rows {
+  int64_t first;  // absolute index of the first row
+  int64_t begin[R];
+  int64_t end[R];
+  int64_t lo;  // union of the ranges: [lo, hi)
+  int64_t hi;
+  Rows(const KeyRange& keys, int64_t first_, int64_t m) : first(first_), lo(m), hi(0) {
+    for (int r = 0; r < R; ++r) {
+      begin[r] = keys.begin(first + r, m);
+      end[r] = keys.end(first + r, m);
+      if (begin[r] < end[r]) {
+        lo = std::min(lo, begin[r]);
+        hi = std::max(hi, end[r]);
+      }
+    }
+    if (hi <= lo) lo = hi = 0;
+  }
+  // Panel-aligned start of the union (panels are kPanel keys from key 0).
+  int64_t panelLo() const { return lo / kPanel * kPanel; }
+};
+
+// Logits of R rows over the panels starting at keys j0 .. j1 - 1 (j0 a multiple of kPanel, j1 <= m):
+// dst[r * ldd + (j - j0)] for j in [j0, j1), with the running row maxima in top.
+template <int R, bool kBias, bool kMask>
+void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
+                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
+  const F4 scale = simd::splat(spec.scale);
+  const F4 biasWeight = simd::splat(spec.bias.weight);
+  const float* biasRow[R];
+  const float* maskRow[R];
+  for (int r = 0; r < R; ++r) {
+    if (kBias) biasRow[r] = spec.bias.row(rows.first + r);
+    if (kMask) maskRow[r] = spec.mask.row(rows.first + r);
+  }
+  for (int64_t j = j0; j < j1; j += kPanel) {
+    F4 lo[R], hi[R];
+    for (int r = 0; r < R; ++r) lo[r] = hi[r] = simd::splat(0.0f);
+    tile<R>(q, panels + j * d, kPanel, d, lo, hi);
+    const int64_t count = std::min<int64_t>(kPanel, m - j);
+    for (int r = 0; r < R; ++r) {
+      F4 x0 = simd::mul(lo[r], scale);
+      F4 x1 = simd::mul(hi[r], scale);
+      if (count == kPanel) {
+        if (kBias) {
+          x0 = simd::add(x0, simd::mul(biasWeight, simd::load(biasRow[r] + j)));
+          x1 = simd::add(x1, simd::mul(biasWeight, simd::load(biasRow[r] + j + 4)));
+        }
+        if (kMask) {
+          x0 = simd::add(x0, simd::load(maskRow[r] + j));
+          x1 = simd::add(x1, simd::load(maskRow[r] + j + 4));
+        }
+      } else if (kBias || kMask) {
+        // The last, partial panel: the terms end at key m - 1.
+        alignas(16) float b[kPanel] = {}, k[kPanel] = {};
+        for (int64_t t = 0; t < count; ++t) {
+          if (kBias) b[t] = biasRow[r][j + t];
+          if (kMask) k[t] = maskRow[r][j + t];
+        }
+        if (kBias) {
+          x0 = simd::add(x0, simd::mul(biasWeight, simd::load(b)));
+          x1 = simd::add(x1, simd::mul(biasWeight, simd::load(b + 4)));
+        }
+        if (kMask) {
+          x0 = simd::add(x0, simd::load(k));
+          x1 = simd::add(x1, simd::load(k + 4));
+        }
+      }
+      if (j < rows.begin[r] || j + kPanel > rows.end[r]) {
+        const auto first = static_cast<int32_t>(j);
+        const auto begin = static_cast<int32_t>(rows.begin[r]), end = static_cast<int32_t>(rows.end[r]);
+        x0 = simd::keepRange(x0, first, begin, end, kMinusInf);
+        x1 = simd::keepRange(x1, first + 4, begin, end, kMinusInf);
+      }
+      top[r] = simd::max(top[r], simd::max(x0, x1));
+      float* o = dst + r * ldd + (j - j0);
+      if (count == kPanel) {
+        simd::store(o, x0);
+        simd::store(o + 4, x1);
+      } else {
+        alignas(16) float values[kPanel];
+        simd::store(values, x0);
+        simd::store(values + 4, x1);
+        std::memcpy(o, values, sizeof(float) * static_cast<size_t>(count));
+      }
+    }
+  }
+}
+
+// q: the R query rows interleaved (d values each).
+template <int R>
+void logitBlockFor(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d,
+                   const LogitSpec& spec, int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
+  const bool bias = spec.bias.data != nullptr, mask = spec.mask.data != nullptr;
+  if (bias && mask) {
+    logitBlock<R, true, true>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+  } else if (bias) {
+    logitBlock<R, true, false>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+  } else if (mask) {
+    logitBlock<R, false, true>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
   } else {
-    simd::store(values, a);
-    simd::store(values + 4, b);
-    if (bias) {
-      for (int64_t t = 0; t < count; ++t) values[t] += biasWeight * bias[j0 + t];
+    logitBlock<R, false, false>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+  }
+}
+
+// row[j] = exp(row[j] - top) for j < count; returns their sum (two vectors per step with their own
+// lane sums, so two exponentials are in flight at once; then the tail).
+float expAndSum(float* row, int64_t count, float top) {
+  const F4 shift = simd::splat(top);
+  F4 sum0 = simd::splat(0.0f), sum1 = simd::splat(0.0f);
+  int64_t j = 0;
+  for (; j + 8 <= count; j += 8) {
+    const F4 e0 = simd::expNonPositive(simd::sub(simd::load(row + j), shift));
+    const F4 e1 = simd::expNonPositive(simd::sub(simd::load(row + j + 4), shift));
+    simd::store(row + j, e0);
+    simd::store(row + j + 4, e1);
+    sum0 = simd::add(sum0, e0);
+    sum1 = simd::add(sum1, e1);
+  }
+  for (; j + 4 <= count; j += 4) {
+    const F4 e = simd::expNonPositive(simd::sub(simd::load(row + j), shift));
+    simd::store(row + j, e);
+    sum0 = simd::add(sum0, e);
+  }
+  float sum = simd::horizontalSum(simd::add(sum0, sum1));
+  for (; j < count; ++j) sum += (row[j] = simd::expNonPositive(row[j] - top));
+  return sum;
+}
+
+void scaleRow(float* row, int64_t count, float factor) {
+  const F4 f = simd::splat(factor);
+  int64_t j = 0;
+  for (; j + 4 <= count; j += 4) simd::store(row + j, simd::mul(simd::load(row + j), f));
+  for (; j < count; ++j) row[j] *= factor;
+}
+
+// R rows of weights (or logits) from R query rows (stride ldq); `packed` holds R * d floats.
+template <int R, bool kSoftmax>
+void weightRows(const float* q, int64_t ldq, int64_t first, const float* panels, int64_t m, int64_t d,
+                const LogitSpec& spec, float* packed, float* out, int64_t ldo) {
+  const Rows<R> rows(spec.keys, first, m);
+  const int64_t lo = rows.panelLo(), hi = rows.hi;
+  F4 top[R];
+  for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
+  if (hi > lo) {
+    interleave<R>(q, ldq, d, packed);
+    logitBlockFor<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top);
+  }
+  for (int r = 0; r < R; ++r) {
+    float* o = out + r * ldo;
+    const float fill = kSoftmax ? 0.0f : kMinusInf;
+    std::fill(o, o + lo, fill);
+    std::fill(o + std::max(lo, hi), o + m, fill);
+    if (!kSoftmax || hi <= lo) continue;
+    const float rowTop = simd::horizontalMax(top[r]);
+    if (rowTop == kMinusInf) {
+      std::fill(o + lo, o + hi, 0.0f);
+      continue;
+    }
+    const float sum = expAndSum(o + lo, hi - lo, rowTop);
+    scaleRow(o + lo, hi - lo, 1.0f / sum);
+  }
+}
+
+template <bool kSoftmax>
+void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+                   const LogitSpec& spec, float* out, int64_t ldo) {
+  std::vector<float> packed(static_cast<size_t>(kRowTile * d));
+  int64_t r = 0;
+  for (; r + kRowTile <= rows; r += kRowTile) {
+    weightRows<kRowTile, kSoftmax>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo);
+  }
+  for (; r < rows; ++r) {
+    weightRows<1, kSoftmax>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo);
+  }
+}
+
+// out rows (R of them) += w . v over keys [0, depth): `w` holds the R rows of weights interleaved
+// (R * depth floats), v starts at the first key; columns in groups of 8, then 4, then one.
+template <int R>
+void weightedRows(const float* w, int64_t depth, const float* v, int64_t ldv, int64_t dv, float* out, int64_t ldo) {
+  if (depth <= 0) return;
+  int64_t c = 0;
+  for (; c + 8 <= dv; c += 8) {
+    F4 a[R], b[R];
+    for (int r = 0; r < R; ++r) {
+      a[r] = simd::load(out + r * ldo + c);
+      b[r] = simd::load(out + r * ldo + c + 4);
+    }
+    tile<R>(w, v + c, ldv, depth, a, b);
+    for (int r = 0; r < R; ++r) {
+      simd::store(out + r * ldo + c, a[r]);
+      simd::store(out + r * ldo + c + 4, b[r]);
     }
   }
-  for (int64_t t = 0; t < count; ++t) out[j0 + t] = j0 + t < visible ? values[t] : kMinusInf;
+  for (; c + 4 <= dv; c += 4) {
+    for (int r = 0; r < R; ++r) {
+      F4 a = simd::load(out + r * ldo + c);
+      for (int64_t j = 0; j < depth; ++j)
+        a = simd::add(a, simd::mul(simd::broadcast(w + j * R + r), simd::load(v + j * ldv + c)));
+      simd::store(out + r * ldo + c, a);
+    }
+  }
+  for (; c < dv; ++c) {
+    for (int r = 0; r < R; ++r) {
+      float a = out[r * ldo + c];
+      for (int64_t j = 0; j < depth; ++j) a += w[j * R + r] * v[j * ldv + c];
+      out[r * ldo + c] = a;
+    }
+  }
 }
 
 template <int R>
-void logitRows(const float* q, int64_t row0, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
-               const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo) {
-  int64_t widest = 0;
-  for (int r = 0; r < R; ++r) widest = std::max(widest, mask.visible(row0 + r, m));
-  F4 lo[R], hi[R];
-  for (int64_t j0 = 0; j0 < widest; j0 += kPanel) {
-    tile<R>(q + row0 * ldq, ldq, panels + j0 * d, d, lo, hi);
-    for (int r = 0; r < R; ++r) {
-      const int64_t i = row0 + r;
-      storeRow(lo[r], hi[r], scale, bias ? bias + i * ldb : nullptr, biasWeight, j0, m, mask.visible(i, m),
-               out + i * ldo);
-    }
+void outputRows(const float* q, int64_t ldq, int64_t first, const float* panels, int64_t m, int64_t d, const float* v,
+                int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch, float* out, int64_t ldo) {
+  const Rows<R> rows(spec.keys, first, m);
+  const int64_t lo = rows.panelLo(), hi = rows.hi;
+  const int64_t lda = dv + 8;
+  float* s = scratch.logits.data();
+  float* p = scratch.weights.data();
+  float* acc = scratch.acc.data();
+  float* packed = scratch.queries.data();
+  interleave<R>(q, ldq, d, packed);
+  std::fill(acc, acc + R * lda, 0.0f);
+  float rowMax[R], rowSum[R];
+  for (int r = 0; r < R; ++r) {
+    rowMax[r] = kMinusInf;
+    rowSum[r] = 0.0f;
   }
-  // Keys no row of this block can see: masked without computing them.
-  const int64_t start = std::min(m, (widest + kPanel - 1) / kPanel * kPanel);
-  for (int r = 0; r < R; ++r) std::fill(out + (row0 + r) * ldo + start, out + (row0 + r) * ldo + m, kMinusInf);
+  for (int64_t j0 = lo; j0 < hi; j0 += kKeyBlock) {
+    const int64_t j1 = std::min(hi, j0 + kKeyBlock);
+    F4 top[R];
+    for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
+    logitBlockFor<R>(packed, rows, panels, m, d, spec, j0, j1, s, kKeyBlock, top);
+    for (int r = 0; r < R; ++r) {
+      float* sr = s + r * kKeyBlock;
+      const float blockTop = simd::horizontalMax(top[r]);
+      if (blockTop == kMinusInf) {  // nothing visible in this block: weights 0
+        std::fill(sr, sr + (j1 - j0), 0.0f);
+        continue;
+      }
+      if (blockTop > rowMax[r]) {
+        // The running max grows: rescale what was accumulated against the old one.
+        const float factor = rowMax[r] == kMinusInf ? 0.0f : simd::expNonPositive(rowMax[r] - blockTop);
+        rowSum[r] *= factor;
+        scaleRow(acc + r * lda, dv, factor);
+        rowMax[r] = blockTop;
+      }
+      rowSum[r] += expAndSum(sr, j1 - j0, rowMax[r]);
+    }
+    // acc += exp(logits - max) . V over this block (keys j0 .. j1 - 1).
+    interleave<R>(s, kKeyBlock, j1 - j0, p);
+    weightedRows<R>(p, j1 - j0, v + j0 * ldv, ldv, dv, acc, lda);
+  }
+  for (int r = 0; r < R; ++r) {
+    float* o = out + r * ldo;
+    if (!(rowSum[r] > 0.0f)) {
+      std::fill(o, o + dv, 0.0f);
+      continue;
+    }
+    std::copy(acc + r * lda, acc + r * lda + dv, o);
+    scaleRow(o, dv, 1.0f / rowSum[r]);
+  }
 }
 
 }  // namespace
 
-int64_t Mask::visible(int64_t row, int64_t m) const {
-  if (!causal) return m;
-  return std::clamp<int64_t>(row + queryOffset + 1, 0, m);
+int64_t KeyRange::begin(int64_t row, int64_t m) const {
+  if (window <= 0) return 0;
+  return std::clamp<int64_t>(row + queryOffset - window + 1, 0, m);
+}
+
+int64_t KeyRange::end(int64_t row, int64_t m) const {
+  if (causal) return std::clamp<int64_t>(row + queryOffset + 1, 0, m);
+  if (window > 0) return std::clamp<int64_t>(row + queryOffset + window, 0, m);
+  return m;
+}
+
+int64_t packedSize(int64_t m, int64_t d) {
+  return (m + kPanel - 1) / kPanel * kPanel * d;
+}
+
+void packKeys(const float* k, int64_t m, int64_t d, int64_t ld, float* out) {
+  std::fill(out, out + packedSize(m, d), 0.0f);
+  for (int64_t j = 0; j < m; ++j) {
+    float* panel = out + (j / kPanel) * d * kPanel + j % kPanel;
+    for (int64_t c = 0; c < d; ++c) panel[c * kPanel] = k[j * ld + c];
+  }
+}
+
+std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld) {
+  std::vector<float> out(static_cast<size_t>(packedSize(m, d)));
+  packKeys(k, m, d, ld, out.data());
+  return out;
+}
+
+void softmaxWeights(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+                    const LogitSpec& spec, float* out, int64_t ldo) {
+  weightRowsAll<true>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
+}
+
+void logits(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+            const LogitSpec& spec, float* out, int64_t ldo) {
+  weightRowsAll<false>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
+}
+
+void weightedSum(const float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const float* v, int64_t ldv,
+                 int64_t dv, const KeyRange& keys, float* out, int64_t ldo) {
+  std::vector<float> packed(static_cast<size_t>(kRowTile * m));
+  int64_t r = 0;
+  for (; r + kRowTile <= rows; r += kRowTile) {
+    const Rows<kRowTile> group(keys, first + r, m);
+    interleave<kRowTile>(w + r * ldw + group.lo, ldw, group.hi - group.lo, packed.data());
+    weightedRows<kRowTile>(packed.data(), group.hi - group.lo, v + group.lo * ldv, ldv, dv, out + r * ldo, ldo);
+  }
+  for (; r < rows; ++r) {
+    const Rows<1> one(keys, first + r, m);
+    weightedRows<1>(w + r * ldw + one.lo, one.hi - one.lo, v + one.lo * ldv, ldv, dv, out + r * ldo, ldo);
+  }
+}
+
+void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t i = first + r;
+    float* row = w + r * ldw;
+    const int64_t begin = spec.keys.begin(i, m), end = spec.keys.end(i, m);
+    float top = kMinusInf;
+    for (int64_t j = begin; j < end; ++j) {
+      if (spec.bias.data) row[j] += spec.bias.weight * spec.bias.row(i)[j];
+      if (spec.mask.data) row[j] += spec.mask.row(i)[j];
+      top = std::max(top, row[j]);
+    }
+    std::fill(row, row + std::min(begin, m), 0.0f);
+    std::fill(row + std::max(begin, end), row + m, 0.0f);
+    if (top == kMinusInf) {
+      std::fill(row + begin, row + std::max(begin, end), 0.0f);
+      continue;
+    }
+    const float sum = expAndSum(row + begin, end - begin, top);
+    scaleRow(row + begin, end - begin, 1.0f / sum);
+  }
+}
+
+float rangeMax(const float* x, int64_t count) {
+  F4 top4 = simd::splat(kMinusInf);
+  int64_t j = 0;
+  for (; j + 4 <= count; j += 4) top4 = simd::max(top4, simd::load(x + j));
+  float top = simd::horizontalMax(top4);
+  for (; j < count; ++j) top = std::max(top, x[j]);
+  return top;
+}
+
+float rangeSum(const float* x, int64_t count) {
+  F4 sum4 = simd::splat(0.0f);
+  int64_t j = 0;
+  for (; j + 4 <= count; j += 4) sum4 = simd::add(sum4, simd::load(x + j));
+  float sum = simd::horizontalSum(sum4);
+  for (; j < count; ++j) sum += x[j];
+  return sum;
 }
 
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset) {
@@ -88,85 +413,18 @@ void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64
   }
 }
 
-std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld) {
-  const int64_t panels = (m + kPanel - 1) / kPanel;
-  std::vector<float> packed(static_cast<size_t>(panels * d * kPanel), 0.0f);
-  for (int64_t j = 0; j < m; ++j) {
-    float* panel = packed.data() + (j / kPanel) * d * kPanel + j % kPanel;
-    for (int64_t c = 0; c < d; ++c) panel[c * kPanel] = k[j * ld + c];
-  }
-  return packed;
-}
-
-void logits(const float* q, int64_t rows, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
-            const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo) {
-  int64_t i = 0;
-  for (; i + 4 <= rows; i += 4) logitRows<4>(q, i, ldq, panels, m, d, scale, bias, ldb, biasWeight, mask, out, ldo);
-  for (; i < rows; ++i) logitRows<1>(q, i, ldq, panels, m, d, scale, bias, ldb, biasWeight, mask, out, ldo);
-}
-
-void softmaxRows(float* w, int64_t rows, int64_t m, int64_t ld, const Mask& mask) {
-  for (int64_t i = 0; i < rows; ++i) {
-    float* row = w + i * ld;
-    const int64_t visible = mask.visible(i, m);
-    std::fill(row + visible, row + m, 0.0f);
-    F4 top4 = simd::splat(kMinusInf);
-    int64_t j = 0;
-    for (; j + 4 <= visible; j += 4) top4 = simd::max(top4, simd::load(row + j));
-    float top = simd::horizontalMax(top4);
-    for (; j < visible; ++j) top = std::max(top, row[j]);
-    if (top == kMinusInf) {  // every key masked
-      std::fill(row, row + visible, 0.0f);
-      continue;
-    }
-    const F4 shift = simd::splat(top);
-    F4 sum4 = simd::splat(0.0f);
-    for (j = 0; j + 4 <= visible; j += 4) {
-      const F4 e = simd::expNonPositive(simd::sub(simd::load(row + j), shift));
-      simd::store(row + j, e);
-      sum4 = simd::add(sum4, e);
-    }
-    float sum = simd::horizontalSum(sum4);
-    for (; j < visible; ++j) {
-      row[j] = simd::expNonPositive(row[j] - top);
-      sum += row[j];
-    }
-    const F4 inv = simd::splat(1.0f / sum);
-    for (j = 0; j + 4 <= visible; j += 4) simd::store(row + j, simd::mul(simd::load(row + j), inv));
-    for (; j < visible; ++j) row[j] *= 1.0f / sum;
-  }
-}
-
-void weightedSum(const float* w, int64_t rows, int64_t m, int64_t ldw, const float* v, int64_t dv, int64_t ldv,
-                 const Mask& mask, float* out, int64_t ldo) {
-  for (int64_t i = 0; i < rows; ++i) {
-    const float* wi = w + i * ldw;
-    float* oi = out + i * ldo;
-    const int64_t visible = mask.visible(i, m);
-    int64_t c = 0;
-    for (; c + 8 <= dv; c += 8) {
-      F4 a = simd::load(oi + c);
-      F4 b = simd::load(oi + c + 4);
-      for (int64_t j = 0; j < visible; ++j) {
-        const F4 weight = simd::splat(wi[j]);
-        a = simd::add(a, simd::mul(weight, simd::load(v + j * ldv + c)));
-        b = simd::add(b, simd::mul(weight, simd::load(v + j * ldv + c + 4)));
-      }
-      simd::store(oi + c, a);
-      simd::store(oi + c + 4, b);
-    }
-    for (; c + 4 <= dv; c += 4) {
-      F4 a = simd::load(oi + c);
-      for (int64_t j = 0; j < visible; ++j)
-        a = simd::add(a, simd::mul(simd::splat(wi[j]), simd::load(v + j * ldv + c)));
-      simd::store(oi + c, a);
-    }
-    for (; c < dv; ++c) {
-      float a = oi[c];
-      for (int64_t j = 0; j < visible; ++j) a += wi[j] * v[j * ldv + c];
-      oi[c] = a;
-    }
-  }
+void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m,
+                     int64_t d, const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch,
+                     float* out, int64_t ldo) {
+  scratch.logits.resize(static_cast<size_t>(kRowTile * kKeyBlock));
+  scratch.weights.resize(static_cast<size_t>(kRowTile * kKeyBlock));
+  scratch.queries.resize(static_cast<size_t>(kRowTile * d));
+  scratch.acc.resize(static_cast<size_t>(kRowTile * (dv + 8)));
+  int64_t r = 0;
+  for (; r + kRowTile <= rows; r += kRowTile)
+    outputRows<kRowTile>(q + r * ldq, ldq, first + r, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo, ldo);
+  for (; r < rows; ++r)
+    outputRows<1>(q + r * ldq, ldq, first + r, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo, ldo);
 }
 
 }  // namespace relpos::kernels

@@ -1,41 +1,94 @@
-// The attention hot path: packed QK^T with scale, bias and causal mask fused into the store,
-// stable softmax and W.V (rotary application from a cached table is in rotary.hpp). Built on
-// simd.hpp, so the same source is the SIMD kernel in the -msimd128 build and the scalar one elsewhere.
-// The kernels know no schemes.
+// The attention hot path, knowing nothing of positional schemes: a register-tiled QKᵀ whose
+// epilogue applies the scale, additive terms (a bias and a mask, each a matrix, a broadcast row or
+// a Toeplitz profile) and the key range in registers; the row softmax while the rows are in cache;
+// W·V with the same micro-kernel; and an online-softmax variant that produces only the output in
+// O(rows·(keyBlock + dv)) scratch. Built on simd.hpp, so the same source is the SIMD kernel in the
+// -msimd128 build and the scalar one elsewhere, with identical results.
 #pragma once
 #include <cstdint>
 #include <vector>
 
 namespace relpos::kernels {
 
-constexpr int64_t kPanel = 8;  // keys per packed panel (two four-lane vectors)
+constexpr int64_t kPanel = 8;    // keys per packed panel (two four-lane vectors)
+constexpr int64_t kRowTile = 4;  // query rows per register tile
 
 // Keys [m, d] (row stride ld) as panels of kPanel keys, dimension-major inside a panel, zero
-// padded: panels[(p * d + c) * kPanel + t] = k[p * kPanel + t][c].
+// padded: out[(p * d + c) * kPanel + t] = k[p * kPanel + t][c]; packedSize(m, d) floats.
+int64_t packedSize(int64_t m, int64_t d);
+void packKeys(const float* k, int64_t m, int64_t d, int64_t ld, float* out);
 std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld);
 
-// Which keys each query row may see: keys j <= row + queryOffset when causal, all otherwise.
-struct Mask {
+// Which keys query row i (at position i + queryOffset) sees: [begin(i), end(i, m)). Causal keeps
+// keys up to the query's position; a window w keeps 0 <= position - j < w with causal, and
+// |position - j| < w without.
+struct KeyRange {
   bool causal = false;
   int64_t queryOffset = 0;
-  int64_t visible(int64_t row, int64_t m) const;
+  int64_t window = 0;  // 0: no window
+  int64_t begin(int64_t row, int64_t m) const;
+  int64_t end(int64_t row, int64_t m) const;
 };
 
-// out[i, j] = scale * q_i . k_j + biasWeight * bias[i, j] (bias may be null; may alias out), and
-// -Infinity on masked keys. q is [rows, d] with row stride ldq.
-// `panels` from packKeys; to start at key j0 (a multiple of kPanel) pass panels + j0 * d.
-void logits(const float* q, int64_t rows, int64_t ldq, const float* panels, int64_t m, int64_t d, float scale,
-            const float* bias, int64_t ldb, float biasWeight, const Mask& mask, float* out, int64_t ldo);
+// An additive logit term: row i starts at data + (i - origin) * stride (origin: the row data
+// points at, for a block of rows). A stride of 0 broadcasts one row; a stride of -1 over a table
+// t[r + offset] makes the Toeplitz matrix t[j - i + offset] of a term that depends on j - i only,
+// which is then never materialised as n x m.
+struct Term {
+  const float* data = nullptr;
+  int64_t stride = 0;
+  float weight = 1.0f;
+  int64_t origin = 0;
+  const float* row(int64_t i) const { return data + (i - origin) * stride; }
+};
+
+// logit(i, j) = scale * q_i . k_j + bias.weight * bias(i, j) + mask(i, j), -Infinity outside the
+// key range. Row indices are those of the whole head (they address the terms and the range).
+struct LogitSpec {
+  float scale = 1.0f;
+  Term bias;  // optional (data null)
+  Term mask;  // optional; its weight is ignored (1)
+  KeyRange keys;
+};
+
+// Softmax weights of query rows first .. first + rows - 1: q points at row `first` (stride ldq),
+// `panels` from packKeys, out at the first output row (stride ldo, every column 0 .. m-1 written).
+// A row that sees no key, or only -Infinity logits, is all zeros.
+void softmaxWeights(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+                    const LogitSpec& spec, float* out, int64_t ldo);
+
+// The logits themselves (no softmax), -Infinity outside the key range.
+void logits(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+            const LogitSpec& spec, float* out, int64_t ldo);
+
+// out[i, :] += sum_j w[i, j] v[j, :] over the keys of row i's range; v is [m, dv] with stride ldv.
+void weightedSum(const float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const float* v, int64_t ldv,
+                 int64_t dv, const KeyRange& keys, float* out, int64_t ldo);
+
+// Softmax of precomputed logits in place (a scheme's own logits): the terms of `spec` are added
+// (its scale is not applied) and keys outside the range get weight 0, as in softmaxWeights.
+void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec);
+
+// The largest of x[0 .. count-1] (-Infinity when count is 0), and their sum.
+float rangeMax(const float* x, int64_t count);
+float rangeSum(const float* x, int64_t count);
 
 // Sets the entries of keys j > i + queryOffset to -Infinity in heads x nq x nk logits or biases.
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset);
 
-// Row-wise softmax in place: subtracts the row max; masked keys get exactly 0; a row with every key
-// masked becomes all zeros.
-void softmaxRows(float* w, int64_t rows, int64_t m, int64_t ld, const Mask& mask);
+// Scratch for attentionOutput, reusable across calls.
+struct OnlineScratch {
+  std::vector<float> logits;   // one block of logits, row by row
+  std::vector<float> weights;  // the same block's weights, interleaved for the W·V tile
+  std::vector<float> queries;  // the tile's query rows, interleaved
+  std::vector<float> acc;      // the unnormalised outputs
+};
 
-// out[i, :] += sum_j w[i, j] v[j, :] over the visible keys; v is [m, dv] with row stride ldv.
-void weightedSum(const float* w, int64_t rows, int64_t m, int64_t ldw, const float* v, int64_t dv, int64_t ldv,
-                 const Mask& mask, float* out, int64_t ldo);
+// Only the attention output softmax(logits) V of query rows first .. first + rows - 1, computed
+// over blocks of keys with a running max and sum per row (online softmax): no row of weights is
+// ever held whole. out is written (not accumulated); a row that sees no key is zero.
+void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m,
+                     int64_t d, const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch,
+                     float* out, int64_t ldo);
 
 }  // namespace relpos::kernels

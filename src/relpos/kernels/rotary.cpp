@@ -1,6 +1,8 @@
 #include "relpos/kernels/rotary.hpp"
 
 #include <cmath>
+#include <list>
+#include <tuple>
 
 #include "relpos/kernels/simd.hpp"
 
@@ -49,6 +51,55 @@ RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t 
       sin_[t * pairs_ + k] = static_cast<float>(std::sin(angle) * magnitude);
     }
   }
+}
+
+namespace {
+
+// What a table depends on: the plan's numbers (keyRole only picks queryRole, passed separately),
+// the range and the role.
+struct TableKey {
+  RotaryPlan plan;
+  int64_t first;
+  int64_t count;
+  bool queryRole;
+  bool operator==(const TableKey& o) const {
+    const RotaryPlan& a = plan;
+    const RotaryPlan& b = o.plan;
+    return std::tie(first, count, queryRole) == std::tie(o.first, o.count, o.queryRole) &&
+           std::tie(a.invFreq, a.attentionFactor, a.rotaryDim, a.interleaved, a.gridWidth, a.axis, a.xposZeta,
+                    a.xposScaleBase, a.xposCenter) == std::tie(b.invFreq, b.attentionFactor, b.rotaryDim, b.interleaved,
+                                                               b.gridWidth, b.axis, b.xposZeta, b.xposScaleBase,
+                                                               b.xposCenter);
+  }
+};
+
+// Small tables are rebuilt (cheaper than a lookup's bookkeeping, and a call then leaves the heap as
+// it found it); tables of 16k to 4M entries (positions x pairs) are kept, the last eight of them.
+constexpr size_t kCachedTables = 8;
+constexpr int64_t kSmallestCachedEntries = 1 << 14;
+constexpr int64_t kLargestCachedEntries = 4 << 20;
+
+}  // namespace
+
+std::shared_ptr<const RotaryTable> RotaryTable::shared(const RotaryPlan& plan, int64_t firstPosition, int64_t count,
+                                                       bool queryRole) {
+  const int64_t entries = count * plan.pairs();
+  if (entries < kSmallestCachedEntries || entries > kLargestCachedEntries) {
+    return std::make_shared<const RotaryTable>(plan, firstPosition, count, queryRole);
+  }
+  // Most recently used first.
+  static std::list<std::pair<TableKey, std::shared_ptr<const RotaryTable>>> cache;
+  TableKey key{plan, firstPosition, count, queryRole};
+  for (auto it = cache.begin(); it != cache.end(); ++it) {
+    if (it->first == key) {
+      cache.splice(cache.begin(), cache, it);
+      return cache.front().second;
+    }
+  }
+  auto table = std::make_shared<const RotaryTable>(plan, firstPosition, count, queryRole);
+  cache.emplace_front(std::move(key), table);
+  if (cache.size() > kCachedTables) cache.pop_back();
+  return table;
 }
 
 void RotaryTable::apply(int64_t position, float* row) const {

@@ -3,6 +3,7 @@
 // Knows no schemes: each rotary scheme computes its plan (src/relpos/schemes), see docs/rotary.md.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,10 @@ inline void rotateRow(const RotaryPlan& plan, double position, bool queryRole, f
 class RotaryTable {
  public:
   RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole);
+  // The table for these arguments, built once and kept for later calls with the same plan and
+  // range (the last few are kept; building costs ~1000x applying at n = 2048).
+  static std::shared_ptr<const RotaryTable> shared(const RotaryPlan& plan, int64_t firstPosition, int64_t count,
+                                                   bool queryRole);
   // Rotates one row of width >= rotaryDim in place at `position` (within the table's range).
   void apply(int64_t position, float* row) const;
 

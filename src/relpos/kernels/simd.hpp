@@ -26,6 +26,10 @@ inline void store(float* p, F4 a) {
 inline F4 splat(float x) {
   return {wasm_f32x4_splat(x)};
 }
+// One float from memory in all four lanes (a single broadcast load).
+inline F4 broadcast(const float* p) {
+  return {wasm_v128_load32_splat(p)};
+}
 inline F4 add(F4 a, F4 b) {
   return {wasm_f32x4_add(a.v, b.v)};
 }
@@ -39,17 +43,16 @@ inline F4 mul(F4 a, F4 b) {
 inline F4 max(F4 a, F4 b) {
   return {wasm_f32x4_pmax(a.v, b.v)};
 }
-inline F4 nearest(F4 a) {
-  return {wasm_f32x4_nearest(a.v)};
+// The integer lanes of a shifted left by `bits`, read back as floats (exponent-field arithmetic).
+inline F4 shiftBitsLeft(F4 a, int bits) {
+  return {wasm_i32x4_shl(a.v, bits)};
 }
-// 2^n for integral n in [-126, 127], built from the exponent bits.
-inline F4 pow2i(F4 n) {
-  const v128_t biased = wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n.v), wasm_i32x4_splat(127));
-  return {wasm_i32x4_shl(biased, 23)};
-}
-// Lanes where a < limit become +0.
-inline F4 zeroBelow(F4 a, F4 value, float limit) {
-  return {wasm_v128_andnot(value.v, wasm_f32x4_lt(a.v, wasm_f32x4_splat(limit)))};
+// Lanes whose index first + t (t = 0..3) lies outside [begin, end) become `fill`.
+inline F4 keepRange(F4 a, int32_t first, int32_t begin, int32_t end, float fill) {
+  const v128_t index = wasm_i32x4_add(wasm_i32x4_splat(first), wasm_i32x4_make(0, 1, 2, 3));
+  const v128_t inside =
+      wasm_v128_and(wasm_i32x4_ge(index, wasm_i32x4_splat(begin)), wasm_i32x4_lt(index, wasm_i32x4_splat(end)));
+  return {wasm_v128_bitselect(a.v, wasm_f32x4_splat(fill), inside)};
 }
 inline float lane(F4 a, int i) {
   float out[4];
@@ -73,6 +76,9 @@ inline void store(float* p, F4 a) {
 inline F4 splat(float x) {
   return {{x, x, x, x}};
 }
+inline F4 broadcast(const float* p) {
+  return splat(*p);
+}
 #define RELPOS_LANEWISE(name, expr)              \
   inline F4 name(F4 a, F4 b) {                   \
     F4 r;                                        \
@@ -84,22 +90,19 @@ RELPOS_LANEWISE(sub, a.v[i] - b.v[i])
 RELPOS_LANEWISE(mul, a.v[i] * b.v[i])
 RELPOS_LANEWISE(max, a.v[i] < b.v[i] ? b.v[i] : a.v[i])
 #undef RELPOS_LANEWISE
-inline F4 nearest(F4 a) {
-  F4 r;
-  for (int i = 0; i < 4; ++i) r.v[i] = std::nearbyint(a.v[i]);  // ties to even, as f32x4.nearest
-  return r;
-}
-inline F4 pow2i(F4 n) {
+inline F4 shiftBitsLeft(F4 a, int bits) {
   F4 r;
   for (int i = 0; i < 4; ++i) {
-    const int32_t bits = (static_cast<int32_t>(n.v[i]) + 127) * (1 << 23);
-    std::memcpy(&r.v[i], &bits, sizeof bits);
+    uint32_t word;
+    std::memcpy(&word, &a.v[i], sizeof word);
+    word <<= bits;
+    std::memcpy(&r.v[i], &word, sizeof word);
   }
   return r;
 }
-inline F4 zeroBelow(F4 a, F4 value, float limit) {
+inline F4 keepRange(F4 a, int32_t first, int32_t begin, int32_t end, float fill) {
   F4 r;
-  for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] < limit ? 0.0f : value.v[i];
+  for (int i = 0; i < 4; ++i) r.v[i] = first + i >= begin && first + i < end ? a.v[i] : fill;
   return r;
 }
 inline float lane(F4 a, int i) {
@@ -117,20 +120,26 @@ inline float horizontalSum(F4 a) {
   return (lane(a, 0) + lane(a, 1)) + (lane(a, 2) + lane(a, 3));
 }
 
-// e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r, e^r by a degree-6 polynomial,
-// 2^n from the exponent bits. About 1 ulp; exactly 0 below -87 (so -Infinity gives weight 0).
+// e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r (two-part ln2), e^r by a
+// degree-7 polynomial in Estrin's form (a short dependency chain: the exponential is latency-bound
+// in a softmax loop). n is rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low
+// mantissa bits; shifting them into the exponent field is 2^n, with no float-to-integer conversion
+// (a long instruction sequence in wasm SIMD on x86). About 1 ulp. x is clamped at -88, where n + 127
+// reaches 0 and the power of two is +0: -Infinity and everything below about -87.7 give exactly 0.
 inline F4 expNonPositive(F4 x) {
-  const F4 n = nearest(mul(x, splat(1.44269504088896341f)));
-  F4 r = sub(x, mul(n, splat(0.693359375f)));
-  r = sub(r, mul(n, splat(-2.12194440e-4f)));
-  F4 p = splat(1.9875691500e-4f);
-  p = add(mul(p, r), splat(1.3981999507e-3f));
-  p = add(mul(p, r), splat(8.3334519073e-3f));
-  p = add(mul(p, r), splat(4.1665795894e-2f));
-  p = add(mul(p, r), splat(1.6666665459e-1f));
-  p = add(mul(p, r), splat(5.0000001201e-1f));
-  const F4 e = add(add(mul(mul(p, r), r), r), splat(1.0f));
-  return zeroBelow(x, mul(e, pow2i(max(n, splat(-126.0f)))), -87.0f);
+  const F4 magic = splat(12582912.0f + 127.0f);
+  const F4 clamped = max(x, splat(-88.0f));
+  const F4 k = add(mul(clamped, splat(1.44269504088896341f)), magic);
+  const F4 n = sub(k, magic);
+  const F4 r = sub(sub(clamped, mul(n, splat(0.693359375f))), mul(n, splat(-2.12194440e-4f)));
+  // e^r = (1 + r) + r^2 (c5 + c4 r + r^2 (c3 + c2 r + r^2 (c1 + c0 r)))
+  const F4 r2 = mul(r, r);
+  const F4 a = add(splat(5.0000001201e-1f), mul(splat(1.6666665459e-1f), r));
+  const F4 b = add(splat(4.1665795894e-2f), mul(splat(8.3334519073e-3f), r));
+  const F4 c = add(splat(1.3981999507e-3f), mul(splat(1.9875691500e-4f), r));
+  const F4 p = add(a, mul(r2, add(b, mul(r2, c))));
+  const F4 e = add(add(splat(1.0f), r), mul(p, r2));
+  return mul(e, shiftBitsLeft(k, 23));
 }
 
 inline float expNonPositive(float x) {

@@ -2,28 +2,43 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
+#include <limits>
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
 #include "relpos/kernels/kernels.hpp"
+#include "relpos/ops/operations.hpp"
 #include "relpos/schemes/rotary_family.hpp"
 
 namespace relpos {
 
 namespace {
 
+constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
+
 const ParamInfo kMode = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
 const ParamInfo kAlpha = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
 const ParamInfo kBeta = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
+const ParamInfo kKvHeads = integerParam("kvHeads", std::nan(""), 1, 1024,
+                                        "key/value heads; query head h reads kv head floor(h / (heads / kvHeads))");
+const ParamInfo kWindow = integerParam("slidingWindow", std::nan(""), 1, 1 << 30,
+                                       "keys with 0 <= i + queryOffset - j < w (|.| < w without causal)");
+const ParamInfo kScale = numberParam("scale", std::nan(""), -1e12, 1e12, "the logit scale, in place of 1/sqrt(d)");
+const ParamInfo kWeights = booleanParam("weights", true, "return the weights (false: only the output)");
+const ParamInfo kMaskKind = choiceParam("maskKind", "boolean|additive", "boolean: nonzero keeps; additive: added");
 
+// Sizes of one call. With a batch, q, k, v (and B / mask of rank 4) have a leading batch dimension.
 struct Shapes {
-  int64_t n = 0, m = 0, heads = 1, dh = 0, dv = 0, width = 0;
+  int64_t batch = 1;
+  bool batched = false;
+  int64_t n = 0, m = 0;
+  int64_t heads = 1, kvHeads = 1, group = 1;  // group: query heads per kv head
+  int64_t dh = 0, dv = 0;
   int64_t queryOffset = 0;
+  int64_t rowsPerBlock = 4;
 };
 
-// q, k and v with the sizes they imply, checked against each other.
 struct Inputs {
   const Value* q = nullptr;
   const Value* k = nullptr;
@@ -31,296 +46,529 @@ struct Inputs {
   Shapes s;
 };
 
-const Value& matrix(const Params& params, const std::string& name, const std::string& rows) {
+std::string shapeText(const Shape& shape) {
+  std::string out = "[";
+  for (size_t t = 0; t < shape.size(); ++t) out += (t ? ", " : "") + std::to_string(shape[t]);
+  return out + "]";
+}
+
+const Value& tensorInput(const Params& params, const std::string& name, const std::string& rows) {
   const Value* v = params.array(name);
-  if (!v || v->shape.size() != 2) {
-    throwType(params.where() + ": " + name + " must be a tensor of shape [" + rows + ", heads*d]");
+  if (!v || (v->shape.size() != 2 && v->shape.size() != 3)) {
+    throwType(params.where() + ": " + name + " must be a tensor of shape [" + rows + ", heads*d] or [batch, " + rows +
+              ", heads*d]" + (v ? ", got " + shapeText(v->shape) : ""));
   }
   return *v;
 }
 
+// The width of `value` split into `heads` heads of equal size.
+int64_t headWidth(const Params& params, const std::string& name, int64_t width, int64_t heads,
+                  const std::string& headsName) {
+  if (width % heads != 0) {
+    throwRange(params.where() + ": " + headsName + " (" + std::to_string(heads) + ") must divide the width of " + name +
+               ", got " + std::to_string(width));
+  }
+  return width / heads;
+}
+
 Inputs readInputs(const Params& params) {
   Inputs in;
-  in.q = &matrix(params, "q", "n");
-  in.k = &matrix(params, "k", "m");
+  in.q = &tensorInput(params, "q", "n");
+  in.k = &tensorInput(params, "k", "m");
   in.v = params.array("v");
   Shapes& s = in.s;
+  const size_t rank = in.q->shape.size();
+  s.batched = rank == 3;
+  s.batch = s.batched ? in.q->shape[0] : 1;
+  auto same = [&](const Value& t, const std::string& name) {
+    if (t.shape.size() != rank || (s.batched && t.shape[0] != s.batch)) {
+      throwRange(params.where() + ": " + name + " must have the rank and batch of q " + shapeText(in.q->shape) +
+                 ", got " + shapeText(t.shape));
+    }
+  };
+  same(*in.k, "k");
+  s.n = in.q->shape[rank - 2];
+  s.m = in.k->shape[rank - 2];
   s.heads = params.integer(common::heads());
-  s.n = in.q->shape[0];
-  s.m = in.k->shape[0];
-  s.width = in.q->shape[1];
-  if (in.k->shape[1] != s.width) {
-    throwRange(params.where() + ": k must have the width of q (" + std::to_string(s.width) + "), got " +
-               std::to_string(in.k->shape[1]));
+  s.kvHeads = params.has(kKvHeads.name) ? params.integer(kKvHeads) : s.heads;
+  if (s.heads % s.kvHeads != 0) {
+    throwRange(params.where() + ": kvHeads (" + std::to_string(s.kvHeads) + ") must divide heads (" +
+               std::to_string(s.heads) + ")");
   }
-  if (s.width % s.heads != 0) {
-    throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of q, got " +
-               std::to_string(s.width));
+  s.group = s.heads / s.kvHeads;
+  const bool grouped = params.has(kKvHeads.name);
+  const std::string kvName = grouped ? "kvHeads" : "heads";
+  s.dh = headWidth(params, "q", in.q->shape[rank - 1], s.heads, "heads");
+  const int64_t kWidth = in.k->shape[rank - 1];
+  if (!grouped && kWidth != in.q->shape[rank - 1]) {
+    throwRange(params.where() + ": k must have the width of q (" + std::to_string(in.q->shape[rank - 1]) + "), got " +
+               std::to_string(kWidth));
   }
-  s.dh = s.width / s.heads;
+  if (kWidth != s.kvHeads * s.dh) {
+    throwRange(params.where() + ": k must have kvHeads * d = " + std::to_string(s.kvHeads * s.dh) +
+               " columns (d = " + std::to_string(s.dh) + " from q), got " + std::to_string(kWidth));
+  }
   if (in.v) {
-    if (in.v->shape.size() != 2 || in.v->shape[0] != s.m) {
-      throwType(params.where() + ": v must be a tensor of shape [m, heads*dv] with m = " + std::to_string(s.m));
+    if (in.v->shape.size() != rank || in.v->shape[rank - 2] != s.m || (s.batched && in.v->shape[0] != s.batch)) {
+      throwType(params.where() + ": v must be a tensor of shape [m, " + kvName + "*dv] with m = " +
+                std::to_string(s.m) + (s.batched ? " (and the batch of q)" : "") + ", got " + shapeText(in.v->shape));
     }
-    if (in.v->shape[1] % s.heads != 0) {
-      throwRange(params.where() + ": heads (" + std::to_string(s.heads) + ") must divide the width of v, got " +
-                 std::to_string(in.v->shape[1]));
-    }
-    s.dv = in.v->shape[1] / s.heads;
+    s.dv = headWidth(params, "v", in.v->shape[rank - 1], s.kvHeads, kvName);
   }
   s.queryOffset = params.has(common::queryOffset().name) ? params.integer(common::queryOffset()) : s.m - s.n;
   return in;
 }
 
-// Everything allocated below, sized before the first allocation (floats): weights, output, per-head
-// q / k / packed keys, rotary tables, a copied P, a scheme's index map or key vectors.
-void checkMemory(const Params& params, const Scheme* scheme, const Inputs& in) {
-  const Shapes& s = in.s;
-  checkResultSize(params.where(), static_cast<double>(s.heads) * s.n * s.m);
-  const double n = static_cast<double>(s.n), m = static_cast<double>(s.m), dh = static_cast<double>(s.dh);
-  double floats = s.heads * n * m + (in.v ? n * s.heads * s.dv : 0.0) + (n + 3.0 * (m + 16)) * dh;
-  const AttentionTerm kind = scheme ? scheme->term : AttentionTerm::None;
-  if (kind == AttentionTerm::Rotary) floats += 4.0 * (n + m) * dh;
-  if (kind == AttentionTerm::PairTable) floats += n * m;
-  if (kind == AttentionTerm::KeyVector) floats += 2.0 * m * dh;
-  if (const Value* p = params.find("P")) floats += static_cast<double>(p->array.size());
-  checkWorkingSet(params.where(), 4.0 * floats, "weights, output and per-head scratch");
+// An [n, m] term given per call ([n, m]), per head ([heads, n, m]) or per sequence and head
+// ([batch, heads or 1, n, m]): where entry (b, h, i, j) is.
+struct Given {
+  const float* data = nullptr;
+  int64_t headStride = 0;
+  int64_t batchStride = 0;
+  const float* at(int64_t b, int64_t h) const { return data + b * batchStride + h * headStride; }
+};
+
+Given readGiven(const Params& params, const std::string& name, const Shapes& s) {
+  const Value* v = params.maskedArray(name);  // -Infinity masks a pair
+  if (!v) return {};
+  const int64_t nm = s.n * s.m;
+  const Shape& shape = v->shape;
+  const size_t rank = shape.size();
+  const bool tail = rank >= 2 && shape[rank - 2] == s.n && shape[rank - 1] == s.m;
+  Given g{v->array.data(), 0, 0};
+  if (tail && rank == 2) return g;
+  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0};
+  if (tail && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1)) {
+    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm};
+  }
+  const std::string n = std::to_string(s.n), m = std::to_string(s.m);
+  throwRange(params.where() + ": " + name + " must have shape [n, m] = [" + n + ", " + m + "], [heads, n, m] = [" +
+             std::to_string(s.heads) + ", " + n + ", " + m + "] or [batch, heads or 1, n, m], got " + shapeText(shape));
 }
 
-// The positional term of every head, resolved from the given B / P or the scheme.
-struct PositionalTerm {
-  const float* bias = nullptr;  // a given B: [heads, n, m] or [n, m] (sharedBias)
-  bool sharedBias = false;
-  bool biasFromScheme = false;  // the scheme's bias is filled straight into the weights buffer
-  bool hasBias() const { return bias || biasFromScheme; }
-  std::vector<float> keyVectors;   // P [m, dh], empty if none
-  std::vector<float> pairVectors;  // P [n, m, dh], empty if none
-  PairTable table;                 // Shaw-style table + index, empty if none
+// The positional term, resolved from the given B / P or the scheme, plus the mask.
+struct Terms {
+  Given bias;                          // a given B
+  std::vector<float> profile;          // a shift-invariant scheme bias: heads x (n + m - 1), f(j - i)
+  bool windowBias = false;             // any other scheme bias: filled per block of rows
+  std::vector<float> keyVectors;       // P [m, dh]
+  const float* pairVectors = nullptr;  // P [n, m, dh]
+  PairTable table;
   bool hasTable = false;
   RotaryPlan rotary;
   bool hasRotary = false;
-  bool logits = false;  // the scheme computes the logits itself
-  bool hasVectors() const { return !keyVectors.empty() || !pairVectors.empty() || hasTable; }
+  bool logits = false;  // the scheme computes its logits itself
+  Given mask;
+  bool booleanMask = true;
+  bool hasBias() const { return bias.data || !profile.empty() || windowBias; }
+  bool hasVectors() const { return !keyVectors.empty() || pairVectors || hasTable; }
+  bool pairTerm() const { return pairVectors || hasTable; }
 };
 
-void readGivenTerm(const Params& params, const Shapes& s, PositionalTerm& term) {
-  if (const Value* b = params.array("B")) {
-    const int64_t nm = s.n * s.m;
-    if (static_cast<int64_t>(b->array.size()) == nm) {
-      term.sharedBias = true;
-    } else if (static_cast<int64_t>(b->array.size()) != s.heads * nm) {
-      throwRange(params.where() + ": B must have shape [n, m] or [heads, n, m] = [" + std::to_string(s.n) + ", " +
-                 std::to_string(s.m) + "], got " + std::to_string(b->array.size()) + " values");
-    }
-    term.bias = b->array.data();
-  }
+Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s) {
+  Terms t;
+  t.bias = readGiven(params, "B", s);
+  t.mask = readGiven(params, "mask", s);
+  t.booleanMask = params.choice(kMaskKind) == "boolean";
+  if (params.has(kMaskKind.name) && !t.mask.data) throwRange(params.where() + ": maskKind needs a mask");
   if (const Value* p = params.array("P")) {
     const int64_t perKey = s.m * s.dh;
     if (static_cast<int64_t>(p->array.size()) == perKey) {
-      term.keyVectors = p->array;
+      t.keyVectors = p->array;
     } else if (static_cast<int64_t>(p->array.size()) == s.n * perKey) {
-      term.pairVectors = p->array;
+      t.pairVectors = p->array.data();
     } else {
       throwRange(params.where() + ": P must have shape [m, d] or [n, m, d] with d the head dim (" +
-                 std::to_string(s.dh) + "), got " + std::to_string(p->array.size()) + " values");
+                 std::to_string(s.dh) + "), got " + shapeText(p->shape));
     }
   }
-}
-
-PositionalTerm resolveTerm(const Params& params, const Scheme* scheme, const Shapes& s) {
-  PositionalTerm term;
-  readGivenTerm(params, s, term);
-  if (!scheme) return term;
+  if (!scheme) return t;
   switch (scheme->term) {
     case AttentionTerm::Bias:
-      if (!term.bias) term.biasFromScheme = true;
+      if (t.bias.data) break;
+      if (scheme->shiftInvariant && scheme->shiftInvariant(params, s.dh)) {
+        // One query at position queryOffset + n - 1 against keys 0 .. n + m - 2 covers every j - i.
+        const int64_t count = s.n + s.m - 1;
+        t.profile.resize(static_cast<size_t>(s.heads * count));
+        scheme->fillBias(params, BiasWindow{s.heads, 1, count, s.queryOffset + s.n - 1, 0}, t.profile.data());
+      } else {
+        t.windowBias = true;
+      }
       break;
     case AttentionTerm::Rotary: {
       const int64_t seqLen = std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
-      term.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);
-      term.hasRotary = true;
+      t.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);
+      t.hasRotary = true;
       break;
     }
     case AttentionTerm::KeyVector:
-      if (term.keyVectors.empty() && term.pairVectors.empty()) {
-        term.keyVectors.resize(static_cast<size_t>(s.m * s.dh));
-        scheme->positionVectors(params, 0, s.m, s.dh, term.keyVectors.data());
+      if (t.keyVectors.empty() && !t.pairVectors) {
+        t.keyVectors.resize(static_cast<size_t>(s.m * s.dh));
+        scheme->positionVectors(params, 0, s.m, s.dh, t.keyVectors.data());
       }
       break;
     case AttentionTerm::PairTable:
-      term.table = scheme->pairTable(params, s.n, s.m, s.queryOffset, s.dh);
-      term.hasTable = true;
+      t.table = scheme->pairTable(params, s.n, s.m, s.queryOffset, s.dh);
+      t.hasTable = true;
       break;
     case AttentionTerm::Logits:
-      term.logits = true;
+      t.logits = true;
       break;
     case AttentionTerm::None:
     case AttentionTerm::Unsupported:
       break;
   }
-  return term;
+  return t;
 }
 
-// The mode and its weights, read before anything is sized.
-struct Mode {
-  std::string name;
-  double alpha = 1;
-  double beta = 1;
-};
-
-Mode readMode(const Params& params, const Scheme* scheme) {
-  Mode mode{params.choice(kMode), params.number(kAlpha), params.number(kBeta)};
-  if (!params.has(kMode.name) && scheme &&
-      (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
-    mode.name = "implicit";  // a vector scheme's natural mode
-  }
-  return mode;
-}
-
-// How the terms are weighted: logit = scale * (q.k + vector * q.p) + bias * B (docs/attention.md);
-// refuses a mode whose term is missing.
+// logit = scale (q.k + vector q.p) + bias B (docs/attention.md); scale 1/sqrt(d) unless given.
 struct Weights {
+  double scale = 1;
   double vector = 1;
   double bias = 1;
 };
 
-Weights modeWeights(const Params& params, const Mode& mode, const PositionalTerm& term, const Shapes& s) {
-  if (mode.name == "explicit" && term.hasVectors() && !term.hasBias()) {
+Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& terms, const Shapes& s) {
+  std::string mode = params.choice(kMode);
+  if (!params.has(kMode.name) && scheme &&
+      (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
+    mode = "implicit";  // a vector scheme's natural mode
+  }
+  if (mode == "explicit" && terms.hasVectors() && !terms.hasBias()) {
     throwRange(params.where() +
                ": mode 'explicit' needs a bias B or a bias scheme; position vectors P need mode 'implicit' or 'mixed'");
   }
-  if (mode.name == "implicit" && term.hasBias() && !term.hasVectors()) {
+  if (mode == "implicit" && terms.hasBias() && !terms.hasVectors()) {
     throwRange(
         params.where() +
         ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
   }
-  if (mode.name != "mixed") return {};
-  return {mode.beta, mode.alpha * (1.0 / std::sqrt(static_cast<double>(s.dh)))};
+  Weights w;
+  w.scale = params.has(kScale.name) ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
+  if (terms.logits && params.has(kScale.name)) {
+    throwRange(params.where() + ": scale does not apply to scheme '" + scheme->id +
+               "', which computes its logits (and their scale) itself");
+  }
+  if (mode == "mixed") {
+    w.vector = params.number(kBeta);
+    w.bias = params.number(kAlpha) * w.scale;
+  }
+  return w;
 }
 
-// One head's queries and keys [n, dh], [m, dh]: copied out of q and k, rotated, key vectors folded
-// in (q.(k + w p_j) = q.k + w q.p_j).
-class HeadInputs {
- public:
-  HeadInputs(const Inputs& in, const PositionalTerm& term, double vectorWeight)
-      : in_(in), term_(term), vectorWeight_(vectorWeight), q_(in.s.n * in.s.dh), k_(in.s.m * in.s.dh) {
-    if (term.hasRotary) {
-      // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
-      // large queryOffset (up to 1e9) does not size a table over the gap between them.
-      queryTable_ = std::make_unique<RotaryTable>(term.rotary, in.s.queryOffset, in.s.n, true);
-      keyTable_ = std::make_unique<RotaryTable>(term.rotary, 0, in.s.m, false);
-    }
-  }
+// Rows per block: a block of weights (rows x m floats) stays within 256 KiB, so a block is written
+// while in cache and, for copied results, handed out before it leaves it.
+int64_t rowsPerBlock(int64_t m) {
+  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 16) / std::max<int64_t>(m, 1), 4, 256);
+  return rows / kernels::kRowTile * kernels::kRowTile;
+}
 
-  void gather(int64_t h) {
-    const Shapes& s = in_.s;
-    for (int64_t i = 0; i < s.n; ++i)
-      std::copy_n(in_.q->array.data() + i * s.width + h * s.dh, s.dh, q_.data() + i * s.dh);
-    for (int64_t j = 0; j < s.m; ++j)
-      std::copy_n(in_.k->array.data() + j * s.width + h * s.dh, s.dh, k_.data() + j * s.dh);
-    if (term_.hasRotary) {
-      for (int64_t i = 0; i < s.n; ++i) queryTable_->apply(i + s.queryOffset, q_.data() + i * s.dh);
-      for (int64_t j = 0; j < s.m; ++j) keyTable_->apply(j, k_.data() + j * s.dh);
-    }
-    if (!term_.keyVectors.empty()) {
-      for (size_t t = 0; t < k_.size(); ++t) k_[t] += static_cast<float>(vectorWeight_) * term_.keyVectors[t];
-    }
-  }
-  const float* q() const { return q_.data(); }
-  const float* k() const { return k_.data(); }
+// Multiply-adds of the whole call (every visible key of every row, for q.k and for w.v).
+double workOf(const Shapes& s, const kernels::KeyRange& keys) {
+  double visible = 0;
+  for (int64_t i = 0; i < s.n; ++i)
+    visible += static_cast<double>(std::max<int64_t>(0, keys.end(i, s.m) - keys.begin(i, s.m)));
+  return visible * static_cast<double>(s.batch * s.heads) * static_cast<double>(s.dh + s.dv);
+}
 
- private:
-  const Inputs& in_;
-  const PositionalTerm& term_;
-  double vectorWeight_;
-  std::vector<float> q_, k_;
-  std::unique_ptr<RotaryTable> queryTable_, keyTable_;
+// Scratch of one run, O(rows·m + kvHeads·m·d): nothing here grows with n·m.
+struct Workspace {
+  std::vector<float> panels;   // packed keys of every kv head of one sequence
+  std::vector<float> keys;     // one kv head's keys [m, dh] (every kv head for a logits scheme)
+  std::vector<float> queries;  // one block of one head's queries [rows, dh]
+  std::vector<float> weights;  // one block of weights [rows, m] when they are not kept in the result
+  std::vector<float> bias;     // a scheme's bias for one block of rows, every head [heads, rows, m]
+  std::vector<float> terms;    // pair terms (plus any bias) of one block [rows, m]
+  std::vector<float> mask;     // a boolean mask as 0 / -Infinity for one block [rows, m]
+  std::vector<double> dots;    // q . table row, [rows, T]; or per-bucket weights [T]
+  kernels::OnlineScratch online;
 };
 
-// Terms that are not a plain bias (pair vectors, a pair table) are gathered per pair into the
-// weights buffer w; it then enters the fused store as the bias (the buffer aliases itself).
-void gatherPairTerms(const PositionalTerm& term, const Weights& weights, const float* bias, const float* q,
-                     const Shapes& s, float* w) {
-  const double invSqrt = 1.0 / std::sqrt(static_cast<double>(s.dh));
-  for (int64_t i = 0; i < s.n; ++i) {
-    const float* qi = q + i * s.dh;
-    for (int64_t j = 0; j < s.m; ++j) {
-      const float* p = term.hasTable ? term.table.keyTable.data() + term.table.index[i * s.m + j] * s.dh
-                                     : term.pairVectors.data() + (i * s.m + j) * s.dh;
-      const double gathered = weights.vector * invSqrt * dot(qi, p, s.dh);
-      w[i * s.m + j] = static_cast<float>(gathered + (bias ? weights.bias * bias[i * s.m + j] : 0.0));
-    }
-  }
+template <class T>
+T* sized(std::vector<T>& v, int64_t count) {
+  if (static_cast<int64_t>(v.size()) < count) v.resize(static_cast<size_t>(count));
+  return v.data();
 }
 
-// The logits of head h into w [n, m]: the scheme's own, or the fused kernel (scale, bias, mask).
-void headLogits(const Params& params, const Scheme* scheme, const PositionalTerm& term, const Weights& weights,
-                const HeadInputs& head, const Shapes& s, const kernels::Mask& mask, int64_t h, float* w) {
-  if (term.logits) {
-    scheme->logits(params, head.q(), head.k(), s.n, s.m, s.dh, s.queryOffset, w);
-    if (mask.causal) kernels::applyCausalMask(w, 1, s.n, s.m, s.queryOffset);
-    return;
-  }
-  const float* bias = nullptr;
-  float biasWeight = static_cast<float>(weights.bias);
-  if (term.bias) bias = term.bias + (term.sharedBias ? 0 : h * s.n * s.m);
-  if (term.biasFromScheme) bias = w;  // filled before the head loop; the fused store reads it in place
-  if (!term.pairVectors.empty() || term.hasTable) {
-    gatherPairTerms(term, weights, bias, head.q(), s, w);
-    bias = w;
-    biasWeight = 1.0f;
-  }
-  const std::vector<float> panels = kernels::packKeys(head.k(), s.m, s.dh, s.dh);
-  const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(s.dh)));
-  kernels::logits(head.q(), s.n, s.dh, panels.data(), s.m, s.dh, scale, bias, s.m, biasWeight, mask, w, s.m);
-}
-
-// Shaw's a^V: out_i += sum_j w_ij aV[idx(i, j)] over the visible keys.
-void addValueTable(const PairTable& table, const float* w, const Shapes& s, const kernels::Mask& mask, float* out) {
-  for (int64_t i = 0; i < s.n; ++i) {
-    float* o = out + i * s.heads * s.dv;
-    for (int64_t j = 0; j < mask.visible(i, s.m); ++j) {
-      const float a = w[i * s.m + j];
-      const float* av = table.valueTable.data() + table.index[i * s.m + j] * s.dv;
-      for (int64_t c = 0; c < s.dv; ++c) o[c] += a * av[c];
+// One call, split into units (sequence, block of rows, head) that run in order: the synchronous
+// call runs them all, the job a few per step.
+class AttentionRun {
+ public:
+  AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws, bool job)
+      : params_(params), scheme_(scheme), sink_(sink), ws_(ws), in_(readInputs(params)), s_(in_.s) {
+    keepWeights_ = params.boolean(kWeights);
+    if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
+    keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
+                              params.has(kWindow.name) ? params.integer(kWindow) : 0};
+    checkSizes(job);
+    terms_ = resolveTerms(params, scheme, s_);
+    weights_ = modeWeights(params, scheme, terms_, s_);
+    s_.rowsPerBlock = rowsPerBlock(s_.m);
+    blocks_ = (s_.n + s_.rowsPerBlock - 1) / s_.rowsPerBlock;
+    if (keepWeights_) {
+      Shape shape = {s_.heads, s_.n, s_.m};
+      if (s_.batched) shape.insert(shape.begin(), s_.batch);
+      if (sink_) {
+        weightsShape_ = shape;
+        sink_->begin(shape);
+      } else {
+        result_ = Tensor::floats(shape);
+      }
+    }
+    if (in_.v) {
+      output_ = Tensor::floats(s_.batched ? Shape{s_.batch, s_.n, s_.heads * s_.dv} : Shape{s_.n, s_.heads * s_.dv});
+    }
+    if (terms_.hasRotary) {
+      // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
+      // large queryOffset (up to 1e9) does not size a table over the gap between them.
+      queryTable_ = RotaryTable::shared(terms_.rotary, s_.queryOffset, s_.n, true);
+      keyTable_ = RotaryTable::shared(terms_.rotary, 0, s_.m, false);
     }
   }
-}
+
+  int64_t units() const { return s_.batch * blocks_ * s_.heads; }
+
+  // Runs unit u; units must run in order 0, 1, 2, …
+  void run(int64_t u) {
+    const int64_t h = u % s_.heads;
+    const int64_t block = (u / s_.heads) % blocks_;
+    const int64_t b = u / (s_.heads * blocks_);
+    const int64_t i0 = block * s_.rowsPerBlock;
+    const int64_t rows = std::min(s_.rowsPerBlock, s_.n - i0);
+    if (block == 0 && h == 0) packSequence(b);
+    if (h == 0 && terms_.windowBias) {
+      scheme_->fillBias(params_, BiasWindow{s_.heads, rows, s_.m, s_.queryOffset + i0, 0},
+                        sized(ws_.bias, s_.heads * rows * s_.m));
+    }
+    headBlock(b, h, i0, rows);
+  }
+
+  Result finish() {
+    Result out;
+    if (keepWeights_) {
+      if (sink_) result_.shape = weightsShape_;  // the values went to the sink
+      out.emplace("weights", std::move(result_));
+    }
+    if (in_.v) out.emplace("output", std::move(output_));
+    return out;
+  }
+
+ private:
+  void checkSizes(bool job) {
+    const double n = static_cast<double>(s_.n), m = static_cast<double>(s_.m), dh = static_cast<double>(s_.dh);
+    const double heads = static_cast<double>(s_.heads), batch = static_cast<double>(s_.batch);
+    const double rows = static_cast<double>(rowsPerBlock(s_.m));
+    if (keepWeights_) checkResultSize(params_.where(), batch * heads * n * m);
+    // Everything allocated below, sized before the first allocation (floats).
+    double floats = (keepWeights_ && !sink_ ? batch * heads * n * m : 0.0) + batch * n * heads * s_.dv;
+    floats += static_cast<double>(s_.kvHeads) * (m + kernels::kPanel) * dh + s_.kvHeads * m * dh + rows * dh;
+    floats += (heads + 3.0) * rows * m + heads * (n + m) + 2.0 * (n + m) * dh + m * dh;
+    if (scheme_ && scheme_->term == AttentionTerm::PairTable) floats += n * m + 2.0 * rows * (n + m);
+    checkWorkingSet(params_.where(), 4.0 * floats, "weights, output and per-block scratch");
+    const double work = workOf(s_, keys_);
+    if (!job && work > kSyncAttentionWork) {
+      throwRange(params_.where() + ": this call needs " + formatNumber(work) +
+                 " multiply-adds, over the synchronous budget of 2^34; run it as a job with rp.attentionAsync " +
+                 "(progress and cancel), or in the worker");
+    }
+  }
+
+  // Packs the keys of every kv head of sequence b: rotated, with key vectors folded in
+  // (q.(k + w p_j) = q.k + w q.p_j). A logits scheme keeps them unpacked for its own hook.
+  void packSequence(int64_t b) {
+    const int64_t width = s_.kvHeads * s_.dh;
+    const float* k = in_.k->array.data() + b * s_.m * width;
+    panelFloats_ = kernels::packedSize(s_.m, s_.dh);
+    const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
+    float* panels = terms_.logits ? nullptr : sized(ws_.panels, s_.kvHeads * panelFloats_);
+    float* keys = plain ? nullptr : sized(ws_.keys, (terms_.logits ? s_.kvHeads : 1) * s_.m * s_.dh);
+    for (int64_t g = 0; g < s_.kvHeads; ++g) {
+      if (plain) {  // packed straight from k
+        kernels::packKeys(k + g * s_.dh, s_.m, s_.dh, width, panels + g * panelFloats_);
+        continue;
+      }
+      float* kh = keys + (terms_.logits ? g * s_.m * s_.dh : 0);
+      for (int64_t j = 0; j < s_.m; ++j) std::copy_n(k + j * width + g * s_.dh, s_.dh, kh + j * s_.dh);
+      if (terms_.hasRotary) {
+        for (int64_t j = 0; j < s_.m; ++j) keyTable_->apply(j, kh + j * s_.dh);
+      }
+      if (!terms_.keyVectors.empty()) {
+        const auto w = static_cast<float>(weights_.vector);
+        for (int64_t t = 0; t < s_.m * s_.dh; ++t) kh[t] += w * terms_.keyVectors[t];
+      }
+      if (panels) kernels::packKeys(kh, s_.m, s_.dh, s_.dh, panels + g * panelFloats_);
+    }
+  }
+
+  // Rows i0 .. i0 + rows - 1 of head h of sequence b.
+  void headBlock(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+    const int64_t g = h / s_.group;
+    const int64_t qWidth = s_.heads * s_.dh;
+    // The block's queries, read in place unless they are rotated (or handed to a scheme's hook).
+    const float* q = in_.q->array.data() + (b * s_.n + i0) * qWidth + h * s_.dh;
+    int64_t ldq = qWidth;
+    if (terms_.hasRotary || terms_.logits) {
+      float* copy = sized(ws_.queries, rows * s_.dh);
+      for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
+      if (terms_.hasRotary) {
+        for (int64_t r = 0; r < rows; ++r) queryTable_->apply(i0 + r + s_.queryOffset, copy + r * s_.dh);
+      }
+      q = copy;
+      ldq = s_.dh;
+    }
+    kernels::LogitSpec spec;
+    spec.scale = static_cast<float>(weights_.scale);
+    spec.keys = keys_;
+    spec.bias = biasTerm(b, h, i0, rows);
+    if (terms_.pairTerm()) spec.bias = pairTerms(q, ldq, spec.bias, i0, rows);
+    spec.mask = maskTerm(b, h, i0, rows);
+
+    const int64_t vWidth = s_.kvHeads * s_.dv;
+    const float* v = in_.v ? in_.v->array.data() + b * s_.m * vWidth + g * s_.dv : nullptr;
+    float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
+    const int64_t ldo = s_.heads * s_.dv;
+    const bool needWeights = keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
+    if (!needWeights) {
+      kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
+      return;
+    }
+    const int64_t weightsOffset = ((b * s_.heads + h) * s_.n + i0) * s_.m;
+    float* w = nullptr;
+    if (keepWeights_) w = sink_ ? sink_->destination(weightsOffset, rows * s_.m) : result_.f32.data() + weightsOffset;
+    const bool inPlace = w != nullptr;
+    if (!w) w = sized(ws_.weights, rows * s_.m);
+    if (terms_.logits) {
+      const float* k = ws_.keys.data() + g * s_.m * s_.dh;
+      scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
+      kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
+    } else {
+      kernels::softmaxWeights(q, ldq, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
+    }
+    if (v) {
+      kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, keys_, out, ldo);
+      if (terms_.hasTable && !terms_.table.valueTable.empty()) addValueTable(w, i0, rows, out, ldo);
+    }
+    if (keepWeights_ && sink_ && !inPlace) sink_->write(weightsOffset, w, rows * s_.m);
+  }
+
+  const float* panel(int64_t g) const { return ws_.panels.data() + g * panelFloats_; }
+
+  kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
+    const auto weight = static_cast<float>(weights_.bias);
+    if (terms_.bias.data) return {terms_.bias.at(b, h), s_.m, weight, 0};
+    if (!terms_.profile.empty()) {
+      // Row i of head h starts at profile[h][n - 1 - i]: entry (i, j) is f at j - i.
+      const int64_t count = s_.n + s_.m - 1;
+      return {terms_.profile.data() + h * count + (s_.n - 1), -1, weight, 0};
+    }
+    if (terms_.windowBias) return {ws_.bias.data() + h * rows * s_.m, s_.m, weight, i0};
+    return {};
+  }
+
+  // Pair terms scale * vector * q_i.p_ij (Shaw's a^K gathered by index, or a given P [n, m, d]),
+  // plus the bias, as one block term. With a table the dot products are taken once per table row.
+  kernels::Term pairTerms(const float* q, int64_t ldq, const kernels::Term& bias, int64_t i0, int64_t rows) {
+    const double factor = weights_.vector * weights_.scale;
+    float* t = sized(ws_.terms, rows * s_.m);
+    const int64_t tableRows = terms_.hasTable ? static_cast<int64_t>(terms_.table.keyTable.size()) / s_.dh : 0;
+    double* dots = terms_.hasTable ? sized(ws_.dots, rows * tableRows) : nullptr;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* qi = q + r * ldq;
+      const int64_t i = i0 + r;
+      for (int64_t t2 = 0; t2 < tableRows; ++t2)
+        dots[r * tableRows + t2] = dot(qi, terms_.table.keyTable.data() + t2 * s_.dh, s_.dh);
+      for (int64_t j = 0; j < s_.m; ++j) {
+        const double pair = terms_.hasTable ? dots[r * tableRows + terms_.table.index[i * s_.m + j]]
+                                            : dot(qi, terms_.pairVectors + (i * s_.m + j) * s_.dh, s_.dh);
+        const double extra = bias.data ? static_cast<double>(bias.weight) * bias.row(i)[j] : 0.0;
+        t[r * s_.m + j] = static_cast<float>(factor * pair + extra);
+      }
+    }
+    return {t, s_.m, 1.0f, i0};
+  }
+
+  kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+    if (!terms_.mask.data) return {};
+    const float* given = terms_.mask.at(b, h);
+    if (!terms_.booleanMask) return {given, s_.m, 1.0f, 0};
+    float* additive = sized(ws_.mask, rows * s_.m);
+    for (int64_t t = 0; t < rows * s_.m; ++t) additive[t] = given[i0 * s_.m + t] != 0.0f ? 0.0f : kMinusInf;
+    return {additive, s_.m, 1.0f, i0};
+  }
+
+  // Shaw's a^V: out_i += sum_j w_ij aV[idx(i, j)], as per-bucket weight sums times the table rows.
+  void addValueTable(const float* w, int64_t i0, int64_t rows, float* out, int64_t ldo) {
+    const std::vector<float>& table = terms_.table.valueTable;
+    const int64_t buckets = static_cast<int64_t>(table.size()) / s_.dv;
+    double* sum = sized(ws_.dots, buckets);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = i0 + r;
+      std::fill(sum, sum + buckets, 0.0);
+      for (int64_t j = keys_.begin(i, s_.m); j < keys_.end(i, s_.m); ++j)
+        sum[terms_.table.index[i * s_.m + j]] += w[r * s_.m + j];
+      float* o = out + r * ldo;
+      for (int64_t t = 0; t < buckets; ++t) {
+        if (sum[t] == 0.0) continue;
+        for (int64_t c = 0; c < s_.dv; ++c) o[c] += static_cast<float>(sum[t] * table[t * s_.dv + c]);
+      }
+    }
+  }
+
+  const Params& params_;
+  const Scheme* scheme_;
+  WeightsSink* sink_;
+  Workspace& ws_;
+  Inputs in_;
+  Shapes& s_;
+  kernels::KeyRange keys_;
+  Terms terms_;
+  Weights weights_;
+  bool keepWeights_ = true;
+  int64_t blocks_ = 1;
+  int64_t panelFloats_ = 0;
+  Tensor result_, output_;
+  Shape weightsShape_;
+  std::shared_ptr<const RotaryTable> queryTable_, keyTable_;
+};
+
+// The job form: owns its parameters (the caller's are gone after jobStart) and its scratch; one
+// unit is one block of rows of one head.
+class AttentionJob : public Job {
+ public:
+  AttentionJob(const Params& params, const Scheme* scheme)
+      : params_(params), run_(params_, scheme, nullptr, ws_, true), units_(run_.units()) {}
+  double step(int64_t budget) override {
+    for (int64_t done = 0; done < std::max<int64_t>(budget, 1) && next_ < units_; ++done) run_.run(next_++);
+    return units_ ? static_cast<double>(next_) / static_cast<double>(units_) : 1.0;
+  }
+  bool done() const override { return next_ >= units_; }
+  Result result() override { return run_.finish(); }
+
+ private:
+  Params params_;
+  Workspace ws_;
+  AttentionRun run_;
+  int64_t units_;
+  int64_t next_ = 0;
+};
 
 }  // namespace
 
-Result attention(const Params& params, const Scheme* scheme) {
-  const Inputs in = readInputs(params);
-  const Shapes& s = in.s;
-  const Mode mode = readMode(params, scheme);
-  const bool causal = params.boolean(common::causal());
-  checkMemory(params, scheme, in);
-  const PositionalTerm term = resolveTerm(params, scheme, s);
-  const Weights weights = modeWeights(params, mode, term, s);
+Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) {
+  Workspace ws;
+  AttentionRun run(params, scheme, sink, ws, false);
+  for (int64_t u = 0; u < run.units(); ++u) run.run(u);
+  return run.finish();
+}
 
-  Tensor result = Tensor::floats({s.heads, s.n, s.m});
-  Tensor output;
-  if (in.v) output = Tensor::floats({s.n, s.heads * s.dv});
-  const kernels::Mask mask{causal, s.queryOffset};
-  HeadInputs head(in, term, weights.vector);
-  // One pass for every head: [heads, n, m] is the layout of both the bias window and the weights.
-  if (term.biasFromScheme) scheme->fillBias(params, BiasWindow{s.heads, s.n, s.m, s.queryOffset, 0}, result.f32.data());
-
-  for (int64_t h = 0; h < s.heads; ++h) {
-    head.gather(h);
-    float* w = result.f32.data() + h * s.n * s.m;
-    headLogits(params, scheme, term, weights, head, s, mask, h, w);
-    kernels::softmaxRows(w, s.n, s.m, s.m, mask);
-    if (!in.v) continue;
-    float* out = output.f32.data() + h * s.dv;
-    kernels::weightedSum(w, s.n, s.m, s.m, in.v->array.data() + h * s.dv, s.dv, s.heads * s.dv, mask, out,
-                         s.heads * s.dv);
-    if (term.hasTable && !term.table.valueTable.empty()) addValueTable(term.table, w, s, mask, out);
+std::unique_ptr<Job> startAttention(const Params& params) {
+  std::string id;
+  if (const Value* v = params.find("scheme")) {
+    if (v->type != Value::Type::String) throwType(params.where() + ": scheme must be a scheme id string");
+    id = v->text;
   }
-  Result out;
-  out.emplace("weights", std::move(result));
-  if (in.v) out["output"] = std::move(output);
-  return out;
+  const Scheme* scheme = checkedScheme("attention", id, params, {"scheme"});
+  return std::make_unique<AttentionJob>(params, scheme);
 }
 
 }  // namespace relpos

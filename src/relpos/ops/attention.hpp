@@ -1,15 +1,43 @@
-// Attention with a positional term in explicit, implicit or mixed mode (docs/attention.md).
+// Attention with a positional term in explicit, implicit or mixed mode (docs/attention.md), for real
+// models too: grouped-query heads, masks, sliding windows, a custom scale, a leading batch dimension
+// and an output-only form whose memory is O(n·d) for any n (docs/performance.md explains the kernels).
 #pragma once
+#include <memory>
+
+#include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
 #include "relpos/schemes/scheme.hpp"
 
 namespace relpos {
 
-// params: q [n, heads*dh], k [m, heads*dh], optional v [m, heads*dv], heads, mode, alpha, beta,
-// causal, queryOffset (default m - n), optional B ([n, m] or [heads, n, m]) and P ([m, dh] or
-// [n, m, dh]), plus the scheme's own parameters. Returns "weights" [heads, n, m] and, with v,
-// "output" [n, heads*dv].
-Result attention(const Params& params, const Scheme* scheme);
+// Where the weights go when the caller takes them block by block instead of as one tensor in the
+// result (the binding copies each block straight into the JS array it returns, so the n x m weights
+// are never held in the wasm heap). begin() comes once, after every check and before any compute,
+// with the shape of the weights; write() then hands consecutive runs of their row-major entries.
+// A sink may instead offer the memory a block is written to (destination), so the kernel writes
+// there directly (the binding's zero-copy views: no copy, and no zero fill before the kernel).
+class WeightsSink {
+ public:
+  virtual ~WeightsSink() = default;
+  virtual void begin(const Shape& shape) = 0;
+  virtual float* destination(int64_t /*offset*/, int64_t /*count*/) { return nullptr; }
+  virtual void write(int64_t offset, const float* data, int64_t count) = 0;
+};
+
+// A synchronous call does at most this many multiply-adds; larger ones run as a job
+// (startAttention) with progress and cancellation.
+constexpr double kSyncAttentionWork = 17179869184.0;  // 2^34
+
+// params: q [n, heads*dh] or [batch, n, heads*dh]; k [m, kvHeads*dh] and optional v [m, kvHeads*dv]
+// (batched like q); heads, kvHeads (default heads), mode, alpha, beta, causal, queryOffset (default
+// m - n), slidingWindow, scale (default 1/sqrt(dh)), mask with maskKind (boolean: nonzero keeps;
+// additive), weights (default true); optional B and P; plus the scheme's own parameters.
+// Returns "weights" [batch?, heads, n, m] unless weights is false and, with v, "output"
+// [batch?, n, heads*dv]. With a sink, "weights" carries only its shape and the values go to the sink.
+Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink = nullptr);
+
+// The same call as a job (any size): params also name the scheme as "scheme" (a string, optional).
+std::unique_ptr<Job> startAttention(const Params& params);
 
 }  // namespace relpos

@@ -260,16 +260,16 @@ class ProfileMapJob : public Job {
   std::vector<float> table_;
 };
 
-// Everything else streams: a block of query rows against blocks of keys through the fused logits
-// kernel, an online max/sum per row (rescaled when the max grows) and per-tile partial sums and
-// maxima, folded into the pooled map when the row is complete. O(n^2 d) time, O(n d + size^2) memory.
+// Everything else streams: each block of query rows goes through the fused attention kernel over
+// all n keys (its softmax weights, exactly normalised, land in a rows x n scratch that stays in
+// cache), then every row is pooled into its tiles. O(n^2 d) time, O(n d + size^2) memory.
 class StreamingMapJob : public Job {
  public:
-  static constexpr int64_t kRows = 4;
-  static constexpr int64_t kKeys = 2048;
+  static constexpr int64_t kRows = kernels::kRowTile;
+  static constexpr int64_t kKeys = 2048;  // keys per bias fill of a scheme that is not shift-invariant
 
   StreamingMapJob(const Params& params, const Scheme* scheme, std::vector<float> q, std::vector<float> k, int64_t n,
-                  int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool content)
+                  int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool gemm)
       : params_(params),
         scheme_(scheme),
         q_(std::move(q)),
@@ -277,17 +277,20 @@ class StreamingMapJob : public Job {
         d_(d),
         heads_(heads),
         head_(head),
-        content_(content),
+        gemm_(gemm),
         causal_(causal),
         map_(n, size, max, causal) {
-    panels_ = kernels::packKeys(k.data(), n, d, d);
-    if (scheme_ && scheme_->term == AttentionTerm::Bias && shiftInvariant(*scheme_, params_, d)) {
-      profile_ = logitProfile(*scheme_, params_, n, d, heads, head);
+    if (gemm_) panels_ = kernels::packKeys(k.data(), n, d, d);
+    if (scheme_ && scheme_->term == AttentionTerm::Bias) {
+      if (shiftInvariant(*scheme_, params_, d)) {
+        const std::vector<double> f = logitProfile(*scheme_, params_, n, d, heads, head);
+        profile_.assign(f.begin(), f.end());
+      } else {
+        rowBias_.resize(static_cast<size_t>(kRows * n));
+        fill_.resize(static_cast<size_t>(heads * kRows * kKeys));
+      }
     }
-    logits_.resize(static_cast<size_t>(kRows * kKeys));
-    biasBlock_.resize(static_cast<size_t>(heads * kRows * kKeys));
-    tileSum_.resize(static_cast<size_t>(kRows * size));
-    tileMax_.resize(static_cast<size_t>(kRows * size));
+    weights_.resize(static_cast<size_t>(kRows * n));
   }
 
   double step(int64_t budget) override {
@@ -302,96 +305,56 @@ class StreamingMapJob : public Job {
 
  private:
   void processRows(int64_t i0, int64_t rows) {
-    const int64_t size = map_.size();
-    const std::vector<int64_t>& b = map_.bounds();
-    std::vector<double> rowMax(static_cast<size_t>(rows), kNegInf), rowSum(static_cast<size_t>(rows), 0.0);
-    std::fill(tileSum_.begin(), tileSum_.end(), 0.0);
-    std::fill(tileMax_.begin(), tileMax_.end(), kNegInf);
-    const float scale = static_cast<float>(1 / std::sqrt(static_cast<double>(d_)));
-    const int64_t lastKey = causal_ ? std::min(n_, i0 + rows) : n_;
-    for (int64_t j0 = 0; j0 < lastKey; j0 += kKeys) {
-      const int64_t cols = std::min(kKeys, n_ - j0);
-      const float* bias = fillBias(i0, rows, j0, cols);
-      const kernels::Mask mask{causal_, i0 - j0};
-      if (content_) {
-        kernels::logits(q_.data() + i0 * d_, rows, d_, panels_.data() + j0 * d_, cols, d_, scale, bias, cols, 1.0f,
-                        mask, logits_.data(), cols);
-      } else {
-        for (int64_t r = 0; r < rows; ++r) {
-          for (int64_t j = 0; j < cols; ++j) {
-            logits_[r * cols + j] = j < mask.visible(r, cols) ? (bias ? bias[r * cols + j] : 0.0f)
-                                                              : -std::numeric_limits<float>::infinity();
-          }
-        }
-      }
-      for (int64_t r = 0; r < rows; ++r) accumulate(r, j0, cols, mask.visible(r, cols), rowMax[r], rowSum[r]);
-    }
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t tile = rowTile(b, i0 + r);
-      if (!(rowSum[r] > 0)) continue;
-      for (int64_t t = 0; t < size; ++t) {
-        if (map_.pooledByMax()) {
-          const double m = tileMax_[r * size + t];
-          if (m > kNegInf) map_.cell(tile, t) = std::max(map_.cell(tile, t), std::exp(m - rowMax[r]) / rowSum[r]);
-        } else {
-          map_.cell(tile, t) += tileSum_[r * size + t] / rowSum[r];
-        }
-      }
-    }
-  }
-
-  // Online softmax statistics of one row over one key block, plus per-tile sums and maxima.
-  void accumulate(int64_t r, int64_t j0, int64_t cols, int64_t visible, double& rowMax, double& rowSum) {
-    const int64_t size = map_.size();
-    const std::vector<int64_t>& b = map_.bounds();
-    float* row = logits_.data() + r * cols;
-    simd::F4 top4 = simd::splat(-std::numeric_limits<float>::infinity());
-    int64_t j = 0;
-    for (; j + 4 <= visible; j += 4) top4 = simd::max(top4, simd::load(row + j));
-    float blockMax = simd::horizontalMax(top4);
-    for (; j < visible; ++j) blockMax = std::max(blockMax, row[j]);
-    if (blockMax == -std::numeric_limits<float>::infinity()) return;
-    if (blockMax > rowMax) {
-      const double rescale = rowMax == kNegInf ? 0.0 : std::exp(rowMax - blockMax);
-      rowSum *= rescale;
-      for (int64_t t = 0; t < size; ++t) tileSum_[r * size + t] *= rescale;
-      rowMax = blockMax;
-    }
-    // Tile maxima come from the logits; then the row turns into weights exp(l - rowMax) in place.
-    int64_t t = rowTile(b, j0);
-    for (j = 0; j < visible; ++t) {
-      const int64_t end = std::min(visible, b[t + 1] - j0);
-      float top = -std::numeric_limits<float>::infinity();
-      for (int64_t x = j; x < end; ++x) top = std::max(top, row[x]);
-      tileMax_[r * size + t] = std::max<double>(tileMax_[r * size + t], top);
-      j = end;
-    }
-    const simd::F4 shift = simd::splat(static_cast<float>(rowMax));
-    for (j = 0; j + 4 <= visible; j += 4)
-      simd::store(row + j, simd::expNonPositive(simd::sub(simd::load(row + j), shift)));
-    for (; j < visible; ++j) row[j] = simd::expNonPositive(row[j] - static_cast<float>(rowMax));
-    t = rowTile(b, j0);
-    for (j = 0; j < visible; ++t) {
-      const int64_t end = std::min(visible, b[t + 1] - j0);
-      double sum = 0;
-      for (; j < end; ++j) sum += row[j];
-      tileSum_[r * size + t] += sum;
-      rowSum += sum;
-    }
-  }
-
-  // The bias of rows [i0, i0+rows) x keys [j0, j0+cols) for the mapped head, or null.
-  const float* fillBias(int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
-    if (!scheme_ || scheme_->term != AttentionTerm::Bias) return nullptr;
-    if (!profile_.empty()) {
+    kernels::LogitSpec spec;
+    spec.scale = static_cast<float>(1 / std::sqrt(static_cast<double>(d_)));
+    spec.keys.causal = causal_;
+    spec.bias = biasRows(i0, rows);
+    float* w = weights_.data();
+    if (gemm_) {
+      kernels::softmaxWeights(q_.data() + i0 * d_, d_, i0, rows, panels_.data(), n_, d_, spec, w, n_);
+    } else {
+      // Position-only logits are the bias itself (zero without a scheme).
       for (int64_t r = 0; r < rows; ++r) {
-        for (int64_t j = 0; j < cols; ++j)
-          biasBlock_[r * cols + j] = static_cast<float>(profile_[(j0 + j) - (i0 + r) + n_ - 1]);
+        if (spec.bias.data) {
+          std::copy_n(spec.bias.row(i0 + r), n_, w + r * n_);
+        } else {
+          std::fill(w + r * n_, w + (r + 1) * n_, 0.0f);
+        }
       }
-      return biasBlock_.data();
+      spec.bias = {};
+      kernels::softmaxLogits(w, n_, i0, rows, n_, spec);
     }
-    scheme_->fillBias(params_, BiasWindow{heads_, rows, cols, i0, j0}, biasBlock_.data());
-    return biasBlock_.data() + head_ * rows * cols;
+    for (int64_t r = 0; r < rows; ++r) pool(i0 + r, w + r * n_);
+  }
+
+  // The bias of rows i0 .. i0 + rows - 1 of the mapped head: the profile read along its diagonals,
+  // or the scheme's window filled chunk by chunk of keys.
+  kernels::Term biasRows(int64_t i0, int64_t rows) {
+    if (!profile_.empty()) return {profile_.data() + n_ - 1, -1, 1.0f, 0};
+    if (rowBias_.empty()) return {};
+    for (int64_t j0 = 0; j0 < n_; j0 += kKeys) {
+      const int64_t cols = std::min(kKeys, n_ - j0);
+      scheme_->fillBias(params_, BiasWindow{heads_, rows, cols, i0, j0}, fill_.data());
+      for (int64_t r = 0; r < rows; ++r)
+        std::copy_n(fill_.data() + (head_ * rows + r) * cols, cols, rowBias_.data() + r * n_ + j0);
+    }
+    return {rowBias_.data(), n_, 1.0f, i0};
+  }
+
+  // Folds one row of weights into the map: per tile its maximum or its sum.
+  void pool(int64_t i, const float* w) {
+    const std::vector<int64_t>& b = map_.bounds();
+    const int64_t tileRow = rowTile(b, i);
+    const int64_t end = causal_ ? std::min(n_, i + 1) : n_;
+    for (int64_t t = 0; t < map_.size() && b[t] < end; ++t) {
+      const int64_t lo = b[t], hi = std::min(b[t + 1], end);
+      double& cell = map_.cell(tileRow, t);
+      if (map_.pooledByMax()) {
+        cell = std::max<double>(cell, kernels::rangeMax(w + lo, hi - lo));
+      } else {
+        cell += kernels::rangeSum(w + lo, hi - lo);
+      }
+    }
   }
 
   Params params_;
@@ -399,11 +362,10 @@ class StreamingMapJob : public Job {
   std::vector<float> q_;
   std::vector<float> panels_;
   int64_t n_, d_, heads_, head_;
-  bool content_, causal_;
+  bool gemm_, causal_;
   PooledMap map_;
-  std::vector<double> profile_;
-  std::vector<float> logits_, biasBlock_;
-  std::vector<double> tileSum_, tileMax_;
+  std::vector<float> profile_;  // f(r) at r + n - 1 for a shift-invariant bias
+  std::vector<float> rowBias_, fill_, weights_;
   int64_t row_ = 0;
 };
 

@@ -49,7 +49,7 @@ const std::vector<Operation>& operations() {
                output,
                causal}};
     ops[6] = {"attention",
-              "attention weights [heads, n, m] and output [n, heads*dv] with a positional term",
+              "attention weights [batch?, heads, n, m] and output [batch?, n, heads*dv] with a positional term",
               nullptr,
               {{"q", "queries [n, heads*d]"},
                {"k", "keys [m, heads*d]"},
@@ -60,8 +60,14 @@ const std::vector<Operation>& operations() {
                {"beta", "mixed mode: weight of Q P^T"},
                {"causal", "mask keys after the query"},
                {"queryOffset", "position of query row 0"},
-               {"B", "a given bias [n, m] or [heads, n, m]"},
-               {"P", "given position vectors [m, d] or [n, m, d]"}}};
+               {"B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]"},
+               {"P", "given position vectors [m, d] or [n, m, d]"},
+               {"kvHeads", "key/value heads (grouped-query attention)"},
+               {"mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]"},
+               {"maskKind", "boolean (nonzero keeps) | additive"},
+               {"slidingWindow", "keys with 0 <= i + queryOffset - j < w"},
+               {"scale", "the logit scale in place of 1/sqrt(d)"},
+               {"weights", "return the weights (false: only the output)"}}};
     ops[6].returns = {{"weights", "tensor"}, {"output", "tensor"}};
     return ops;
   }();
@@ -93,7 +99,8 @@ std::set<std::string> allowedNames(const Operation& op, const Scheme* scheme) {
 
 }  // namespace
 
-Result compute(const std::string& op, const std::string& id, const Params& params) {
+const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
+                            const std::set<std::string>& extra) {
   const Operation& operation = findOperation(op);
   const std::string where = "relpos." + op;
   const Scheme* scheme = id.empty() && !operation.hook ? nullptr : &findScheme(where, id);
@@ -104,16 +111,25 @@ Result compute(const std::string& op, const std::string& id, const Params& param
     }
     throwRange(where + ": scheme '" + id + "' has no " + op + "; schemes with one: " + quotedList(ids));
   }
-  checkKnownNames(params, allowedNames(operation, scheme));
+  std::set<std::string> allowed = allowedNames(operation, scheme);
+  allowed.insert(extra.begin(), extra.end());
+  checkKnownNames(params, allowed);
   // Every parameter given is checked against rp.schemes, also those this call does not read.
   if (scheme) {
     for (const auto& p : scheme->params) validateParam(params, p);
   }
-  if (!operation.hook) return attention(params, scheme);
+  if (!operation.hook) return scheme;
   // The call's own sizes and flags, also where this scheme ignores them.
   for (const auto& o : operation.options) {
     if (o.checked && !scheme->hasParam(o.name)) validateParam(params, *o.checked);
   }
+  return scheme;
+}
+
+Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink) {
+  const Operation& operation = findOperation(op);
+  const Scheme* scheme = checkedScheme(op, id, params);
+  if (!operation.hook) return attention(params, scheme, sink);
   return (scheme->*operation.hook)(*scheme, params);
 }
 

@@ -3,12 +3,14 @@
 // own parameters, and what they return. compute() serves the binding, catalogueJson() is rp.schemes
 // and operationsJson() hands the table to the JS entry, which builds its methods from it.
 #pragma once
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
+#include "relpos/ops/attention.hpp"
 #include "relpos/schemes/scheme.hpp"
 
 namespace relpos {
@@ -43,8 +45,14 @@ const std::vector<Operation>& operations();
 
 // The single entry point of the public edge: op is an operation name. Checks that the scheme
 // supports the op and that every parameter name is known, validates every given parameter against
-// rp.schemes, then computes. `id` may be empty for attention with a given B / P.
-Result compute(const std::string& op, const std::string& id, const Params& params);
+// rp.schemes, then computes. `id` may be empty for attention with a given B / P. `sink` (attention
+// only) receives the weights block by block instead of the result holding them.
+Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink = nullptr);
+
+// The checks of compute() without computing: the scheme of the call (nullptr for attention without
+// one). `extra`: names allowed besides the call's options and the scheme's parameters.
+const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
+                            const std::set<std::string>& extra = {});
 
 // rp.schemes as JSON text (the binding hands it to JS as is).
 std::string catalogueJson();

@@ -186,8 +186,8 @@ void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params&
     hi = i == 0 ? p : std::max(hi, p);
   }
   if (integral && n > 0 && hi - lo < 4.0 * n + 64) {
-    const RotaryTable table(plan, static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo) + 1, query);
-    for (int64_t i = 0; i < n; ++i) table.apply(static_cast<int64_t>(positions.flat[i]), rows + i * width);
+    const auto table = RotaryTable::shared(plan, static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo) + 1, query);
+    for (int64_t i = 0; i < n; ++i) table->apply(static_cast<int64_t>(positions.flat[i]), rows + i * width);
     return;
   }
   for (int64_t i = 0; i < n; ++i) rotateRow(plan, pointOf(plan, positions, i, params), query, rows + i * width);

@@ -1,0 +1,94 @@
+// Builds and drives the native reference (native_reference.cpp) and the wasm SIMD peak probe
+// (peak.cpp) for `npm run bench`. Both are compiled here, into build/bench/, with the compilers the
+// project already uses (g++ and Debian's emcc), so the benchmark needs no CMake target of its own.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = `${root}build/bench`;
+
+// g++ -O3 -march=native: the native code a C++ programmer ships for this machine (AVX-512 here).
+export function buildNative() {
+  mkdirSync(out, { recursive: true });
+  const binary = `${out}/native_reference`;
+  execFileSync(
+    'g++',
+    [
+      '-std=c++17',
+      '-O3',
+      '-march=native',
+      '-DNDEBUG',
+      '-I/usr/include/eigen3',
+      'bench/native_reference.cpp',
+      '-o',
+      binary,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  return binary;
+}
+
+// The native reference as a child process answering one command per line (see the .cpp).
+export function startNative(binary) {
+  const child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
+  const ask = (command) =>
+    new Promise((resolve, reject) => {
+      waiting.push((reply) => (reply.error ? reject(new Error(`native reference: ${reply.error}`)) : resolve(reply)));
+      child.stdin.write(`${command}\n`);
+    });
+  return {
+    async load(n, d, { q, k, b }) {
+      const path = `${out}/workload-${n}.f32`;
+      const bytes = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      writeFileSync(path, Buffer.concat([bytes(q), bytes(k), bytes(b)]));
+      await ask(`load ${n} ${d} ${path}`);
+    },
+    /** One timed call inside the native process; resolves to its own wall time in ms. */
+    async run(kind, slope = 0) {
+      return (await ask(`run ${kind} ${slope}`)).ms;
+    },
+    async rows(list) {
+      return (await ask(`rows ${list.join(',')}`)).rows;
+    },
+    stop() {
+      child.stdin.end();
+    },
+  };
+}
+
+// emcc -O3 -msimd128, a standalone module with no imports.
+export function buildPeakProbe() {
+  mkdirSync(out, { recursive: true });
+  const wasm = `${out}/peak.wasm`;
+  execFileSync(
+    'emcc',
+    [
+      '-O3',
+      '-msimd128',
+      '--no-entry',
+      '-sSTANDALONE_WASM',
+      '-sEXPORTED_FUNCTIONS=_peak,_flopsPerIteration',
+      'bench/peak.cpp',
+      '-o',
+      wasm,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' } },
+  );
+  return wasm;
+}
+
+/** The probe: run(iterations) → floating-point operations done. */
+export async function loadPeakProbe(wasm) {
+  const { instance } = await WebAssembly.instantiate(readFileSync(wasm), {});
+  const { peak, flopsPerIteration } = instance.exports;
+  const perIteration = flopsPerIteration();
+  return (iterations) => {
+    peak(iterations, 0.999, 0.001);
+    return iterations * perIteration;
+  };
+}

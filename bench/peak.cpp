@@ -1,0 +1,34 @@
+// The wasm SIMD mul+add peak probe of `npm run bench`: the most f32x4 multiply-then-add work one
+// thread can issue (WebAssembly SIMD128 has no fused multiply-add). Twelve independent chains
+// acc = acc * m + c keep the multipliers and adders busy without spilling the 16 vector registers;
+// with 0 < m < 1 the values converge and never become denormal or infinite.
+#include <wasm_simd128.h>
+
+constexpr int CHAINS = 12;
+
+namespace {
+float sink[4 * CHAINS];
+}
+
+extern "C" {
+
+// Runs `iterations` rounds of CHAINS multiplies and CHAINS adds of four lanes each: the work is
+// iterations * flopsPerIteration() operations. m and c are arguments (not constants) so they sit in
+// registers; every lane of every chain is stored at the end so nothing can be optimised away.
+__attribute__((used)) float peak(int iterations, float m, float c) {
+  const v128_t mv = wasm_f32x4_splat(m);
+  const v128_t cv = wasm_f32x4_splat(c);
+  v128_t acc[CHAINS];
+  for (int i = 0; i < CHAINS; ++i) acc[i] = wasm_f32x4_splat(static_cast<float>(i + 1));
+  for (int it = 0; it < iterations; ++it) {
+#pragma clang loop unroll(full)
+    for (int i = 0; i < CHAINS; ++i) acc[i] = wasm_f32x4_add(wasm_f32x4_mul(acc[i], mv), cv);
+  }
+  for (int i = 0; i < CHAINS; ++i) wasm_v128_store(sink + 4 * i, acc[i]);
+  return sink[0];
+}
+
+__attribute__((used)) int flopsPerIteration() {
+  return CHAINS * 8;
+}
+}
