@@ -34,4 +34,19 @@ inline const ParamInfo& queryOffset() {
   return p;
 }
 
+// rp.attention's forms (docs/attention.md), read by ops/attention.cpp and listed by the operation table.
+inline const ParamInfo& attentionMode() {
+  static const ParamInfo p =
+      choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
+  return p;
+}
+inline const ParamInfo& mixedAlpha() {
+  static const ParamInfo p = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
+  return p;
+}
+inline const ParamInfo& mixedBeta() {
+  static const ParamInfo p = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
+  return p;
+}
+
 }  // namespace relpos::common
