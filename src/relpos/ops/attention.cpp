@@ -14,9 +14,9 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo kMode = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
-const ParamInfo kAlpha = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
-const ParamInfo kBeta = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
+const ParamInfo& kMode = common::attentionMode();
+const ParamInfo& kAlpha = common::mixedAlpha();
+const ParamInfo& kBeta = common::mixedBeta();
 
 struct Shapes {
   int64_t n = 0, m = 0, heads = 1, dh = 0, dv = 0, width = 0;
