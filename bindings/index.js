@@ -3,7 +3,15 @@
 // converts arguments; every number is computed in the core. The calls on schemes (rp.encoding,
 // rp.bias, …) are built from the core's operation table (rp.operations).
 import { simdSupported } from './simd.js';
-import { deepFreeze, isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
+import {
+  deepFreeze,
+  isPlainObject,
+  normaliseOptions,
+  requireMatrix,
+  requireOptionsObject,
+  requireSchemeId,
+  toTensor,
+} from './convert.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -53,14 +61,19 @@ async function instantiate(simd) {
 
 class Relpos {
   #core;
+  #unboundedView; // the instance unbounded() returns
+  #bounded;
   #schemes;
   #presets;
   #analysis;
   #lab;
   #operations;
 
-  constructor(core, simd) {
+  // `bounded`: synchronous calls keep to the core's work budget (docs/api.md, "Limits"); false for
+  // the instance unbounded() returns.
+  constructor(core, simd, bounded = true) {
     this.#core = core;
+    this.#bounded = bounded;
     this.simd = simd;
     this.version = version;
     this.#operations = deepFreeze(JSON.parse(unwrap(core.operationsJson())));
@@ -69,6 +82,16 @@ class Relpos {
       if (op.name in this) continue;
       Object.defineProperty(this, op.name, { value: this.#schemeCall(op), writable: true, configurable: true });
     }
+  }
+
+  /**
+   * The same core without the work budget of synchronous calls, for where blocking is fine (Node
+   * scripts, a worker); memory limits still hold.
+   */
+  unbounded() {
+    if (!this.#bounded) return this;
+    this.#unboundedView ??= new Relpos(this.#core, this.simd, false);
+    return this.#unboundedView;
   }
 
   /** The calls on schemes with their options, as the core defines them: { name, doc, options, … }[]. */
@@ -127,11 +150,11 @@ class Relpos {
     this.#core.releaseView();
     if (isPlainObject(options) && options.view !== undefined) {
       const { view, ...rest } = options;
-      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean`);
-      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest)));
+      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean, got ${typeof view}`);
+      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest), !this.#bounded));
       options = rest;
     }
-    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
+    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options), !this.#bounded));
   }
 
   // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
@@ -153,12 +176,13 @@ class Relpos {
     return (value, options = {}) => {
       if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
       const { scheme = defaultScheme, ...rest } = options;
-      requireSchemeId(where, scheme);
+      requireSchemeId(where, scheme, 'scheme');
       if (value === null || typeof value !== 'object') {
-        throw new TypeError(`${where}: ${input} must be a tensor of shape [n, d]`);
+        throw new TypeError(
+          `${where}: ${input} must be a tensor of shape [n, d], got ${value === null ? 'null' : typeof value}`,
+        );
       }
-      const tensor = toTensor(where, input, value);
-      requireMatrix(where, input, tensor);
+      const tensor = requireMatrix(where, input, toTensor(where, input, value));
       return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
     };
   }
@@ -167,17 +191,19 @@ class Relpos {
     const where = 'relpos.attention';
     if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
     const { scheme, params = {}, ...rest } = options;
-    if (scheme !== undefined) requireSchemeId(where, scheme);
-    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+    requireOptionsObject(where, 'params', params);
     const { view = false, ...options_ } = { ...rest, ...params };
-    if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
+    if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
     const merged = normaliseOptions(where, options_); // params wins
     for (const name of ['q', 'k']) {
-      requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+      merged[name] = requireMatrix(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
     }
-    if (merged.v) requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
+    if (merged.v) merged.v = requireMatrix(where, 'v', merged.v, '[m, heads*dv]');
     this.#core.releaseView();
-    const result = unwrap(this.#core[view ? 'computeView' : 'compute']('attention', scheme ?? '', merged));
+    const result = unwrap(
+      this.#core[view ? 'computeView' : 'compute']('attention', scheme ?? '', merged, !this.#bounded),
+    );
     return result.output ? { weights: result.weights, output: result.output } : { weights: result.weights };
   }
 
@@ -189,8 +215,8 @@ class Relpos {
     const where = 'relpos.attentionMap';
     if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
     const { scheme, params = {}, onProgress, signal, ...rest } = options;
-    if (scheme !== undefined) requireSchemeId(where, scheme);
-    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+    requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
     const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
