@@ -103,17 +103,23 @@ function toFloat32(where, name, values) {
 // FIRE's MLP list [{ w1, b1, w2, b2 }, ...] (one per head) → [heads, 3·hidden + 1].
 function flattenMlp(where, list) {
   const hidden = list[0]?.w1?.length;
-  if (!hidden) throw new TypeError(`${where}: mlp must be a list of { w1, b1, w2, b2 } per head`);
+  if (!hidden) {
+    throw new TypeError(`${where}: mlp must be a list of { w1, b1, w2, b2 } per head, got ${kindOf(list[0])} entries`);
+  }
   const width = 3 * hidden + 1;
   const data = new Float32Array(list.length * width);
   list.forEach((head, h) => {
     if (!isPlainObject(head) || typeof head.b2 !== 'number') {
-      throw new TypeError(`${where}: mlp[${h}] must be { w1, b1, w2, b2 } with b2 a number`);
+      throw new TypeError(
+        `${where}: mlp[${h}] must be { w1, b1, w2, b2 } with b2 a number, got ${isPlainObject(head) ? `b2 ${kindOf(head.b2)}` : kindOf(head)}`,
+      );
     }
     ['w1', 'b1', 'w2'].forEach((key, part) => {
       const values = head[key];
       if (!(Array.isArray(values) || isTypedArray(values)) || values.length !== hidden) {
-        throw new RangeError(`${where}: mlp[${h}].${key} must hold ${hidden} numbers`);
+        throw new RangeError(
+          `${where}: mlp[${h}].${key} must hold ${hidden} numbers, got ${values?.length ?? kindOf(values)}`,
+        );
       }
       data.set(Array.from(values, Number), h * width + part * hidden);
     });
@@ -157,7 +163,7 @@ export function toTensor(where, name, value) {
 // Converts one options object. `undefined` entries are dropped, as if absent.
 export function normaliseOptions(where, options) {
   if (options === undefined) return {};
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  requireOptionsObject(where, 'options', options);
   const out = {};
   for (const name of Object.keys(options)) {
     const value = options[name];

@@ -90,7 +90,8 @@ const poisoned = (tensor, value) => ({
 });
 
 // The bad values for one parameter's (or option's) metadata: [label, value, ErrorClass]. `baseline`:
-// the tensor the baseline call gives it, if any.
+// the tensor the baseline call gives it, if any. A tensor the JS entry takes for itself (an output
+// buffer) is checked for its kind only.
 function badValues(name, info, baseline) {
   const out = [];
   if (['number', 'integer', 'perHead'].includes(info.type)) {
@@ -114,6 +115,8 @@ function badValues(name, info, baseline) {
   } else if (info.type === 'array') {
     if (info.items === 'string') {
       out.push(['an unknown entry', ['c2x'], RangeError], ['a number', 5, TypeError]);
+    } else if (info.check === 'binding') {
+      out.push(['a number', 5, TypeError], ['a string', 'abc', TypeError]);
     } else {
       out.push(
         ['a number', 5, TypeError],

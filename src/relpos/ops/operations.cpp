@@ -222,12 +222,13 @@ const Scheme* schemeFor(const Operation& operation, const std::string& id) {
 
 }  // namespace
 
-Result compute(const std::string& op, const std::string& id, const Params& params) {
+const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
+                            const std::set<std::string>& extra) {
   const Operation& operation = findOperation(op);
   const Scheme* scheme = schemeFor(operation, id);
   // The names a call accepts: its own options and the scheme's parameters; the JS entry's own
   // options (scheme, params, view) are listed too, never accepted here.
-  std::set<std::string> accepted, binding;
+  std::set<std::string> accepted = extra, binding;
   for (const auto& o : operation.options) (o.check == OpOption::Check::Binding ? binding : accepted).insert(o.name());
   if (scheme) {
     for (const auto& p : scheme->params) accepted.insert(p.name);
@@ -244,6 +245,12 @@ Result compute(const std::string& op, const std::string& id, const Params& param
     }
   }
   if (operation.precheck) operation.precheck(params, scheme);
+  return scheme;
+}
+
+Result compute(const std::string& op, const std::string& id, const Params& params) {
+  const Operation& operation = findOperation(op);
+  const Scheme* scheme = checkedScheme(op, id, params);
   const Cost cost = operation.work ? operation.work(params, scheme) : Cost{};
   checkResultSize(params.where(), cost.results);
   checkWork(params.where(), cost.work, params.workBudget(), operation.job);

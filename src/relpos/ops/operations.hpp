@@ -4,6 +4,7 @@
 // return. compute() serves the binding, catalogueJson() is rp.schemes and operationsJson() hands the
 // table to the JS entry, which builds its methods from it (and scripts/gen-types.mjs its types).
 #pragma once
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,13 @@ const std::vector<Operation>& operations();
 // rp.schemes and the table, checks the work against params.workBudget(), then computes. `id` may be
 // empty for attention with a given B / P.
 Result compute(const std::string& op, const std::string& id, const Params& params);
+
+// The checks of compute() before any cost is counted or work done (names, values, cross-option
+// prechecks): the scheme of the call (nullptr for attention without one). A job of the same call
+// runs these and no work budget. `extra`: names allowed besides the call's options and the scheme's
+// parameters (e.g. a job's "scheme").
+const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
+                            const std::set<std::string>& extra = {});
 
 // The multiply-adds compute(op, id, params) would do (0 for an unknown op or scheme).
 double workOf(const std::string& op, const std::string& id, const Params& params);
