@@ -174,7 +174,7 @@ class Relpos {
       };
     }
     return (value, options = {}) => {
-      if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+      requireOptionsObject(where, 'options', options);
       const { scheme = defaultScheme, ...rest } = options;
       requireSchemeId(where, scheme, 'scheme');
       if (value === null || typeof value !== 'object') {
@@ -189,7 +189,7 @@ class Relpos {
 
   attention(options) {
     const where = 'relpos.attention';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { scheme, params = {}, ...rest } = options;
     if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
     requireOptionsObject(where, 'params', params);
@@ -213,7 +213,7 @@ class Relpos {
    */
   async attentionMap(options) {
     const where = 'relpos.attentionMap';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { scheme, params = {}, onProgress, signal, ...rest } = options;
     if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
     requireOptionsObject(where, 'params', params);
