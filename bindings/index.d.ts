@@ -138,6 +138,8 @@ export interface OperationInfo {
   options: readonly (ParamInfo & { name: string; check: 'always' | 'byCall' | 'binding' })[];
   /** The JS call that runs it as a job beyond the synchronous work budget, if any. */
   job?: string;
+  /** Multiply-adds one synchronous call may do (docs/api.md, "Limits"): 2^34 for attention, 2^30 for the others. */
+  budget: number;
   /** Set for calls on a tensor (rotate): the first argument's name; the scheme then comes from options. */
   input?: string;
   defaultScheme?: string;

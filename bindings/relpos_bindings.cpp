@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -100,7 +101,8 @@ val guarded(const std::string& where, const val& options, double budget, Body&& 
 // The same for calls without options.
 template <class Body>
 val guarded(const std::string& where, Body&& body) {
-  return guarded(where, val::undefined(), relpos::kSyncWorkBudget, [&](const relpos::Params&) { return body(); });
+  return guarded(where, val::undefined(), std::numeric_limits<double>::quiet_NaN(),
+                 [&](const relpos::Params&) { return body(); });
 }
 
 // With view = true the data are typed-array views into the wasm heap instead of copies; the caller
@@ -117,9 +119,9 @@ val toJs(const relpos::Tensor& tensor, bool view = false) {
   return out;
 }
 
-// The work budget of a call: kSyncWorkBudget, or none for rp.unbounded() (`unbounded`).
+// The work budget of a call: its own (NaN: the operation table says), or none for rp.unbounded().
 double budgetOf(bool unbounded) {
-  return unbounded ? relpos::kInf : relpos::kSyncWorkBudget;
+  return unbounded ? relpos::kInf : std::numeric_limits<double>::quiet_NaN();
 }
 
 val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
@@ -153,7 +155,7 @@ void releaseView() {
 }
 
 val analyze(const std::string& name, const val& options) {
-  return guarded("relpos.analysis." + name, options, relpos::kSyncWorkBudget, [&](const relpos::Params& params) {
+  return guarded("relpos.analysis." + name, options, budgetOf(false), [&](const relpos::Params& params) {
     const relpos::Result result = relpos::analyze(name, params);
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));

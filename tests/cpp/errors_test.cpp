@@ -154,20 +154,37 @@ TEST(AttentionModes, ImplicitOrMixedWithoutAPositionalTermIsRefused) {
 }
 
 TEST(WorkBudget, SynchronousCallsOverTheBudgetAreRefusedBeforeDispatch) {
-  // rope scores: n^2 (d + heads) multiply-adds; 4096^2 * (1024 + 1) > 2^34.
-  const Params big = with("scores", {{"n", 4096}, {"d", 1024}});
-  EXPECT_GT(workOf("scores", "rope", big), kSyncWorkBudget);
-  Failure f = failure("scores", "rope", big);
+  // rope scores, a scalar loop: n^2 (d + heads) multiply-adds against 2^30.
+  const Params over = with("scores", {{"n", 1024}, {"d", 1024}});  // 1024^2 * 1025 > 2^30
+  EXPECT_GT(workOf("scores", "rope", over), kSyncScalarWorkBudget);
+  Failure f = failure("scores", "rope", over);
   ASSERT_TRUE(f.thrown);
   EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
-  EXPECT_EQ(f.message.rfind("relpos.scores: this call needs about 1.72e+10 multiply-adds, over the synchronous budget "
-                            "of 2^34 = 17179869184; run it in the worker",
+  EXPECT_EQ(f.message.rfind("relpos.scores: this call needs about 1.07e+09 multiply-adds, over the synchronous budget "
+                            "of 2^30 = 1073741824; run it in the worker",
                             0),
             0u)
       << f.message;
   EXPECT_NE(f.message.find("rp.unbounded()"), std::string::npos);
-  // Just under the budget it runs (n^2 (d + 1) = 4096^2 * 1023 < 2^34 for d = 1022).
-  EXPECT_LT(workOf("scores", "rope", with("scores", {{"n", 4096}, {"d", 1022}})), kSyncWorkBudget);
+  EXPECT_LT(workOf("scores", "rope", with("scores", {{"n", 1024}, {"d", 1022}})), kSyncScalarWorkBudget);
+  // The boundary: a call of exactly its budget runs, one multiply-add less is refused.
+  Params small = with("scores", {{"n", 8}, {"d", 8}});  // 8^2 * 9 = 576
+  small.setWorkBudget(576);
+  EXPECT_FALSE(failure("scores", "rope", small).thrown);
+  small.setWorkBudget(575);
+  EXPECT_TRUE(failure("scores", "rope", small).thrown);
+
+  // Attention runs in the SIMD kernels: 2^34.
+  Params big = params("attention");
+  big.setArray("q", std::vector<float>(2048 * 4096, 0.0f), {2048, 4096});
+  big.setArray("k", std::vector<float>(2048 * 4096, 0.0f), {2048, 4096});
+  big.setArray("v", std::vector<float>(2048 * 4096, 0.0f), {2048, 4096});
+  f = failure("attention", "", big);
+  EXPECT_EQ(f.message.rfind("relpos.attention: this call needs about 3.44e+10 multiply-adds, over the synchronous "
+                            "budget of 2^34 = 17179869184",
+                            0),
+            0u)
+      << f.message;
 
   // Attention: batch * heads * visible keys * (dh + dv); causal halves the visible keys.
   Params attention = params("attention");

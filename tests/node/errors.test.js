@@ -336,7 +336,7 @@ describe('bounded synchronous calls', () => {
   it('a call over the work budget is refused before any work, naming the budget, the worker and rp.unbounded()', () => {
     const started = performance.now();
     expect(() => rp.scores('rope', { n: 4096, d: 1024 })).toThrow(
-      /^relpos\.scores: this call needs about 1\.72e\+10 multiply-adds, over the synchronous budget of 2\^34 = 17179869184; run it in the worker \(createRelposWorker\(\) from 'relpos\/worker': off the main thread, no budget\), or where blocking is fine on rp\.unbounded\(\)$/,
+      /^relpos\.scores: this call needs about 1\.72e\+10 multiply-adds, over the synchronous budget of 2\^30 = 1073741824; run it in the worker \(createRelposWorker\(\) from 'relpos\/worker': off the main thread, no budget\), or where blocking is fine on rp\.unbounded\(\)$/,
     );
     // 2048 queries and keys of width 4096 with values: 2048² · 8192 > 2^34, the result 2048² values.
     const q = { shape: [2048, 4096], data: new Float32Array(2048 * 4096) };
@@ -354,7 +354,7 @@ describe('bounded synchronous calls', () => {
     const small = free.bias('alibi', { n: 8, heads: 2 });
     expect(Array.from(small.data)).toEqual(Array.from(rp.bias('alibi', { n: 8, heads: 2 }).data));
     // Over the work budget but within memory: refused by rp, accepted by rp.unbounded() (the check
-    // is made before any work, so the refusal is immediate). 2049² · (8192 + 1) > 2^34.
+    // is made before any work, so the refusal is immediate). 2049² · (8192 + 1) > 2^30.
     const heavy = { n: 2049, d: 8192 };
     expect(() => rp.scores('sinusoidal', heavy)).toThrow(/synchronous budget/);
     expect(() => free.scores('rope', { n: 8192, d: 65536 })).toThrow(/over the limit of 1024 MiB/);

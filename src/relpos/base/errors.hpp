@@ -48,9 +48,13 @@ std::string quotedList(const std::vector<std::string>& names);
                                    std::vector<std::string> known, const std::string& label = "allowed",
                                    bool sort = true);
 
-// Work one synchronous call may do, in multiply-adds: about a second of the attention kernel with
-// SIMD (docs/api.md, "Limits"). Larger calls run as jobs or in the worker, which have no budget.
-constexpr double kSyncWorkBudget = 17179869184.0;  // 2^34
+// Work one synchronous call may do, in multiply-adds (docs/api.md, "Limits"): 2^34 where the work
+// runs in the SIMD attention kernels, 2^30 where it runs in scalar loops (rp.scores and the other
+// calls on schemes, each of whose multiply-adds costs about as much as sixteen of the kernel's).
+// Each entry of the operation table says which is its own. Larger calls run as jobs or in the
+// worker, which have no budget.
+constexpr double kSyncWorkBudget = 17179869184.0;       // 2^34
+constexpr double kSyncScalarWorkBudget = 1073741824.0;  // 2^30
 
 // RangeError when `work` (multiply-adds) exceeds `budget`: names the call's size and where it can
 // run instead (`alternative`, e.g. "rp.attentionAsync (a job with progress and cancel)", may be

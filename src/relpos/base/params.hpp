@@ -93,15 +93,16 @@ class Params {
 
   std::string argument(const std::string& name) const { return where_ + ": " + name; }
 
-  // The multiply-adds this call may do (ops/operations.cpp checks it before dispatch): the
-  // synchronous budget by default; Infinity where blocking is fine (the worker, rp.unbounded()).
+  // The multiply-adds this call may do (ops/operations.cpp checks it before dispatch): NaN (the
+  // default) for the call's own synchronous budget; Infinity where blocking is fine (the worker,
+  // rp.unbounded()).
   double workBudget() const { return workBudget_; }
   void setWorkBudget(double budget) { workBudget_ = budget; }
 
  private:
   std::string where_;
   std::map<std::string, Value> values_;
-  double workBudget_ = kSyncWorkBudget;
+  double workBudget_ = std::numeric_limits<double>::quiet_NaN();
 };
 
 // "1.5", "'abc'", "true", "a tensor of shape [2, 3]": the "got ..." part of an error message.

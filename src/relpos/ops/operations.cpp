@@ -186,6 +186,7 @@ const std::vector<Operation>& operations() {
          tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall), scheme, params, view},
         attentionWork};
     ops[6].precheck = attentionNeedsTerm;
+    ops[6].budget = kSyncWorkBudget;  // the SIMD kernels
     ops[6].returns = {{"weights", "tensor"}, {"output", "tensor"}};
     return ops;
   }();
@@ -253,7 +254,8 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   const Scheme* scheme = checkedScheme(op, id, params);
   const Cost cost = operation.work ? operation.work(params, scheme) : Cost{};
   checkResultSize(params.where(), cost.results);
-  checkWork(params.where(), cost.work, params.workBudget(), operation.job);
+  const double budget = std::isnan(params.workBudget()) ? operation.budget : params.workBudget();
+  checkWork(params.where(), cost.work, budget, operation.job);
   if (!operation.hook) return attention(params, scheme);
   return (scheme->*operation.hook)(*scheme, params);
 }
@@ -338,6 +340,7 @@ std::string operationsJson() {
     if (!op.input.empty()) entry.set("input", JsonValue::makeString(op.input));
     if (!op.defaultScheme.empty()) entry.set("defaultScheme", JsonValue::makeString(op.defaultScheme));
     if (!op.job.empty()) entry.set("job", JsonValue::makeString(op.job));
+    entry.set("budget", JsonValue::makeNumber(op.budget));
     all.push(std::move(entry));
   }
   return toJson(all);

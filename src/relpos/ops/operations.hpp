@@ -56,6 +56,9 @@ struct Operation {
   OpFn Scheme::*hook = nullptr;  // the scheme's function for it; nullptr for attention (every scheme with a term)
   std::vector<OpOption> options;
   WorkFn work = nullptr;
+  // Multiply-adds one synchronous call may do: kSyncScalarWorkBudget for scalar loops, or
+  // kSyncWorkBudget where the work runs in the SIMD kernels (attention).
+  double budget = kSyncScalarWorkBudget;
   PrecheckFn precheck = nullptr;
   // The JS call that runs this operation as a job beyond the budget (progress, cancel), if any.
   std::string job;
@@ -72,8 +75,8 @@ const std::vector<Operation>& operations();
 
 // The single entry point of the public edge: op is an operation name. Checks that the scheme
 // supports the op and that every parameter name is known, validates every given parameter against
-// rp.schemes and the table, checks the work against params.workBudget(), then computes. `id` may be
-// empty for attention with a given B / P.
+// rp.schemes and the table, checks the work against the call's budget (or params.workBudget() when
+// set), then computes. `id` may be empty for attention with a given B / P.
 Result compute(const std::string& op, const std::string& id, const Params& params);
 
 // The checks of compute() before any cost is counted or work done (names, values, cross-option
@@ -90,7 +93,7 @@ double workOf(const std::string& op, const std::string& id, const Params& params
 std::string catalogueJson();
 
 // The operation table as JSON text: [{ name, doc, options: [{ name, doc, type, default, min, max,
-// exclusiveMin, integer, choices?, check, required }], input?, defaultScheme?, job?, returns }].
+// exclusiveMin, integer, choices?, check, required }], input?, defaultScheme?, job?, budget, returns }].
 std::string operationsJson();
 
 }  // namespace relpos
