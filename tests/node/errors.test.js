@@ -347,6 +347,23 @@ describe('bounded synchronous calls', () => {
     checkStillWorks();
   });
 
+  it("the worker's instance has no work budget: a call over it runs there", async () => {
+    // bindings/worker.js's serve() in-process, with its default instance (load()'s, unbounded).
+    const { serve } = await import('../../bindings/worker.js');
+    const replies = [];
+    const scope = { postMessage: (message) => replies.push(message), close() {} };
+    serve(scope);
+    // Counted as 1024² · (1024 + 1) multiply-adds, just over the 2^30 of rp.scores (Shaw's scores
+    // read a table by distance, so the call itself is quick).
+    const options = { n: 1024, d: 1024 };
+    expect(() => rp.scores('shaw', options)).toThrow(/over the synchronous budget of 2\^30/);
+    scope.onmessage({ data: { id: 1, type: 'call', method: 'scores', args: ['shaw', options] } });
+    while (!replies.some((r) => r.id === 1)) await new Promise((wake) => setTimeout(wake, 20));
+    const reply = replies.find((r) => r.id === 1);
+    expect(reply.type, reply.error?.message).toBe('result');
+    expect(reply.result.shape).toEqual([1, 1024, 1024]);
+  }, 60000);
+
   it('rp.unbounded() is the same core without the budget; memory limits still hold', () => {
     const free = rp.unbounded();
     expect(free.unbounded()).toBe(free);
