@@ -1,4 +1,18 @@
-// Types of the relpos public API (docs/api.md). Hand-written; tests type-check a consumer against it.
+// Types of the relpos public API (docs/api.md). Hand-written, except each call's options per scheme:
+// those come from bindings/schemes.d.ts, generated from the catalogue (scripts/gen-types.mjs). Tests
+// type-check a consumer against both (tests/types).
+import type {
+  AttentionOptionsOf,
+  BiasOptions,
+  BucketsOptions,
+  EncodingOptions,
+  FrequenciesOptions,
+  RotateOptions,
+  SchemeId,
+  ScoresOptions,
+} from './schemes.js';
+
+export type * from './schemes.js';
 
 /** A dense row-major tensor. Integer maps (buckets) use Int32Array. */
 export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
@@ -6,18 +20,35 @@ export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
   data: T;
 }
 
-/** Anything the API accepts where a tensor is expected. */
-export type TensorLike =
-  | Tensor<Float32Array | Int32Array>
-  | { shape: number[]; data: ArrayLike<number> }
+/** The typed arrays a tensor's numbers may come in. */
+export type NumberArray =
   | Float32Array
   | Float64Array
-  | number[]
-  | number[][];
+  | Int32Array
+  | Int16Array
+  | Int8Array
+  | Uint32Array
+  | Uint16Array
+  | Uint8Array
+  | Uint8ClampedArray;
 
-/** A scheme parameter as rp.schemes describes it. */
+/**
+ * Anything the API accepts where a tensor is expected: { shape, data } (data.length the product of
+ * shape), a flat list or typed array (shape [length]), nested lists of any depth, or a list of
+ * typed-array rows. Where a matrix is expected, leading extents of 1 are dropped ([1, n, n] is [n, n]).
+ */
+export type TensorLike =
+  | { shape: readonly number[]; data: readonly number[] | NumberArray }
+  | NumberArray
+  | readonly number[]
+  | readonly (readonly number[] | NumberArray)[]
+  | readonly (readonly (readonly number[] | NumberArray)[])[]
+  | readonly (readonly (readonly (readonly number[] | NumberArray)[])[])[];
+
+/** A scheme parameter (or a call's option) as rp.schemes (rp.operations) describes it. */
 export interface ParamInfo {
-  type: 'number' | 'integer' | 'boolean' | 'choice' | 'perHead' | 'array';
+  /** 'string': text the call checks itself; 'options': a nested options object (attention's params). */
+  type: 'number' | 'integer' | 'boolean' | 'choice' | 'perHead' | 'array' | 'string' | 'options';
   /** Default value; null when required or derived (e.g. rotaryDim defaults to d). */
   default: number | boolean | string | null;
   /** Inclusive lower bound unless exclusiveMin; null when unbounded. */
@@ -26,11 +57,13 @@ export interface ParamInfo {
   exclusiveMin: boolean;
   integer: boolean;
   choices?: string[];
+  /** 'string' for an array of strings (DeBERTa's posAttType). */
+  items?: 'string';
   doc: string;
 }
 
 export interface SchemeInfo {
-  id: string;
+  id: SchemeId;
   family: string;
   name: string;
   cite: string;
@@ -49,8 +82,12 @@ export interface SchemeInfo {
   params: Record<string, ParamInfo>;
 }
 
-/** Scheme parameters (the camelCase names rp.schemes lists); unknown names are RangeErrors. */
-export type SchemeParams = Record<string, number | boolean | string | string[] | TensorLike | undefined>;
+/**
+ * Scheme parameters in their loose form (the camelCase names rp.schemes lists; unknown names are
+ * RangeErrors at run time): what a call takes when the scheme id is a plain string chosen at run
+ * time. With a literal id, each call takes that scheme's own parameters (bindings/schemes.d.ts).
+ */
+export type SchemeParams = Record<string, number | boolean | string | readonly string[] | TensorLike | undefined>;
 
 /** An attention mask: booleans or numbers (nonzero keeps the key), or additive values. */
 export type AttentionMask =
@@ -60,42 +97,6 @@ export type AttentionMask =
   | number[][][]
   | (TensorLike & { kind?: 'boolean' })
   | { shape: number[]; data: Float32Array | number[]; kind: 'additive' };
-
-export interface AttentionOptions {
-  /** A scheme's own inputs (aK, aV, clip, E, nposMax, …) may also stand here; `params` wins. */
-  [name: string]: unknown;
-  /** [n, heads·d], or [batch, n, heads·d] */
-  q: TensorLike;
-  /** [m, kvHeads·d], or [batch, m, kvHeads·d] */
-  k: TensorLike;
-  /** [m, kvHeads·dv], or [batch, m, kvHeads·dv] */
-  v?: TensorLike;
-  heads?: number;
-  /** Key/value heads (grouped-query attention); query head h reads kv head floor(h / (heads / kvHeads)). */
-  kvHeads?: number;
-  scheme?: string;
-  params?: SchemeParams;
-  mode?: 'explicit' | 'implicit' | 'mixed';
-  alpha?: number;
-  beta?: number;
-  causal?: boolean;
-  queryOffset?: number;
-  /** With causal: keys j with 0 ≤ i + queryOffset − j < slidingWindow; without: |i + queryOffset − j| < slidingWindow. */
-  slidingWindow?: number;
-  /** The logit scale in place of 1/√d. */
-  scale?: number;
-  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]. */
-  mask?: AttentionMask;
-  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]; −Infinity masks a pair. */
-  B?: TensorLike;
-  P?: TensorLike;
-  /** false: only the output (needs v), in O(n·d) memory. */
-  weights?: boolean;
-  /** Receives the weights (or, with weights: false, the output) and is returned as its data. */
-  out?: Float32Array;
-  /** Views into the wasm heap instead of copies, valid until the next call. */
-  view?: boolean;
-}
 
 export interface AttentionResult {
   /** [heads, n, m] or [batch, heads, n, m] */
@@ -146,8 +147,16 @@ export interface ConfigReading {
 export interface OperationInfo {
   name: string;
   doc: string;
-  /** The call's own options besides the scheme's parameters. */
-  options: readonly { name: string; doc: string }[];
+  /**
+   * The call's own options besides the scheme's parameters, described like them; `check` says who
+   * validates it: the core before the call ('always'), the call itself ('byCall'), or the JS entry
+   * ('binding': scheme, params, view).
+   */
+  options: readonly (ParamInfo & { name: string; check: 'always' | 'byCall' | 'binding' })[];
+  /** The JS call that runs it as a job beyond the synchronous work budget, if any. */
+  job?: string;
+  /** Multiply-adds one synchronous call may do (docs/api.md, "Limits"): 2^34 for attention, 2^30 for the others. */
+  budget: number;
   /** Set for calls on a tensor (rotate): the first argument's name; the scheme then comes from options. */
   input?: string;
   defaultScheme?: string;
@@ -170,62 +179,60 @@ export interface Relpos {
    * @example rp.encoding('sinusoidal', { n: 128, d: 64, layout: 'interleaved' })
    * @example rp.encoding('rope', { n: 16, d: 8, output: 'cos' }) // Hugging Face cos cache
    */
-  encoding(id: string, options: SchemeParams & { n: number; d: number }): Tensor;
+  encoding<Id extends string>(id: Id, options: EncodingOptions<Id>): Tensor;
 
   /**
    * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, n]; -Infinity above the
    * diagonal when causal. ALiBi with output 'slopes' gives [heads].
    * @example rp.bias('alibi', { n: 128, heads: 8, causal: true })
    */
-  bias(id: string, options: SchemeParams & { n?: number; heads?: number; causal?: boolean }): Tensor;
+  bias<Id extends string>(id: Id, options: BiasOptions<Id>): Tensor;
 
   /**
    * Bucket / clipped-distance index maps [n, n] (Int32).
    * @example rp.buckets('t5', { n: 64, numBuckets: 32, maxDistance: 128 })
    */
-  buckets(id: string, options: SchemeParams & { n: number }): Tensor<Int32Array>;
+  buckets<Id extends string>(id: Id, options: BucketsOptions<Id>): Tensor<Int32Array>;
 
   /**
    * Rotary inverse frequencies with any scaling; d is the rotary dimension.
    * @example rp.frequencies('rope-yarn', { d: 128, factor: 4, originalMaxPositionEmbeddings: 32768 })
    */
-  frequencies(id: string, options: SchemeParams & { d: number }): Frequencies;
+  frequencies<Id extends string>(id: Id, options: FrequenciesOptions<Id>): Frequencies;
 
   /**
    * Applies a rotary scheme to the rows of x [n, d].
    * @example rp.rotate(x, { scheme: 'rope', layout: 'half', positions: [0, 1, 2, 3] })
    */
-  rotate(
-    x: TensorLike,
-    options?: SchemeParams & {
-      scheme?: string;
-      positions?: number[] | Float32Array;
-      layout?: 'half' | 'interleaved';
-      rotaryDim?: number;
-    },
-  ): Tensor;
+  rotate<Id extends string = 'rope'>(x: TensorLike, options?: RotateOptions<Id> & { scheme?: Id }): Tensor;
 
   /**
    * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, n]
    * (or s(δ) per offset with output 'offsets').
    * @example rp.scores('rope', { n: 64, d: 64 })
    */
-  scores(id: string, options: SchemeParams): Tensor;
+  scores<Id extends string>(id: Id, options: ScoresOptions<Id>): Tensor;
 
   /**
    * Attention with a positional scheme in explicit, implicit or mixed mode.
    * @example rp.attention({ q, k, v, heads: 2, scheme: 'alibi', causal: true })
    */
-  attention(options: AttentionOptions & { weights: false }): AttentionOutput;
-  attention(options: AttentionOptions): AttentionResult;
+  attention<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & { scheme?: Id; weights: false },
+  ): AttentionOutput;
+  attention<Id extends string = never>(options: AttentionOptionsOf<Id> & { scheme?: Id }): AttentionResult;
 
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
    * progress and cancellation; also through the worker.
    * @example await rp.attentionAsync({ q, k: q, v: q, weights: false, onProgress: console.log })
    */
-  attentionAsync(options: AttentionOptions & AttentionControl & { weights: false }): Promise<AttentionOutput>;
-  attentionAsync(options: AttentionOptions & AttentionControl): Promise<AttentionResult>;
+  attentionAsync<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & AttentionControl & { scheme?: Id; weights: false },
+  ): Promise<AttentionOutput>;
+  attentionAsync<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & AttentionControl & { scheme?: Id },
+  ): Promise<AttentionResult>;
 
   /**
    * A pooled [size, size] attention-weight map of a long sequence without holding n×n: position-only
@@ -281,6 +288,12 @@ export interface Relpos {
 
   /** Bytes held by the core's allocator (for leak checks). */
   heapInUse(): number;
+
+  /**
+   * The same core without the work budget of synchronous calls (2^34 multiply-adds, docs/api.md
+   * "Limits"), for where blocking is fine (Node scripts, a worker). Memory limits still hold.
+   */
+  unbounded(): Relpos;
 }
 
 /**

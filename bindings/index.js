@@ -8,6 +8,7 @@ import {
   isPlainObject,
   normaliseOptions,
   requireMatrix,
+  requireOptionsObject,
   requireSchemeId,
   requireTensor,
   toMask,
@@ -62,14 +63,19 @@ async function instantiate(simd) {
 
 class Relpos {
   #core;
+  #unboundedView; // the instance unbounded() returns
+  #bounded;
   #schemes;
   #presets;
   #analysis;
   #lab;
   #operations;
 
-  constructor(core, simd) {
+  // `bounded`: synchronous calls keep to the core's work budget (docs/api.md, "Limits"); false for
+  // the instance unbounded() returns.
+  constructor(core, simd, bounded = true) {
     this.#core = core;
+    this.#bounded = bounded;
     this.simd = simd;
     this.version = version;
     this.#operations = deepFreeze(JSON.parse(unwrap(core.operationsJson())));
@@ -78,6 +84,16 @@ class Relpos {
       if (op.name in this) continue;
       Object.defineProperty(this, op.name, { value: this.#schemeCall(op), writable: true, configurable: true });
     }
+  }
+
+  /**
+   * The same core without the work budget of synchronous calls, for where blocking is fine (Node
+   * scripts, a worker); memory limits still hold.
+   */
+  unbounded() {
+    if (!this.#bounded) return this;
+    this.#unboundedView ??= new Relpos(this.#core, this.simd, false);
+    return this.#unboundedView;
   }
 
   /** The calls on schemes with their options, as the core defines them: { name, doc, options, … }[]. */
@@ -136,11 +152,11 @@ class Relpos {
     this.#core.releaseView();
     if (isPlainObject(options) && options.view !== undefined) {
       const { view, ...rest } = options;
-      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean`);
-      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest)));
+      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean, got ${typeof view}`);
+      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest), !this.#bounded));
       options = rest;
     }
-    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
+    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options), !this.#bounded));
   }
 
   // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
@@ -160,14 +176,15 @@ class Relpos {
       };
     }
     return (value, options = {}) => {
-      if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+      requireOptionsObject(where, 'options', options);
       const { scheme = defaultScheme, ...rest } = options;
-      requireSchemeId(where, scheme);
+      requireSchemeId(where, scheme, 'scheme');
       if (value === null || typeof value !== 'object') {
-        throw new TypeError(`${where}: ${input} must be a tensor of shape [n, d]`);
+        throw new TypeError(
+          `${where}: ${input} must be a tensor of shape [n, d], got ${value === null ? 'null' : typeof value}`,
+        );
       }
-      const tensor = toTensor(where, input, value);
-      requireMatrix(where, input, tensor);
+      const tensor = requireMatrix(where, input, toTensor(where, input, value));
       return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
     };
   }
@@ -181,8 +198,8 @@ class Relpos {
     const { scheme, merged, view, out } = attentionOptions(where, options);
     this.#core.releaseView();
     const result = view
-      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged))
-      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null));
+      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged, !this.#bounded))
+      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null, !this.#bounded));
     return attentionResult(result);
   }
 
@@ -192,7 +209,7 @@ class Relpos {
    */
   async attentionAsync(options) {
     const where = 'relpos.attentionAsync';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { onProgress, signal, ...rest } = options;
     const { scheme, merged, view, out } = attentionOptions(where, rest);
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
@@ -217,10 +234,10 @@ class Relpos {
    */
   async attentionMap(options) {
     const where = 'relpos.attentionMap';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { scheme, params = {}, onProgress, signal, ...rest } = options;
-    if (scheme !== undefined) requireSchemeId(where, scheme);
-    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+    requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
     const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
@@ -241,14 +258,14 @@ class Relpos {
 // attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
 // into a tensor plus maskKind, q / k / v checked for a tensor shape.
 function attentionOptions(where, options) {
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  requireOptionsObject(where, 'options', options);
   const { scheme, params = {}, ...rest } = options;
-  if (scheme !== undefined) requireSchemeId(where, scheme);
-  if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+  if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+  requireOptionsObject(where, 'params', params);
   const { view = false, out, mask, ...given } = { ...rest, ...params };
-  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
+  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
   if (out !== undefined && !(out instanceof Float32Array)) {
-    throw new TypeError(`${where}: out must be a Float32Array`);
+    throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
   }
   if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
   const merged = normaliseOptions(where, given);

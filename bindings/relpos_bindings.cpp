@@ -7,6 +7,7 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <new>
@@ -20,12 +21,13 @@ namespace {
 
 // The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
 // { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
-relpos::Params toParams(const std::string& where, const val& options) {
-  relpos::Params params(where);
+// `reading` names the option being converted (an allocation failure there names it).
+void fillParams(relpos::Params& params, const val& options, std::string& reading) {
   const val keys = val::global("Object").call<val>("keys", options);
   const size_t count = keys["length"].as<size_t>();
   for (size_t index = 0; index < count; ++index) {
     const std::string name = keys[index].as<std::string>();
+    reading = name;
     const val value = options[name];
     const std::string type = value.typeOf().as<std::string>();
     if (type == "number") {
@@ -51,7 +53,61 @@ relpos::Params toParams(const std::string& where, const val& options) {
       params.setArray(name, std::move(values), std::move(shape));
     }
   }
-  return params;
+  reading.clear();
+}
+
+// What a call was given, as an allocation failure names it: "q [20000, 512], k [20000, 512], heads = 8".
+std::string givenSizes(const relpos::Params& params) {
+  std::string out;
+  for (const auto& name : params.names()) {
+    const relpos::Value* v = params.find(name);
+    std::string item;
+    if (v->type == relpos::Value::Type::Number) item = name + " = " + relpos::formatNumber(v->number);
+    if (v->type == relpos::Value::Type::Array) item = name + " " + relpos::shapeText(v->shape);
+    if (!item.empty()) out += (out.empty() ? "" : ", ") + item;
+  }
+  return out;
+}
+
+// One call of the core as the binding makes it: the options converted into `params` (named by
+// `where`, with the caller's work budget), then `body`. Errors come back as { error, kind } and the
+// JS wrapper throws them. Throwing a JS exception from here would unwind through the Embind invoker
+// without running C++ destructors (its std::string arguments would leak), so nothing JS-side is
+// ever thrown across the wasm boundary. Every message names the function; an allocation failure
+// also names what the call was given (or the option it was reading).
+template <class Body>
+val guarded(const std::string& where, const val& options, double budget, Body&& body) {
+  const char* kind = "Error";
+  std::string message;
+  std::string reading;
+  relpos::Params params(where);
+  params.setWorkBudget(budget);
+  try {
+    if (!options.isUndefined()) fillParams(params, options, reading);
+    return body(params);
+  } catch (const relpos::ArgumentError& e) {
+    kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    kind = "RangeError";
+    const std::string what = !reading.empty() ? " while reading " + reading : " for " + givenSizes(params);
+    message = where + ": out of memory" + (what == " for " ? "" : what) +
+              " (the wasm heap holds at most 2 GiB, shared with the inputs and anything still held); use smaller sizes";
+  } catch (const std::exception& e) {
+    message = e.what();
+    if (message.rfind("relpos", 0) != 0) message = where + ": " + message;
+  }
+  val failure = val::object();
+  failure.set("error", message);
+  failure.set("kind", std::string(kind));
+  return failure;
+}
+
+// The same for calls without options.
+template <class Body>
+val guarded(const std::string& where, Body&& body) {
+  return guarded(where, val::undefined(), std::numeric_limits<double>::quiet_NaN(),
+                 [&](const relpos::Params&) { return body(); });
 }
 
 // With view = true the data are typed-array views into the wasm heap instead of copies; the caller
@@ -72,33 +128,14 @@ val toJs(const relpos::Tensor& tensor, bool view = false) {
   return jsTensor(tensor.shape, view ? data : data.call<val>("slice"));
 }
 
-// Errors come back as { error, kind } and the JS wrapper throws them. Throwing a JS exception from
-// here would unwind through the Embind invoker without running C++ destructors (its std::string
-// arguments would leak), so nothing JS-side is ever thrown across the wasm boundary.
-template <class Body>
-val guarded(Body&& body) {
-  const char* kind = "Error";
-  std::string message;
-  try {
-    return body();
-  } catch (const relpos::ArgumentError& e) {
-    kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
-    message = e.what();
-  } catch (const std::bad_alloc&) {
-    kind = "RangeError";
-    message = "relpos: out of memory; use rp.attentionMap for pooled long-context maps";
-  } catch (const std::exception& e) {
-    message = e.what();
-  }
-  val failure = val::object();
-  failure.set("error", message);
-  failure.set("kind", std::string(kind));
-  return failure;
+// The work budget of a call: its own (NaN: the operation table says), or none for rp.unbounded().
+double budgetOf(bool unbounded) {
+  return unbounded ? relpos::kInf : std::numeric_limits<double>::quiet_NaN();
 }
 
-val compute(const std::string& op, const std::string& id, const val& options) {
-  return guarded([&] {
-    const relpos::Result result = relpos::compute(op, id, toParams("relpos." + op, options));
+val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
+  return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
+    const relpos::Result result = relpos::compute(op, id, params);
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
     return out;
@@ -141,10 +178,9 @@ void releaseView() {
   lastViewWeights().reset();
 }
 
-val computeView(const std::string& op, const std::string& id, const val& options) {
-  return guarded([&] {
+val computeView(const std::string& op, const std::string& id, const val& options, bool unbounded) {
+  return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
     releaseView();
-    const relpos::Params params = toParams("relpos." + op, options);
     if (op == "attention") lastViewWeights() = std::make_unique<HeapWeightsSink>();
     lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params, lastViewWeights().get()));
     val out = val::object();
@@ -184,10 +220,10 @@ class JsWeightsSink : public relpos::WeightsSink {
   val target_ = val::undefined();
 };
 
-val computeAttention(const std::string& id, const val& options, const val& out) {
-  return guarded([&] {
+val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
+  return guarded("relpos.attention", options, budgetOf(unbounded), [&](const relpos::Params& params) {
     JsWeightsSink sink(out);
-    const relpos::Result result = relpos::compute("attention", id, toParams("relpos.attention", options), &sink);
+    const relpos::Result result = relpos::compute("attention", id, params, &sink);
     val js = val::object();
     for (const auto& [name, tensor] : result) {
       if (name == "weights") {
@@ -205,8 +241,8 @@ val computeAttention(const std::string& id, const val& options, const val& out) 
 }
 
 val analyze(const std::string& name, const val& options) {
-  return guarded([&] {
-    const relpos::Result result = relpos::analyze(name, toParams("relpos.analysis." + name, options));
+  return guarded("relpos.analysis." + name, options, budgetOf(false), [&](const relpos::Params& params) {
+    const relpos::Result result = relpos::analyze(name, params);
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
     return out;
@@ -214,52 +250,63 @@ val analyze(const std::string& name, const val& options) {
 }
 
 val catalogueJson() {
-  return guarded([] { return val(relpos::catalogueJson()); });
+  return guarded("relpos.schemes", [] { return val(relpos::catalogueJson()); });
 }
 
 val operationsJson() {
-  return guarded([] { return val(relpos::operationsJson()); });
+  return guarded("relpos.operations", [] { return val(relpos::operationsJson()); });
 }
 
 val labSchemaJson() {
-  return guarded([] { return val(relpos::labSchemaJson()); });
+  return guarded("relpos.lab.schema", [] { return val(relpos::labSchemaJson()); });
 }
 
 val presetsJson() {
-  return guarded([] { return val(relpos::presetsJson()); });
+  return guarded("relpos.presets", [] { return val(relpos::presetsJson()); });
 }
 
 val fromConfigJson(const std::string& configText) {
-  return guarded([&] { return val(relpos::fromConfigJson(configText)); });
+  return guarded("relpos.fromConfig", [&] { return val(relpos::fromConfigJson(configText)); });
 }
 
 // Jobs live in a registry owned by the binding (the core is stateless): the JS wrapper starts one,
-// steps it between event-loop turns, takes the result and always frees it.
-std::map<int, std::unique_ptr<relpos::Job>>& jobs() {
-  static std::map<int, std::unique_ptr<relpos::Job>> registry;
+// steps it between event-loop turns, takes the result and always frees it. Each keeps its kind, so
+// that an error in a later step names the call.
+struct RunningJob {
+  std::string where;
+  std::unique_ptr<relpos::Job> job;
+};
+
+std::map<int, RunningJob>& jobs() {
+  static std::map<int, RunningJob> registry;
   return registry;
 }
 
 val jobStart(const std::string& kind, const val& options) {
-  return guarded([&] {
+  return guarded("relpos." + kind, options, relpos::kInf, [&](const relpos::Params& params) {
     static int next = 0;
-    std::unique_ptr<relpos::Job> job = relpos::startJob(kind, toParams("relpos." + kind, options));
-    jobs()[++next] = std::move(job);
+    std::unique_ptr<relpos::Job> job = relpos::startJob(kind, params);
+    jobs()[++next] = RunningJob{"relpos." + kind, std::move(job)};
     val out = val::object();
     out.set("handle", next);
     return out;
   });
 }
 
-relpos::Job& jobAt(int handle) {
+const RunningJob& jobAt(int handle) {
   auto it = jobs().find(handle);
   if (it == jobs().end()) relpos::throwRange("relpos: no running job " + std::to_string(handle));
-  return *it->second;
+  return it->second;
+}
+
+std::string jobWhere(int handle) {
+  auto it = jobs().find(handle);
+  return it == jobs().end() ? std::string("relpos") : it->second.where;
 }
 
 val jobStep(int handle, double budget) {
-  return guarded([&] {
-    relpos::Job& job = jobAt(handle);
+  return guarded(jobWhere(handle), [&] {
+    relpos::Job& job = *jobAt(handle).job;
     val out = val::object();
     out.set("progress", job.step(static_cast<int64_t>(budget)));
     out.set("done", job.done());
@@ -268,8 +315,8 @@ val jobStep(int handle, double budget) {
 }
 
 val jobResult(int handle) {
-  return guarded([&] {
-    const relpos::Result result = jobAt(handle).result();
+  return guarded(jobWhere(handle), [&] {
+    const relpos::Result result = jobAt(handle).job->result();
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
     return out;
@@ -282,8 +329,8 @@ void jobFree(int handle) {
 
 // Partial state of a job that offers it (the training job: loss and gradient-norm curves so far).
 val jobPeek(int handle) {
-  return guarded([&] {
-    const auto* job = dynamic_cast<const relpos::PeekableJob*>(&jobAt(handle));
+  return guarded(jobWhere(handle), [&] {
+    const auto* job = dynamic_cast<const relpos::PeekableJob*>(jobAt(handle).job.get());
     if (!job) relpos::throwRange("relpos: job " + std::to_string(handle) + " has no partial state");
     val out = val::object();
     for (const auto& entry : job->peek()) out.set(entry.first, toJs(entry.second));

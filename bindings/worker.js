@@ -14,7 +14,8 @@ import { load } from './index.js';
 const NAMESPACES = ['analysis', 'lab'];
 // runJob's third argument holds functions (onProgress, signal), which cannot cross to a worker;
 // the jobs it runs are served as attentionMap and lab.train, with progress and cancellation.
-const NOT_SERVED = ['constructor', 'runJob', ...NAMESPACES];
+// unbounded: the worker's instance is already the one without a work budget.
+const NOT_SERVED = ['constructor', 'runJob', 'unbounded', ...NAMESPACES];
 
 // Every typed-array buffer in a result, so postMessage can transfer instead of copy.
 function transferables(value, out = new Set()) {
@@ -54,11 +55,15 @@ function operation(rp, method) {
   return typeof owner[name] === 'function' ? (...args) => owner[name](...args) : () => owner[name];
 }
 
+// Off the page's main thread a long call blocks nothing: the worker's instance has no work budget
+// (docs/api.md, "Limits"); memory limits still hold.
+const loadUnbounded = () => load().then((rp) => rp.unbounded());
+
 /**
  * Answers the protocol on `scope` (a worker's global scope, or anything with onmessage,
- * postMessage and close). `loadCore` makes the instance (default: relpos's load()).
+ * postMessage and close). `loadCore` makes the instance (default: relpos's load(), unbounded).
  */
-export function serve(scope, { loadCore = load } = {}) {
+export function serve(scope, { loadCore = loadUnbounded } = {}) {
   const ready = Promise.resolve().then(loadCore);
   ready.catch(() => {}); // each call reports a failed load itself
   const running = new Map();

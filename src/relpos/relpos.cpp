@@ -9,7 +9,7 @@ std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
   if (kind == "attentionMap") return startAttentionMap(params);
   if (kind == "attention") return startAttention(params);
   if (kind == "train") return startTraining(params);
-  throwRange("relpos: unknown job kind '" + kind + "'");
+  throwUnknownName("relpos", "job kind", kind, {"attention", "attentionMap", "train"}, "job kinds", false);
 }
 
 }  // namespace relpos

@@ -539,12 +539,16 @@ export function listen(map: HTMLElementTagNameMap['relpos-heatmap'], curve: Relp
           types: [],
           skipLibCheck: false,
         },
-        files: ['consumer.ts', 'figure.ts'],
+        files: ['consumer.ts', 'figure.ts', 'schemes.ts'],
       }),
     );
     write(join(app, 'ts', 'package.json'), JSON.stringify({ type: 'module' }));
-    // relpos/figure's strict consumer, the one tests/types type-checks against the checkout.
-    write(join(app, 'ts', 'figure.ts'), readFileSync(join(repo, 'tests', 'types', 'figure.ts'), 'utf8'));
+    // relpos/figure's strict consumer and the generated option types' consumer (with its
+    // @ts-expect-error lines for theta, sheme and unknown ids), the ones tests/types type-checks
+    // against the checkout, here against the packed tarball.
+    for (const file of ['figure.ts', 'schemes.ts']) {
+      write(join(app, 'ts', file), readFileSync(join(repo, 'tests', 'types', file), 'utf8'));
+    }
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await node([tsc, '-p', join(app, 'ts', 'tsconfig.json')], app).catch((error) => error);
     expect(result.stdout ?? '', 'tsc errors').toBe('');

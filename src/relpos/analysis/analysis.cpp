@@ -13,10 +13,13 @@ namespace analysis {
 TensorArg tensorArg(const Params& params, const std::string& name, size_t minRank, size_t maxRank,
                     const std::string& shapeText, bool allowMinusInfinity) {
   const Value* v = params.find(name);
-  const std::string message = params.where() + ": " + name + " must be a tensor of shape " + shapeText;
-  if (!v || v->type != Value::Type::Array) throwType(message);
-  if (v->shape.size() < minRank || v->shape.size() > maxRank) throwType(message);
-  for (int64_t extent : v->shape) {
+  const std::string message = params.where() + ": " + name + " must be a tensor of shape " + shapeText + ", got ";
+  if (!v) throwType(message + "nothing");
+  if (v->type != Value::Type::Array) throwType(message + describeValue(*v));
+  // [1, n, n] (one head of a per-head result) is the matrix [n, n].
+  const Shape shape = squeezeLeading(v->shape, maxRank);
+  if (shape.size() < minRank || shape.size() > maxRank) throwType(message + "shape " + relpos::shapeText(v->shape));
+  for (int64_t extent : shape) {
     if (extent < 1) throwRange(params.where() + ": " + name + " must not be empty, got an extent of 0");
   }
   for (float x : v->array) {
@@ -24,7 +27,7 @@ TensorArg tensorArg(const Params& params, const std::string& name, size_t minRan
       throwRange(params.where() + ": " + name + " must hold finite numbers, got " + formatNumber(x));
     }
   }
-  return TensorArg{v->shape, &v->array};
+  return TensorArg{shape, &v->array};
 }
 
 void checkWork(const Params& params, double work, const std::string& what) {
@@ -86,7 +89,7 @@ Result analyze(const std::string& name, const Params& params) {
   if (it == analyses.end()) {
     std::vector<std::string> known;
     for (const auto& entry : analyses) known.push_back(entry.first);
-    throwRange("relpos.analysis: unknown analysis '" + name + "'; known: " + quotedList(known));
+    throwUnknownName("relpos.analysis", "analysis", name, known, "known");
   }
   return it->second(params);
 }
