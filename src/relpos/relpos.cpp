@@ -6,8 +6,7 @@ namespace relpos {
 
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
   if (kind == "attentionMap") return startAttentionMap(params);
-  if (kind == "train") return startTraining(params);
-  throwRange("relpos: unknown job kind '" + kind + "'");
+  throwRange("relpos: unknown job kind '" + kind + "'; the core runs 'attentionMap'");
 }
 
 }  // namespace relpos
