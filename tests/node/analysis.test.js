@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const A = rp.analysis;
 
 // Deterministic N(0, 1) numbers for random projections (mulberry32 + Box-Muller).
@@ -211,7 +211,7 @@ describe('2.1.4 linear algebra: svd and eig', () => {
   it('a 512×512 SVD runs in both builds', async () => {
     const M = { shape: [512, 512], data: Float32Array.from(gaussians(512 * 512, 9)) };
     const simd = A.svd(M);
-    const baseline = (await load({ simd: false })).analysis.svd(M);
+    const baseline = (await load({ simd: false, analysis: true })).analysis.svd(M);
     expect(simd.singularValues).toHaveLength(512);
     for (let i = 0; i < 512; i += 51) expect(baseline.singularValues[i]).toBeCloseTo(simd.singularValues[i], 3);
     // Marchenko–Pastur: the largest singular value of an n×n N(0, 1) matrix is about 2√n.
