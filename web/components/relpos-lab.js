@@ -102,7 +102,7 @@ export class RelposLab extends HTMLElement {
 
   connectedCallback() {
     if (this.#root.firstChild) return;
-    load().then((rp) => {
+    load({ lab: true }).then((rp) => {
       this.#schema = rp.lab.schema;
       if (!this.#root.firstChild) this.#build();
     });

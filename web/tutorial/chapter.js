@@ -69,8 +69,6 @@ export async function start(rpReady) {
   renderAllMath(document.querySelector('.toc') ?? document);
 
   const rp = await rpReady;
-  rpLoaded = rp;
-  for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
   const build = document.getElementById('build');
   const buildText = () => {
     build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
@@ -90,13 +88,25 @@ export async function start(rpReady) {
     },
     { once: true },
   );
+  // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
+  // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
+  // failed to), so the first view does not wait for it.
+  const firstView = new Promise((resolve) => {
+    for (const type of ['relpos-render', 'relpos-error']) pane.map.addEventListener(type, resolve, { once: true });
+  });
+  const analysisReady = firstView.then(() => rp.analysis.ready);
+  analysisReady.then(() => {
+    rpLoaded = rp;
+    for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
+    mountLabs(rp);
+  });
 
   async function mountSection(container) {
     if (container.dataset.state) return;
     shown(container.closest('.chapter-section'));
     container.dataset.state = 'loading';
     try {
-      const { mount } = await SECTIONS[container.dataset.demo]();
+      const [{ mount }] = await Promise.all([SECTIONS[container.dataset.demo](), analysisReady]);
       await mount(container, { rp, part: container.dataset.part });
       container.dataset.state = 'ready';
       document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
@@ -138,5 +148,4 @@ export async function start(rpReady) {
     setTimeout(release, 3000);
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mountSection(demo);
   });
-  mountLabs(rp);
 }
