@@ -88,6 +88,11 @@ export async function start(rpReady) {
     },
     { once: true },
   );
+  // A section reached by a link (#s215) is held in place while content above it changes height.
+  let anchor = null;
+  const release = () => {
+    anchor = null;
+  };
   // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
   // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
   // failed to), so the first view does not wait for it.
@@ -99,6 +104,7 @@ export async function start(rpReady) {
     rpLoaded = rp;
     for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
     mountLabs(rp);
+    anchor?.scrollIntoView(); // the filled claims changed heights above a linked section
   });
 
   async function mountSection(container) {
@@ -134,10 +140,6 @@ export async function start(rpReady) {
   // A link straight to a section (#s215) mounts it at once.
   // A link straight to a section (#s215) mounts its demos at once, and the section stays where the link
   // put it while demos around it mount and change height (until the reader scrolls).
-  let anchor = null;
-  const release = () => {
-    anchor = null;
-  };
   for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
     window.addEventListener(type, release, { passive: true });
   }
@@ -145,7 +147,8 @@ export async function start(rpReady) {
   window.addEventListener('hashchange', () => {
     const target = document.getElementById(location.hash.slice(1));
     anchor = target?.classList?.contains('chapter-section') ? target : null;
-    setTimeout(release, 3000);
+    // Demos mount once the analysis module is here: hold the section for a while after that.
+    analysisReady.finally(() => setTimeout(release, 3000));
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mountSection(demo);
   });
 }
