@@ -261,7 +261,8 @@ export interface Relpos {
   ): Promise<Tensor>;
 
   /**
-   * Runs a core job ('attentionMap', 'train') step by step with progress and cancellation.
+   * Runs a job of the core ('attentionMap') step by step with progress and cancellation (the lab's
+   * 'train' job runs through rp.lab.train).
    * @example await rp.runJob('attentionMap', { n: 4096, scheme: 'alibi' }, { where: 'mine' })
    */
   runJob(
@@ -280,13 +281,20 @@ export interface Relpos {
    */
   fromConfig(configJson: object | string): ConfigReading;
 
-  /** The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision). */
+  /**
+   * The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision), in
+   * the analysis module: `await rp.analysis.ready` (or `load({ analysis: true })`) before calling them.
+   * @example await rp.analysis.ready; const { singularValues } = rp.analysis.svd(M);
+   */
   readonly analysis: import('./analysis.js').Analysis;
 
-  /** The extrapolation lab (train a tiny attention model per scheme, evaluate at L … 8L). */
+  /**
+   * The extrapolation lab (train a tiny attention model per scheme, evaluate at L … 8L), in the
+   * analysis module: train() loads it; schema, tasks, schemes and defaults need `await rp.lab.ready`.
+   */
   readonly lab: import('./lab.js').Lab;
 
-  /** Bytes held by the core's allocator (for leak checks). */
+  /** Bytes held by the allocators: the core's, plus the analysis module's once loaded (for leak checks). */
   heapInUse(): number;
 
   /**
@@ -296,12 +304,23 @@ export interface Relpos {
   unbounded(): Relpos;
 }
 
+export interface LoadOptions {
+  /** Force the SIMD (true) or baseline (false) build; default: SIMD when the engine validates SIMD128. */
+  simd?: boolean;
+  /** Also load the analysis module (rp.analysis, rp.lab) before resolving. */
+  analysis?: boolean;
+  /** The same as `analysis`: the lab lives in the analysis module. */
+  lab?: boolean;
+}
+
 /**
- * Instantiates the wasm core once; later calls return the same instance. Picks the SIMD build
- * when the engine validates SIMD128, unless `simd` forces a build.
+ * Instantiates the wasm core once per build; later calls return the same instance. Picks the SIMD
+ * build when the engine validates SIMD128, unless `simd` forces a build. With `analysis: true` the
+ * instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
  * @example const rp = await load();
+ * @example const rp = await load({ analysis: true }); rp.analysis.svd(M);
  */
-export function load(options?: { simd?: boolean }): Promise<Relpos>;
+export function load(options?: LoadOptions): Promise<Relpos>;
 
 /** Package version. */
 export const version: string;

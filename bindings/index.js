@@ -1,8 +1,13 @@
 // relpos: positional encodings for transformers, computed by a C++ core in WebAssembly.
-// This module loads the core once and exposes the public API (docs/api.md). It validates and
-// converts arguments; every number is computed in the core. The calls on schemes (rp.encoding,
-// rp.bias, …) are built from the core's operation table (rp.operations).
-import { simdSupported } from './simd.js';
+// This module loads the core and exposes the public API (docs/api.md). It validates and converts
+// arguments; every number is computed in the core. The calls on schemes (rp.encoding, rp.bias, …)
+// are built from the core's operation table (rp.operations).
+//
+// Two wasm modules per build flavour: the core (schemes, attention, maps, presets, configs), which
+// load() instantiates, and the analysis module (rp.analysis with Eigen, rp.lab), which arrives on
+// first use — `await rp.analysis.ready` (or `load({ analysis: true })`) before the synchronous
+// rp.analysis calls; rp.lab.train() loads it by itself (docs/api.md, "Loading").
+import { exceptionsSupported, simdSupported } from './simd.js';
 import {
   deepFreeze,
   isPlainObject,
@@ -21,44 +26,81 @@ import { createLab } from './lab.js';
 export const version = '0.1.0';
 
 const instances = new Map();
+const LOAD_OPTIONS = ['simd', 'analysis', 'lab'];
 
 /**
- * Instantiates the wasm core (once; later calls return the same instance).
- * @param {{ simd?: boolean }} [options] force the SIMD (true) or baseline (false) build
+ * Instantiates the wasm core (once per flavour; later calls return the same instance).
+ * @param {{ simd?: boolean, analysis?: boolean, lab?: boolean }} [options] `simd` forces the SIMD
+ *   (true) or baseline (false) build; `analysis` / `lab` also load the analysis module (rp.analysis
+ *   and rp.lab) before resolving
  */
 export function load(options = {}) {
-  if (!isPlainObject(options)) throw new TypeError('relpos.load: options must be a plain object');
-  const simd = options.simd ?? simdSupported();
-  if (typeof simd !== 'boolean') throw new TypeError('relpos.load: simd must be a boolean');
+  const where = 'relpos.load';
+  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  for (const name of Object.keys(options)) {
+    if (!LOAD_OPTIONS.includes(name)) {
+      throw new RangeError(
+        `${where}: unknown option '${name}'; allowed: ${LOAD_OPTIONS.map((o) => `'${o}'`).join(', ')}`,
+      );
+    }
+  }
+  const { simd = simdSupported(), analysis = false, lab = false } = options;
+  for (const [name, value] of Object.entries({ simd, analysis, lab })) {
+    if (typeof value !== 'boolean') throw new TypeError(`${where}: ${name} must be a boolean`);
+  }
   if (simd && !simdSupported()) {
-    throw new RangeError('relpos.load: this engine has no WebAssembly SIMD; use simd: false');
+    throw new RangeError(`${where}: this engine has no WebAssembly SIMD; use simd: false`);
+  }
+  if (!exceptionsSupported()) {
+    throw new Error(
+      `${where}: this engine has no WebAssembly exception handling, which relpos needs (Chrome 95, Firefox 100, Safari 15.2, Node 17 and later have it)`,
+    );
   }
   if (!instances.has(simd)) {
-    const created = instantiate(simd);
+    const created = instantiate('core', simd).then((core) => new Relpos(core, simd));
     created.catch(() => instances.delete(simd)); // a failed load may be retried
     instances.set(simd, created);
   }
-  return instances.get(simd);
+  const core = instances.get(simd);
+  return analysis || lab ? core.then((rp) => rp.analysis.ready.then(() => rp)) : core;
 }
 
-async function instantiate(simd) {
-  // Static specifiers and new URL(…, import.meta.url) let bundlers find and copy both builds.
-  const factory = simd
-    ? (await import('../dist/relpos.simd.mjs')).default
-    : (await import('../dist/relpos.baseline.mjs')).default;
-  const wasmUrl = simd
-    ? new URL('../dist/relpos.simd.wasm', import.meta.url)
-    : new URL('../dist/relpos.baseline.wasm', import.meta.url);
+// Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
+// find and copy every build; the analysis module's glue becomes a chunk of its own, fetched only
+// when a page first asks for it.
+const BUILDS = {
+  'core/simd': () => ({
+    glue: import('../dist/relpos.simd.mjs'),
+    wasm: new URL('../dist/relpos.simd.wasm', import.meta.url),
+  }),
+  'core/baseline': () => ({
+    glue: import('../dist/relpos.baseline.mjs'),
+    wasm: new URL('../dist/relpos.baseline.wasm', import.meta.url),
+  }),
+  'analysis/simd': () => ({
+    glue: import('../dist/relpos-analysis.simd.mjs'),
+    wasm: new URL('../dist/relpos-analysis.simd.wasm', import.meta.url),
+  }),
+  'analysis/baseline': () => ({
+    glue: import('../dist/relpos-analysis.baseline.mjs'),
+    wasm: new URL('../dist/relpos-analysis.baseline.wasm', import.meta.url),
+  }),
+};
+
+/** Instantiates one wasm module ('core' | 'analysis') of one flavour; resolves to its Embind module. */
+async function instantiate(part, simd) {
+  const { glue, wasm } = BUILDS[`${part}/${simd ? 'simd' : 'baseline'}`]();
+  const factory = (await glue).default;
   const moduleOptions = {};
-  if (wasmUrl.protocol === 'file:') {
+  if (wasm.protocol === 'file:') {
     // Node: the web-targeted glue would fetch() a file:// URL, so hand it the bytes instead.
     const fsModule = 'node:fs/promises';
     const { readFile } = await import(/* @vite-ignore */ fsModule);
-    moduleOptions.wasmBinary = await readFile(wasmUrl);
+    moduleOptions.wasmBinary = await readFile(wasm);
   } else {
-    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasmUrl.href : path);
+    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
   }
-  return new Relpos(await factory(moduleOptions), simd);
+  return factory(moduleOptions);
 }
 
 class Relpos {
@@ -70,6 +112,10 @@ class Relpos {
   #analysis;
   #lab;
   #operations;
+  // The analysis module once instantiated, and its loading promise (null again after a failure, so
+  // a later use retries).
+  #second = null;
+  #secondLoading = null;
 
   // `bounded`: synchronous calls keep to the core's work budget (docs/api.md, "Limits"); false for
   // the instance unbounded() returns.
@@ -84,6 +130,46 @@ class Relpos {
       if (op.name in this) continue;
       Object.defineProperty(this, op.name, { value: this.#schemeCall(op), writable: true, configurable: true });
     }
+    const ready = () => this.#loadSecond();
+    this.#analysis = createAnalysis(
+      (name, options) => {
+        const where = `relpos.analysis.${name}`;
+        return unwrap(this.#secondModule(where).analyze(name, normaliseOptions(where, options)));
+      },
+      {
+        ready,
+        buildInfo: () => ({
+          ...JSON.parse(unwrap(this.#secondModule('relpos.analysis.buildInfo').buildJson())),
+          simd: this.simd,
+        }),
+      },
+    );
+    this.#lab = createLab({
+      ready,
+      schema: () => JSON.parse(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
+      runJob: (kind, options, control) => runJob(this.#secondModule(control.where), unwrap, kind, options, control),
+    });
+  }
+
+  // The analysis module, or an Error naming `where` and how to wait for it (its loading starts).
+  #secondModule(where) {
+    if (this.#second) return this.#second;
+    this.#loadSecond().catch(() => {}); // the caller learns of a failed load from ready or the next call
+    throw new Error(
+      `${where}: the analysis module (rp.analysis, rp.lab) is still loading; await rp.analysis.ready, or load({ analysis: true }), before calling it`,
+    );
+  }
+
+  #loadSecond() {
+    if (!this.#secondLoading) {
+      this.#secondLoading = instantiate('analysis', this.simd).then((module) => {
+        this.#second = module;
+      });
+      this.#secondLoading.catch(() => {
+        this.#secondLoading = null;
+      });
+    }
+    return this.#secondLoading;
   }
 
   /**
@@ -133,17 +219,17 @@ class Relpos {
     return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
   }
 
-  /** The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences (lab.js). */
+  /**
+   * The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences
+   * (lab.js). In the analysis module: train() loads it; schema, tasks, schemes and defaults need
+   * `await rp.lab.ready` first.
+   */
   get lab() {
-    this.#lab ??= createLab(this, JSON.parse(unwrap(this.#core.labSchemaJson())));
     return this.#lab;
   }
 
-  /** The analyses of chapter 2.1 (see analysis.js). */
+  /** The analyses of chapter 2.1 (analysis.js), in the analysis module: `await rp.analysis.ready` first. */
   get analysis() {
-    this.#analysis ??= createAnalysis((name, options) =>
-      unwrap(this.#core.analyze(name, normaliseOptions(`relpos.analysis.${name}`, options))),
-    );
     return this.#analysis;
   }
 
@@ -244,14 +330,14 @@ class Relpos {
     return result.data;
   }
 
-  /** Runs a core job with progress and cancellation (used by attentionMap and the lab). */
+  /** Runs a job of the core ('attentionMap') with progress and cancellation. */
   runJob(kind, options, control) {
     return runJob(this.#core, unwrap, kind, options, control);
   }
 
-  /** Bytes the core's allocator holds (for leak checks). */
+  /** Bytes the allocators hold: the core's, plus the analysis module's once loaded (for leak checks). */
   heapInUse() {
-    return this.#core.heapInUse();
+    return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0);
   }
 }
 

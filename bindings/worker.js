@@ -2,7 +2,8 @@
 // createRelposWorker() from worker-client.js. Messages in (anything else is ignored):
 //   { type: 'hello', lock }            hold the Web Lock `lock` while alive, then answer { type: 'alive' }
 //   { id, type: 'call', method, args } method: a member of the loaded instance ('bias', 'schemes', …)
-//                                       or of its analysis / lab ('analysis.svd', 'lab.train')
+//                                       or of its analysis / lab ('analysis.svd', 'lab.train'); the
+//                                       analysis module is loaded before the first such call
 //   { id, type: 'cancel' }             aborts that call's job
 // Messages out: { id, type: 'progress', value, detail }, { id, type: 'result', result } (typed
 // arrays transferred, not copied), { id, type: 'error', error: { name, message } }, and
@@ -81,6 +82,8 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
     running.set(id, controller);
     try {
       const rp = await ready;
+      const namespace = typeof method === 'string' ? NAMESPACES.find((ns) => method.startsWith(`${ns}.`)) : undefined;
+      if (namespace) await rp[namespace].ready;
       const fn = operation(rp, method);
       if (!Array.isArray(args)) throw new TypeError(`relpos worker: args of ${method} must be an array`);
       // Long calls take { onProgress, signal } in their options object (the last argument).

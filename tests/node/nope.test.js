@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { expectTrainsInTheLab, mat } from './schemes.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const baseline = await load({ simd: false });
 
 describe('nope', () => {

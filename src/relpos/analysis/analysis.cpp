@@ -1,10 +1,12 @@
 #include "relpos/analysis/analysis.hpp"
 
+#include <Eigen/Core>
 #include <cmath>
 #include <map>
 
 #include "relpos/analysis/internal.hpp"
 #include "relpos/base/errors.hpp"
+#include "relpos/base/json.hpp"
 
 namespace relpos {
 
@@ -92,6 +94,19 @@ Result analyze(const std::string& name, const Params& params) {
     throwUnknownName("relpos.analysis", "analysis", name, known, "known");
   }
   return it->second(params);
+}
+
+std::string analysisBuildJson() {
+#ifdef EIGEN_VECTORIZE
+  const bool vectorized = true;
+#else
+  const bool vectorized = false;
+#endif
+  const std::string eigen = std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                            std::to_string(EIGEN_MINOR_VERSION);
+  return toJson(jsonObject({{"eigen", JsonValue::makeString(eigen)},
+                            {"vectorized", JsonValue::makeBoolean(vectorized)},
+                            {"instructionSets", JsonValue::makeString(Eigen::SimdInstructionSetsInUse())}}));
 }
 
 }  // namespace relpos
