@@ -10,6 +10,42 @@ const WHERE = 'relpos.lab.train';
 
 const copyOut = (tensor) => ({ shape: tensor.shape.slice(), data: tensor.data });
 
+// train()'s options split into what goes to the core and the call's own controls; a TypeError
+// for anything that is not an options object of numbers, booleans and strings.
+function trainOptions(options) {
+  if (!isPlainObject(options)) throw new TypeError(`${WHERE}: options must be a plain object`);
+  const { onProgress, signal, ...rest } = options;
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${WHERE}: onProgress must be a function`);
+  }
+  const core = {};
+  for (const [name, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    if (!['number', 'boolean', 'string'].includes(typeof value)) {
+      throw new TypeError(
+        `${WHERE}: ${name} must be a number, boolean or string, got ${value === null ? 'null' : typeof value}`,
+      );
+    }
+    core[name] = value;
+  }
+  return { core, onProgress, signal };
+}
+
+// The train job's tensors as rp.lab.train returns them.
+function labResult(r, options) {
+  return {
+    options,
+    loss: r.loss.data,
+    gradNorm: r.gradNorm.data,
+    learningRate: r.learningRate.data,
+    evalLengths: Array.from(r.evalLengths.data),
+    accuracy: r.accuracy.data,
+    evalLoss: r.evalLoss.data,
+    attention: { L: copyOut(r.attentionL), '4L': copyOut(r.attention4L) },
+    tokens: { L: r.tokensL.data, '4L': r.tokens4L.data },
+  };
+}
+
 /**
  * @param {{
  *   ready: () => Promise<void>,
@@ -33,23 +69,13 @@ export function createLab({ ready, schema, runJob }) {
     return { frozen, defaults };
   };
   function train(options = {}) {
-    if (!isPlainObject(options)) return Promise.reject(new TypeError(`${WHERE}: options must be a plain object`));
-    const { onProgress, signal, ...rest } = options;
-    if (onProgress !== undefined && typeof onProgress !== 'function') {
-      return Promise.reject(new TypeError(`${WHERE}: onProgress must be a function`));
+    let checked;
+    try {
+      checked = trainOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const core = {};
-    for (const [name, value] of Object.entries(rest)) {
-      if (value === undefined) continue;
-      if (!['number', 'boolean', 'string'].includes(typeof value)) {
-        return Promise.reject(
-          new TypeError(
-            `${WHERE}: ${name} must be a number, boolean or string, got ${value === null ? 'null' : typeof value}`,
-          ),
-        );
-      }
-      core[name] = value;
-    }
+    const { core, onProgress, signal } = checked;
     return ready().then(() => run(core, { onProgress, signal }));
   }
 
@@ -82,17 +108,9 @@ export function createLab({ ready, schema, runJob }) {
         };
       });
     const progress = onProgress && ((fraction) => onProgress(fraction, detail));
-    return runJob('train', core, { onProgress: progress, onStep, signal, where: WHERE }).then((r) => ({
-      options: { ...defaults, ...core },
-      loss: r.loss.data,
-      gradNorm: r.gradNorm.data,
-      learningRate: r.learningRate.data,
-      evalLengths: Array.from(r.evalLengths.data),
-      accuracy: r.accuracy.data,
-      evalLoss: r.evalLoss.data,
-      attention: { L: copyOut(r.attentionL), '4L': copyOut(r.attention4L) },
-      tokens: { L: r.tokensL.data, '4L': r.tokens4L.data },
-    }));
+    return runJob('train', core, { onProgress: progress, onStep, signal, where: WHERE }).then((r) =>
+      labResult(r, { ...defaults, ...core }),
+    );
   }
   return Object.freeze({
     /** Resolves once the analysis module, which holds the lab, has loaded (the first read starts loading it). */

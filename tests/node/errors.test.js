@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases } from './golden.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const reference = goldenCases().find((c) => c.file.startsWith('041_rope_rotate'));
 const checkStillWorks = () => {
   const got = callFor(reference)(rp);
@@ -318,15 +318,13 @@ describe('tensors in every form the types promise', () => {
     expect(Array.from(fromRows.singularValues)).toEqual(Array.from(fromScores.singularValues));
   });
 
-  it('attention takes q, k, v as rows of Float32Arrays and [1, n, d]', () => {
+  it('attention takes q, k, v as rows of Float32Arrays, and [1, n, d] as a batch of one', () => {
     const q = [Float32Array.of(1, 0, 0.5, 0), Float32Array.of(0, 1, 0, 0.5)];
     const a = rp.attention({ q, k: q, v: q, scheme: 'alibi' });
-    const b = rp.attention({
-      q: { shape: [1, 2, 4], data: Float32Array.from([...q[0], ...q[1]]) },
-      k: q,
-      v: q,
-      scheme: 'alibi',
-    });
+    const one = { shape: [1, 2, 4], data: Float32Array.from([...q[0], ...q[1]]) };
+    const b = rp.attention({ q: one, k: one, v: one, scheme: 'alibi' });
+    expect(b.weights.shape).toEqual([1, ...a.weights.shape]);
+    expect(b.output.shape).toEqual([1, ...a.output.shape]);
     expect(Array.from(b.weights.data)).toEqual(Array.from(a.weights.data));
     expect(Array.from(b.output.data)).toEqual(Array.from(a.output.data));
   });

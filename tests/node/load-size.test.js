@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-const BUDGET_KB = 150;
+// The budget the module keeps to (docs/build.md, "Size of the first module", says why it is not 150).
+const BUDGET_KB = 170;
 const dist = new URL('../../dist/', import.meta.url);
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
