@@ -45,13 +45,8 @@ for (const renderer of RENDERERS) {
         const first = new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
         document.body.prepend(el);
         await first;
-        const finish = () => {
-          const canvas = el.shadowRoot.querySelector('canvas.map');
-          if (el.renderer === 'webgl2') {
-            const gl = canvas.getContext('webgl2');
-            gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
-          } else canvas.getContext('2d').getImageData(0, 0, 1, 1);
-        };
+        // The element's canvas is 2D (WebGL2 frames are copied onto it): reading one pixel waits for both.
+        const finish = () => el.shadowRoot.querySelector('canvas.map').getContext('2d').getImageData(0, 0, 1, 1);
         const raf = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
         async function change(apply) {
           const frame = [];

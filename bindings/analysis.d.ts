@@ -1,4 +1,4 @@
-// Types of rp.analysis (spec/api.md "Analysing"; the chapter's sections 2.1.2–2.1.8).
+// Types of rp.analysis (docs/api.md "rp.analysis"; the chapter's sections 2.1.2–2.1.8).
 import type { Tensor, TensorLike, SchemeParams } from './index.js';
 
 /**
@@ -48,10 +48,15 @@ export interface Svd {
   singularValues: Float32Array;
   /** exp(H(p)) with p_i = σ_i / Σσ and H the Shannon entropy in nats (Roy & Vetterli 2007); 0 for the zero matrix. */
   effectiveRank: number;
-  /** σ_max / σ_min; Infinity when σ_min is 0. */
+  /** σ_max / σ_min; Infinity when M is rank-deficient at the cut (σ_min is then rounding noise). */
   conditionNumber: number;
-  /** Numerical rank: σ_i > σ_max · max(rows, cols) · 2^−52. */
+  /**
+   * Numerical rank: σ_i > tolerance · σ_max. The default tolerance follows the input's precision: M reaches the core
+   * in float32, so it is max(rows, cols) · ε_float32 (2^−23); the `tolerance` option sets it.
+   */
   rank: number;
+  /** The relative cut used for `rank`. */
+  tolerance: number;
   /** [rows, k], column i is the i-th left singular vector (k = min(rows, cols)); with `vectors: true`. */
   U?: Tensor;
   /** [cols, k], column i is the i-th right singular vector; with `vectors: true`. */
@@ -61,7 +66,14 @@ export interface Svd {
 export interface Eig {
   /** Eigenvalues of (M + Mᵀ)/2, ascending. */
   values: Float32Array;
-  /** Smallest eigenvalue ≥ −tolerance · max|λ| (tolerance default 1e-6). */
+  /** max|M − Mᵀ| ≤ tolerance · max|M| (tolerance default 1e-6). */
+  symmetric: boolean;
+  /** max|M − Mᵀ| / max|M| (0 for the zero matrix). */
+  asymmetry: number;
+  /**
+   * M is symmetric and its smallest eigenvalue ≥ −tolerance · max|λ|. An antisymmetric M (an odd k(j − i)) is never
+   * PSD, although its symmetric part is 0.
+   */
   isPSD: boolean;
   /** [n, n], column i belongs to values[i]; with `vectors: true`. */
   vectors?: Tensor;
@@ -72,7 +84,14 @@ export interface KernelCheck {
   symmetric: boolean;
   /** symmetric and the smallest eigenvalue of K ≥ −tolerance · max|λ|. An odd profile is never PSD: its symmetric part is 0. */
   isPSD: boolean;
+  /**
+   * Conditionally positive definite: symmetric and xᵀKx ≥ 0 for every x with Σx = 0 (eigenvalues of the double-centred
+   * K ≥ −tolerance · max|λ|). −|r|-type biases (ALiBi, KERPLE) are CPD without being PSD; exp(b) is PSD for a CPD b.
+   */
+  isCPD: boolean;
   minEigenvalue: number;
+  /** Smallest eigenvalue of the double-centred K (P K P, P = I − 11ᵀ/n). */
+  minEigenvalueCPD: number;
   /** Eigenvalues of the symmetric part of K[i, j] = k(j − i), ascending, n values. */
   eigenvalues: Float32Array;
   /** max|k(r) − k(−r)| / max|k|. */
@@ -136,7 +155,7 @@ export interface Analysis {
    * const S = rp.scores('alibi', { n: 128 });  // [1, 128, 128]
    * const { singularValues, effectiveRank } = rp.analysis.svd({ shape: [128, 128], data: S.data });
    */
-  svd(M: TensorLike, options?: { vectors?: boolean }): Svd;
+  svd(M: TensorLike, options?: { vectors?: boolean; tolerance?: number }): Svd;
 
   /**
    * Eigenvalues (ascending) of the symmetric part (M + Mᵀ)/2 (Eigen SelfAdjointEigenSolver, float64), whether it is
@@ -158,7 +177,7 @@ export interface Analysis {
    * PCA of the rows of E via SVD: centred rows projected on the top two principal directions ([n, 2], signs fixed so
    * the largest |coordinate| of each component is positive) and the share of variance each explains.
    * @example
-   * const { points } = rp.analysis.project2d(rp.encoding('sinusoidal', { n: 256, d: 16 }));  // a helix seen from above
+   * const { points, explained } = rp.analysis.project2d(rp.encoding('sinusoidal', { n: 256, d: 16 }));  // points.shape = [256, 2]
    */
   project2d(E: TensorLike): { points: Tensor; explained: Float32Array };
 
@@ -195,6 +214,20 @@ export interface Analysis {
    * const s = rp.analysis.gpSample('exp-decay', { n: 200, count: 3, seed: 1 });  // s.shape = [3, 200]
    */
   gpSample(profile: Profile, options: { n?: number; count?: number; seed?: number }): Tensor & { jitter: number };
+
+  /**
+   * Gaussian-process regression on the grid t = 0 … n − 1 (n ≤ 2048): prior f ~ GP(m, k) with K[i, j] = k(j − i) and
+   * mean function m (`mean`, n values; default 0), observations y = f(at) + noise·ε. Returns the posterior mean and
+   * standard deviation at every grid point (Cholesky of K_oo + noise²·I; jitter as in gpSample). Profiles that are not
+   * symmetric are a RangeError; so are `at` entries outside the grid.
+   * @example
+   * const post = rp.analysis.gpPosterior({ name: 'gaussian', sigma: 4 }, { n: 32, at: [0, 8, 16], y: [0, -1, -2], noise: 0.1 });
+   * post.mean.length;  // 32; post.std is near 0.1 at t = 0, 8, 16 and near 1 far from them
+   */
+  gpPosterior(
+    profile: Profile,
+    options: { n?: number; at: TensorLike; y: TensorLike; noise?: number; mean?: TensorLike },
+  ): { mean: Float32Array; std: Float32Array; jitter: number };
 
   /**
    * Analytic f(r) and f'(r) of a profile at r = −(n−1) … n−1 or at the given real distances `at`: built-ins except box

@@ -73,6 +73,7 @@ export function createAnalysis(call) {
       effectiveRank: number(r.effectiveRank),
       conditionNumber: number(r.conditionNumber),
       rank: number(r.rank),
+      tolerance: number(r.tolerance),
     };
     if (r.U) Object.assign(out, { U: r.U, V: r.V });
     return out;
@@ -82,7 +83,12 @@ export function createAnalysis(call) {
     const where = `${WHERE}.eig`;
     requireTensorLike(where, 'M', M, '[n, n]');
     const r = call('eig', { ...requireOptions(where, options), M });
-    const out = { values: r.values.data, isPSD: flag(r.isPSD) };
+    const out = {
+      values: r.values.data,
+      symmetric: flag(r.symmetric),
+      asymmetry: number(r.asymmetry),
+      isPSD: flag(r.isPSD),
+    };
     if (r.vectors) out.vectors = r.vectors;
     return out;
   }
@@ -128,7 +134,9 @@ export function createAnalysis(call) {
     return {
       symmetric: flag(r.symmetric),
       isPSD: flag(r.isPSD),
+      isCPD: flag(r.isCPD),
       minEigenvalue: number(r.minEigenvalue),
+      minEigenvalueCPD: number(r.minEigenvalueCPD),
       eigenvalues: r.eigenvalues.data,
       asymmetry: number(r.asymmetry),
     };
@@ -140,16 +148,22 @@ export function createAnalysis(call) {
     return { shape: r.data.shape, data: r.data.data, jitter: number(r.jitter) };
   }
 
+  function gpPosterior(profile, options) {
+    const where = `${WHERE}.gpPosterior`;
+    const r = call('gpPosterior', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
+    return { mean: r.mean.data, std: r.std.data, jitter: number(r.jitter) };
+  }
+
   function derivative(profile, options) {
     const where = `${WHERE}.derivative`;
     const r = call('derivative', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
     return { r: r.r.data, value: r.value.data, derivative: r.derivative.data };
   }
 
-  function decayBound(options) {
-    const where = `${WHERE}.decayBound`;
-    return call('decayBound', flattenParams(where, options)).data.data;
-  }
+  // Analyses that return one curve: options (with a nested `params`) in, the values out.
+  const curve = (name) => (options) => call(name, flattenParams(`${WHERE}.${name}`, options)).data.data;
+  const decayBound = curve('decayBound');
+  const scaledCosine = curve('scaledCosine');
 
   function precision(options) {
     const where = `${WHERE}.precision`;
@@ -178,11 +192,6 @@ export function createAnalysis(call) {
     };
   }
 
-  function scaledCosine(options) {
-    const where = `${WHERE}.scaledCosine`;
-    return call('scaledCosine', flattenParams(where, options)).data.data;
-  }
-
   function peBound(options) {
     const where = `${WHERE}.peBound`;
     const r = call('peBound', requireOptions(where, options));
@@ -199,6 +208,7 @@ export function createAnalysis(call) {
     distanceEntropy,
     kernelCheck,
     gpSample,
+    gpPosterior,
     derivative,
     decayBound,
     precision,

@@ -16,6 +16,15 @@ export function isTypedArray(value) {
   return TYPED_ARRAYS.some((T) => value instanceof T);
 }
 
+/** Freezes an object and everything it holds (the core's metadata is handed out read-only). */
+export function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 export function isPlainObject(value) {
   if (value === null || typeof value !== 'object') return false;
   const proto = Object.getPrototypeOf(value);

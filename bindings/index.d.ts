@@ -1,4 +1,4 @@
-// Types of the relpos public API (spec/api.md). Hand-written; tests type-check a consumer against it.
+// Types of the relpos public API (docs/api.md). Hand-written; tests type-check a consumer against it.
 
 /** A dense row-major tensor. Integer maps (buckets) use Int32Array. */
 export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
@@ -40,7 +40,7 @@ export interface SchemeInfo {
   params: Record<string, ParamInfo>;
 }
 
-/** Scheme parameters (camelCase names of schemes.md); unknown names are RangeErrors. */
+/** Scheme parameters (the camelCase names rp.schemes lists); unknown names are RangeErrors. */
 export type SchemeParams = Record<string, number | boolean | string | string[] | TensorLike | undefined>;
 
 export interface AttentionOptions {
@@ -75,7 +75,7 @@ export interface Frequencies {
   attentionFactor: number;
 }
 
-/** A real-model preset (schemes.md §9). */
+/** A real-model preset (docs/presets.md). */
 export interface Preset {
   id: string;
   name: string;
@@ -90,12 +90,25 @@ export interface Preset {
 /** What rp.fromConfig read from a Hugging Face config.json. */
 export interface ConfigReading {
   scheme: string;
-  /** camelCase names of schemes.md; `d` is the rotary dimension, `base` the rope theta. */
+  /** The camelCase names rp.schemes lists; `d` is the rotary dimension, `base` the rope theta. */
   params: SchemeParams;
   heads: number;
   /** What was present but not understood, or read with a fallback. */
   warnings: string[];
   model: { type?: string; headDim?: number; maxPositionEmbeddings?: number };
+}
+
+/** A call on schemes as the core's operation table describes it (rp.operations). */
+export interface OperationInfo {
+  name: string;
+  doc: string;
+  /** The call's own options besides the scheme's parameters. */
+  options: readonly { name: string; doc: string }[];
+  /** Set for calls on a tensor (rotate): the first argument's name; the scheme then comes from options. */
+  input?: string;
+  defaultScheme?: string;
+  /** Result keys and how they are returned: 'tensor', 'array' (its data) or 'number'. */
+  returns: Readonly<Record<string, 'tensor' | 'array' | 'number'>>;
 }
 
 export interface Relpos {
@@ -105,6 +118,8 @@ export interface Relpos {
   readonly simd: boolean;
   /** Every scheme with its family, citation and parameter metadata. */
   readonly schemes: readonly SchemeInfo[];
+  /** The calls on schemes (encoding, bias, buckets, frequencies, rotate, scores, attention) and their options. */
+  readonly operations: readonly OperationInfo[];
 
   /**
    * Absolute position vectors [n, d].

@@ -1,8 +1,9 @@
 // relpos: positional encodings for transformers, computed by a C++ core in WebAssembly.
-// This module loads the core once and exposes the public API of spec/api.md. It validates and
-// converts arguments; every number is computed in the core.
+// This module loads the core once and exposes the public API (docs/api.md). It validates and
+// converts arguments; every number is computed in the core. The calls on schemes (rp.encoding,
+// rp.bias, …) are built from the core's operation table (rp.operations).
 import { simdSupported } from './simd.js';
-import { isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
+import { deepFreeze, isPlainObject, normaliseOptions, requireMatrix, requireSchemeId, toTensor } from './convert.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -56,11 +57,23 @@ class Relpos {
   #presets;
   #analysis;
   #lab;
+  #operations;
 
   constructor(core, simd) {
     this.#core = core;
     this.simd = simd;
     this.version = version;
+    this.#operations = deepFreeze(JSON.parse(unwrap(core.operationsJson())));
+    for (const op of this.#operations) {
+      // attention and the jobs keep the methods below; every other call on a scheme comes from the table.
+      if (op.name in this) continue;
+      Object.defineProperty(this, op.name, { value: this.#schemeCall(op), writable: true, configurable: true });
+    }
+  }
+
+  /** The calls on schemes with their options, as the core defines them: { name, doc, options, … }[]. */
+  get operations() {
+    return this.#operations;
   }
 
   /** @returns {import('./index').SchemeInfo[]} */
@@ -69,7 +82,7 @@ class Relpos {
     return this.#schemes;
   }
 
-  /** Real-model presets (schemes.md §9): { id, name, scheme, params, heads, source, model }. */
+  /** Real-model presets (docs/presets.md): { id, name, scheme, params, heads, source, model }. */
   get presets() {
     this.#presets ??= deepFreeze(JSON.parse(unwrap(this.#core.presetsJson())));
     return this.#presets;
@@ -97,7 +110,7 @@ class Relpos {
 
   /** The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences (lab.js). */
   get lab() {
-    this.#lab ??= createLab(this);
+    this.#lab ??= createLab(this, JSON.parse(unwrap(this.#core.labSchemaJson())));
     return this.#lab;
   }
 
@@ -121,41 +134,33 @@ class Relpos {
     return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
   }
 
-  encoding(id, options) {
-    requireSchemeId('relpos.encoding', id);
-    return this.#call('encoding', id, options).data;
-  }
-
-  bias(id, options) {
-    requireSchemeId('relpos.bias', id);
-    return this.#call('bias', id, options).data;
-  }
-
-  buckets(id, options) {
-    requireSchemeId('relpos.buckets', id);
-    return this.#call('buckets', id, options).data;
-  }
-
-  frequencies(id, options) {
-    requireSchemeId('relpos.frequencies', id);
-    const result = this.#call('frequencies', id, options);
-    return { invFreq: result.invFreq.data, attentionFactor: result.attentionFactor.data[0] };
-  }
-
-  rotate(x, options = {}) {
-    const where = 'relpos.rotate';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
-    const { scheme = 'rope', ...rest } = options;
-    requireSchemeId(where, scheme);
-    if (x === null || typeof x !== 'object') throw new TypeError(`${where}: x must be a tensor of shape [n, d]`);
-    const tensor = toTensor(where, 'x', x);
-    requireMatrix(where, 'x', tensor);
-    return this.#call('rotate', scheme, { ...rest, x: tensor }).data;
-  }
-
-  scores(id, options) {
-    requireSchemeId('relpos.scores', id);
-    return this.#call('scores', id, options).data;
+  // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
+  // operation on a tensor (rotate); the result shaped as the table's `returns` says.
+  #schemeCall({ name, input, defaultScheme, returns }) {
+    const where = `relpos.${name}`;
+    const kinds = Object.entries(returns);
+    const unpack = { tensor: (t) => t, array: (t) => t.data, number: (t) => t.data[0] };
+    const shape = (result) =>
+      kinds.length === 1 && kinds[0][1] === 'tensor'
+        ? result[kinds[0][0]]
+        : Object.fromEntries(kinds.map(([key, kind]) => [key, unpack[kind](result[key])]));
+    if (!input) {
+      return (id, options) => {
+        requireSchemeId(where, id);
+        return shape(this.#call(name, id, options));
+      };
+    }
+    return (value, options = {}) => {
+      if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+      const { scheme = defaultScheme, ...rest } = options;
+      requireSchemeId(where, scheme);
+      if (value === null || typeof value !== 'object') {
+        throw new TypeError(`${where}: ${input} must be a tensor of shape [n, d]`);
+      }
+      const tensor = toTensor(where, input, value);
+      requireMatrix(where, input, tensor);
+      return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
+    };
   }
 
   attention(options) {
@@ -211,12 +216,4 @@ function unwrap(result) {
     throw new (ERROR_TYPES[result.kind] ?? Error)(result.error);
   }
   return result;
-}
-
-function deepFreeze(value) {
-  if (value && typeof value === 'object') {
-    Object.values(value).forEach(deepFreeze);
-    Object.freeze(value);
-  }
-  return value;
 }

@@ -1,4 +1,4 @@
-// Runs a core job (src/relpos/jobs.hpp) step by step, yielding to the event loop between steps so
+// Runs a core job (src/relpos/base/job.hpp) step by step, yielding to the event loop between steps so
 // that progress can be shown and an AbortSignal honoured. Steps are sized to take ~30 ms.
 
 const TARGET_STEP_MS = 30;

@@ -1,9 +1,21 @@
-// Types of rp.lab, the extrapolation lab (issue 10): train a tiny attention model per scheme, test it on longer sequences.
-import type { Tensor } from './index.js';
+// Types of rp.lab, the extrapolation lab: train a tiny attention model per scheme, test it on longer sequences.
+import type { ParamInfo, Tensor } from './index.js';
 
 export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
+/** The schemes with lab hooks (rp.lab.schemes); 'none' is the earlier name of 'nope'. */
 export type LabSchemeId =
-  'none' | 'sinusoidal' | 'alibi' | 't5' | 'kerple-log' | 'fire' | 'rope' | 'rope-linear' | 'xpos';
+  | 'nope'
+  | 'none'
+  | 'sinusoidal'
+  | 'alibi'
+  | 't5'
+  | 'kerple-log'
+  | 'fire'
+  | 'rope'
+  | 'rope-linear'
+  | 'xpos'
+  | 'p-rope'
+  | 'rope-2d';
 
 export interface LabTask {
   id: LabTaskId;
@@ -16,6 +28,16 @@ export interface LabScheme {
   name: string;
   /** Attention modes this scheme accepts; `'auto'` picks the first. */
   modes: readonly ('explicit' | 'implicit' | 'mixed' | 'input')[];
+  /** The lab options only this scheme reads (e.g. t5: numBuckets, maxDistance). */
+  options: readonly string[];
+}
+
+/** Everything the lab accepts, as the core defines it (rp.lab.schema). */
+export interface LabSchema {
+  /** Every option of train() with its type, default, range and doc. */
+  options: Readonly<Record<string, ParamInfo>>;
+  schemes: readonly LabScheme[];
+  tasks: readonly LabTask[];
 }
 
 export interface LabOptions {
@@ -85,10 +107,15 @@ export interface LabResult {
 }
 
 export interface Lab {
+  /** The options, schemes and tasks from the core, with defaults, ranges and docs. */
+  readonly schema: LabSchema;
   readonly tasks: readonly LabTask[];
   readonly schemes: readonly LabScheme[];
   readonly defaults: Readonly<LabOptions>;
   train(options?: LabOptions): Promise<LabResult>;
 }
 
-export function createLab(rp: { runJob(kind: string, options: object, control: object): Promise<object> }): Lab;
+export function createLab(
+  rp: { runJob(kind: string, options: object, control: object): Promise<object> },
+  schema: LabSchema,
+): Lab;

@@ -11,12 +11,7 @@
 #include <new>
 #include <string>
 
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/jobs.hpp"
-#include "relpos/lab.hpp"
-#include "relpos/models.hpp"
+#include "relpos/relpos.hpp"
 
 using emscripten::val;
 
@@ -135,6 +130,14 @@ val catalogueJson() {
   return guarded([] { return val(relpos::catalogueJson()); });
 }
 
+val operationsJson() {
+  return guarded([] { return val(relpos::operationsJson()); });
+}
+
+val labSchemaJson() {
+  return guarded([] { return val(relpos::labSchemaJson()); });
+}
+
 val presetsJson() {
   return guarded([] { return val(relpos::presetsJson()); });
 }
@@ -214,6 +217,8 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("releaseView", &releaseView);
   emscripten::function("analyze", &analyze);
   emscripten::function("catalogueJson", &catalogueJson);
+  emscripten::function("operationsJson", &operationsJson);
+  emscripten::function("labSchemaJson", &labSchemaJson);
   emscripten::function("presetsJson", &presetsJson);
   emscripten::function("fromConfigJson", &fromConfigJson);
   emscripten::function("heapInUse", &heapInUse);

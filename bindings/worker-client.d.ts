@@ -18,7 +18,10 @@ export interface Control {
 }
 
 export interface RelposWorker {
-  /** Any method by name ('bias', 'analysis.svd', 'lab.train', …); the last options object may carry onProgress / signal. */
+  /**
+   * Any public member of the instance by name ('bias', 'heapInUse', 'analysis.svd', 'lab.train', …;
+   * not runJob); the last options object may carry onProgress / signal. Unknown names are TypeErrors.
+   */
   call(method: string, ...args: unknown[]): Promise<any>;
   encoding(id: string, options: SchemeParams): Promise<Tensor>;
   bias(id: string, options: SchemeParams): Promise<Tensor>;
@@ -38,12 +41,15 @@ export interface RelposWorker {
   readonly analysis: Record<string, (...args: any[]) => Promise<any>>;
   /** rp.lab.* by name, as promises. */
   readonly lab: Record<string, (...args: any[]) => Promise<any>>;
-  /** Stops the worker; pending calls never settle. */
+  /** Stops the worker: pending calls reject with an Error; a later call starts a fresh worker. */
   terminate(): void;
 }
 
 /**
- * Starts the relpos Web Worker (module worker; worker.js beside this file by default).
+ * Starts the relpos Web Worker (module worker; worker.js beside this file by default) on the first
+ * call. If the worker dies — out of memory, a trap in the core, an uncaught error, or ended by the
+ * browser — every pending call rejects with an Error whose message says so, and the next call
+ * starts a fresh worker.
  * @example const rp = createRelposWorker(); const b = await rp.bias('alibi', { n: 128, heads: 8 });
  */
 export function createRelposWorker(url?: URL | string): RelposWorker;

@@ -1,13 +1,20 @@
-// The relpos Web Worker: runs the core off the page's main thread. Messages in:
-//   { id, type: 'call', method: 'bias' | 'analysis.svd' | 'attentionMap' | …, args: [...] }
-//   { id, type: 'cancel' }
-// Messages out: { id, type: 'progress', value }, { id, type: 'result', result } (typed arrays
-// transferred, not copied) and { id, type: 'error', error: { name, message } }.
-// Use it through createRelposWorker() from worker-client.js.
+// The relpos Web Worker: runs the core off the page's main thread. Use it through
+// createRelposWorker() from worker-client.js. Messages in (anything else is ignored):
+//   { type: 'hello', lock }            hold the Web Lock `lock` while alive, then answer { type: 'alive' }
+//   { id, type: 'call', method, args } method: a member of the loaded instance ('bias', 'schemes', …)
+//                                       or of its analysis / lab ('analysis.svd', 'lab.train')
+//   { id, type: 'cancel' }             aborts that call's job
+// Messages out: { id, type: 'progress', value, detail }, { id, type: 'result', result } (typed
+// arrays transferred, not copied), { id, type: 'error', error: { name, message } }, and
+// { type: 'fatal', error } when the core itself failed (a WebAssembly trap: its state cannot be
+// trusted) — the worker then closes; the client starts a fresh one for the next call.
+// Every message gets an answer or is ignored; none throws out of the handler.
 import { load } from './index.js';
 
-const ready = load();
-const running = new Map();
+const NAMESPACES = ['analysis', 'lab'];
+// runJob's third argument holds functions (onProgress, signal), which cannot cross to a worker;
+// the jobs it runs are served as attentionMap and lab.train, with progress and cancellation.
+const NOT_SERVED = ['constructor', 'runJob', ...NAMESPACES];
 
 // Every typed-array buffer in a result, so postMessage can transfer instead of copy.
 function transferables(value, out = new Set()) {
@@ -17,45 +24,105 @@ function transferables(value, out = new Set()) {
   return [...out];
 }
 
-function resolveMethod(rp, method) {
-  const path = String(method).split('.');
-  let owner = rp;
-  for (const key of path.slice(0, -1)) owner = owner?.[key];
-  const name = path.at(-1);
-  if (!owner || (typeof owner[name] !== 'function' && !(name in owner))) {
-    throw new TypeError(`relpos worker: unknown method '${method}'`);
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** The public members of the instance: its own fields and its class's methods and getters. */
+function publicNames(rp) {
+  const names = [...Object.keys(rp), ...Object.getOwnPropertyNames(Object.getPrototypeOf(rp))];
+  return names.filter((name) => !NOT_SERVED.includes(name));
+}
+
+/** Resolves 'bias' | 'analysis.svd' | 'schemes' to a function of the arguments; TypeError otherwise. */
+function operation(rp, method) {
+  if (typeof method !== 'string') {
+    throw new TypeError(
+      `relpos worker: method must be a string such as 'bias' or 'analysis.svd', got ${typeof method}`,
+    );
+  }
+  const parts = method.split('.');
+  const [owner, names] =
+    parts.length === 2 && NAMESPACES.includes(parts[0])
+      ? [rp[parts[0]], Object.keys(rp[parts[0]])]
+      : [rp, parts.length === 1 ? publicNames(rp) : []];
+  const name = parts.at(-1);
+  if (!names.includes(name)) {
+    const known = [...publicNames(rp), ...NAMESPACES.map((ns) => `${ns}.*`)].join(', ');
+    throw new TypeError(`relpos worker: unknown method '${method.slice(0, 80)}'; methods: ${known}`);
   }
   return typeof owner[name] === 'function' ? (...args) => owner[name](...args) : () => owner[name];
 }
 
-async function run(id, method, args) {
-  const controller = new AbortController();
-  running.set(id, controller);
-  try {
-    const rp = await ready;
-    const fn = resolveMethod(rp, method);
-    // Long calls take { onProgress, signal } in their options object (the last argument).
-    const last = args.at(-1);
-    if (last && typeof last === 'object' && !Array.isArray(last) && last.__relposControl) {
-      delete last.__relposControl;
-      last.onProgress = (value, detail) => postMessage({ id, type: 'progress', value, detail });
-      last.signal = controller.signal;
-    }
-    const result = await fn(...args);
-    postMessage({ id, type: 'result', result }, transferables(result));
-  } catch (error) {
-    postMessage({
-      id,
-      type: 'error',
-      error: { name: error?.name ?? 'Error', message: error?.message ?? String(error) },
-    });
-  } finally {
-    running.delete(id);
+/**
+ * Answers the protocol on `scope` (a worker's global scope, or anything with onmessage,
+ * postMessage and close). `loadCore` makes the instance (default: relpos's load()).
+ */
+export function serve(scope, { loadCore = load } = {}) {
+  const ready = Promise.resolve().then(loadCore);
+  ready.catch(() => {}); // each call reports a failed load itself
+  const running = new Map();
+  let closed = false;
+
+  function fatal(error) {
+    closed = true;
+    scope.postMessage({ type: 'fatal', error: { name: error.name, message: error.message } });
+    for (const controller of running.values()) controller.abort();
+    scope.close();
   }
+
+  async function run(id, method, args) {
+    const controller = new AbortController();
+    running.set(id, controller);
+    try {
+      const rp = await ready;
+      const fn = operation(rp, method);
+      if (!Array.isArray(args)) throw new TypeError(`relpos worker: args of ${method} must be an array`);
+      // Long calls take { onProgress, signal } in their options object (the last argument).
+      const last = args.at(-1);
+      if (isPlainObject(last) && last.__relposControl === true) {
+        delete last.__relposControl;
+        last.onProgress = (value, detail) => scope.postMessage({ id, type: 'progress', value, detail });
+        last.signal = controller.signal;
+      }
+      const result = await fn(...args);
+      try {
+        scope.postMessage({ id, type: 'result', result }, transferables(result));
+      } catch (error) {
+        throw new TypeError(`relpos worker: the result of ${method} cannot be sent to the page (${error.message})`, {
+          cause: error,
+        });
+      }
+    } catch (error) {
+      const trapped = error instanceof WebAssembly.RuntimeError;
+      const message = trapped
+        ? `relpos worker: the core failed in ${method} (${error.message}); the worker stopped and the next call starts a fresh one`
+        : String(error?.message ?? error);
+      scope.postMessage({ id, type: 'error', error: { name: trapped ? 'Error' : (error?.name ?? 'Error'), message } });
+      if (trapped) fatal(error);
+    } finally {
+      running.delete(id);
+    }
+  }
+
+  async function hold(lock) {
+    // Held until this worker ends, however it ends: the client's request for the same lock is
+    // granted only then, which is how it learns of a worker the browser stopped without a word.
+    await scope.navigator?.locks?.request(lock, () => {
+      scope.postMessage({ type: 'alive', lock });
+      return new Promise(() => {});
+    });
+  }
+
+  scope.onmessage = ({ data }) => {
+    if (closed || !isPlainObject(data)) return;
+    const { id, type } = data;
+    if (type === 'hello' && typeof data.lock === 'string') hold(data.lock);
+    else if (type === 'cancel') running.get(id)?.abort();
+    else if (type === 'call' && (typeof id === 'number' || typeof id === 'string') && !running.has(id)) {
+      run(id, data.method, data.args);
+    }
+  };
 }
 
-self.onmessage = ({ data }) => {
-  if (!data || typeof data !== 'object') return;
-  if (data.type === 'cancel') running.get(data.id)?.abort();
-  else if (data.type === 'call') run(data.id, data.method, Array.isArray(data.args) ? data.args : []);
-};
+if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) serve(self);

@@ -29,7 +29,7 @@ esac
 CXX="${RELPOS_FUZZ_CXX:-clang++-14}"
 out=build/fuzz
 mkdir -p "$out/obj" build/reports
-flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Isrc -I/usr/include/eigen3
+flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Isrc -I"$out/generated" -I/usr/include/eigen3
        -fsanitize=address,undefined -fno-sanitize-recover=all)
 report=build/reports/fuzz.json
 
@@ -43,13 +43,24 @@ write_report() { # target status execs findings
     fs.writeFileSync(file, JSON.stringify(r, null, 2));' "$report" "$@"
 }
 
+# The core's sources (src/relpos and its folders); an object is named after its path there, with
+# "__" for "/" (ops/attention.cpp -> ops__attention.o), so equal file names in two folders differ.
+core_sources() { find src/relpos -name '*.cpp' | sort; }
+object_name() { local rel="${1#src/relpos/}"; rel="${rel//\//__}"; echo "${rel%.cpp}.o"; }
+
 # ---- build (objects shared by all targets; rebuilt when a source or any core header is newer) ----
 build() {
   exec 9>build/.build.lock   # one heavy job at a time with scripts/build.sh
   flock 9
+  # The presets are data embedded at build time, as CMakeLists.txt does.
+  local presets="$out/generated/relpos/models/presets_json.inc"
+  if [ ! -f "$presets" ] || [ src/relpos/models/presets.json -nt "$presets" ]; then
+    mkdir -p "$(dirname "$presets")"
+    cmake -DIN=src/relpos/models/presets.json -DOUT="$presets" -P src/relpos/models/embed_text.cmake || { flock -u 9; return 1; }
+  fi
   local stale=()
-  for src in src/relpos/*.cpp; do
-    local obj="$out/obj/$(basename "${src%.cpp}").o"
+  for src in $(core_sources); do
+    local obj="$out/obj/$(object_name "$src")"
     if [ ! -f "$obj" ] || [ ! -f "${obj%.o}.d" ] || [ "$src" -nt "$obj" ]; then stale+=("$src"); continue; fi
     # The headers it included last time (clang -MMD), any of them newer or gone → rebuild.
     local dep
@@ -59,8 +70,8 @@ build() {
   done
   if [ ${#stale[@]} -gt 0 ]; then
     echo "fuzz: compiling ${#stale[@]} core sources with ASan+UBSan"
-    printf '%s\n' "${stale[@]}" | xargs -P "${RELPOS_JOBS:-2}" -I{} sh -c \
-      'o="$0/obj/$(basename "${1%.cpp}").o"; '"$CXX"' '"${flags[*]}"' -fsanitize=fuzzer-no-link -MMD -c "$1" -o "$o" || { rm -f "$o"; exit 255; }' "$out" {} \
+    for src in "${stale[@]}"; do echo "$src $out/obj/$(object_name "$src")"; done | xargs -P "${RELPOS_JOBS:-2}" -n 2 sh -c \
+      "$CXX"' '"${flags[*]}"' -fsanitize=fuzzer-no-link -MMD -c "$0" -o "$1" || { rm -f "$1"; exit 255; }' \
       || { flock -u 9; return 1; }
   fi
   rm -f "$out/librelpos_fuzz.a"
@@ -79,7 +90,8 @@ build() {
 # Only the core's sources that exist now (others edit the tree concurrently): drop stale objects.
 for obj in "$out"/obj/*.o; do
   [ -e "$obj" ] || continue
-  [ -f "src/relpos/$(basename "${obj%.o}").cpp" ] || rm -f "$obj" "${obj%.o}.d"
+  name=$(basename "${obj%.o}")
+  [ -f "src/relpos/${name//__//}.cpp" ] || rm -f "$obj" "${obj%.o}.d"
 done
 if ! build; then
   echo "fuzz: build failed" >&2

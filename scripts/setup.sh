@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what relpos needs on a fresh Debian machine and skips whatever is already there:
 # Emscripten, Eigen, CMake/Ninja, GoogleTest, clang-14 with its sanitizer/fuzzer runtime and
-# Chromium from Debian; npm packages from the
-# lockfile. Run by `npm start` and `npm test`; safe to run again.
+# Chromium with a CJK font (Noto CJK, so the 中文 chapter renders its glyphs) from Debian; npm
+# packages from the lockfile. Run by `npm start` and `npm test`; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,7 @@ for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 
 done
 if [ "${RELPOS_SKIP_BROWSER:-0}" != "1" ]; then
   have_pkg chromium || missing+=(chromium)
+  have_pkg fonts-noto-cjk || missing+=(fonts-noto-cjk)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,5 +1,14 @@
 // Types of relpos/web: custom elements, renderers, exporters and helpers for pages.
-import type { Tensor } from '../bindings/index.js';
+import type { Relpos, Tensor } from '../bindings/index.js';
+import type {
+  CurveData,
+  CurveFigure,
+  Figure,
+  HeatmapFigure,
+  ViewCall,
+  ViewName as HeatmapViewName,
+  ViewOptions,
+} from '../bindings/figure.js';
 export { load } from '../bindings/index.js';
 
 export interface HeatmapOptions {
@@ -45,6 +54,13 @@ export const colormapNames: string[];
 export function colormapTable(name: string): Uint8ClampedArray;
 /** CSS colour of a colormap at t ∈ [0, 1]. */
 export function colormapCss(name: string, t: number): string;
+/** RGBA pixels of a matrix, scale × scale per cell: LUT[round((v − lo)·255/(hi − lo))], −∞ and NaN grey. */
+export function colorize(
+  matrix: { rows: number; cols: number; data: ArrayLike<number> },
+  colormap: string,
+  range: [number, number],
+  scale?: number,
+): { width: number; height: number; data: Uint8ClampedArray };
 
 /** A [rows, cols] matrix as the views and exporters use it. */
 export interface Matrix {
@@ -53,36 +69,72 @@ export interface Matrix {
   data: Float32Array | Int32Array;
 }
 
-/** The drawing surface of <relpos-heatmap>: WebGL2 (R32F texture + LUT shader) or canvas 2D. */
+/**
+ * The drawing surface of <relpos-heatmap>: draws into a canvas that takes a 2D context, through the
+ * page's ONE shared WebGL2 context (R32F texture + LUT shader, then a copy) or, without WebGL2 or
+ * while that context is lost, in canvas 2D with the same colours.
+ */
 export interface HeatmapView {
-  readonly kind: 'webgl2' | '2d';
+  /** What drew the last frame (null before the first). */
+  readonly kind: 'webgl2' | '2d' | null;
   setMatrix(matrix: Matrix): void;
   setScale(colormap: string, range: [number, number]): void;
   /** Draws the window [x0, y0, x1, y1] (cells) at width × height device pixels. */
   draw(window: [number, number, number, number], width: number, height: number): void;
   /** Waits until the frame is drawn (benchmarks). */
   finish(): void;
+  /** Frees the GPU texture; the next draw uploads the matrix again. */
+  release(): void;
 }
-export function createHeatmapView(canvas: HTMLCanvasElement, renderer?: 'auto' | 'webgl2' | '2d'): HeatmapView;
+export function createHeatmapView(
+  canvas: HTMLCanvasElement,
+  renderer?: 'auto' | 'webgl2' | '2d',
+  options?: { onRestored?: () => void },
+): HeatmapView;
 
-export type HeatmapViewName = 'bias' | 'scores' | 'weights' | 'buckets' | 'distances';
-export const VIEWS: HeatmapViewName[];
-/** The views a scheme (an entry of rp.schemes) supports. */
-export function viewsFor(info: { calls: string[] }): HeatmapViewName[];
+/** The page's shared WebGL2 heatmap renderer, as numbers. */
+export interface HeatmapRendererStats {
+  /** False when the page has no WebGL2 (every heatmap draws in 2D). */
+  webgl2: boolean;
+  /** True while the context is lost (heatmaps draw in 2D until the browser restores it). */
+  lost: boolean;
+  losses: number;
+  restores: number;
+  /** Matrix textures held: one per connected heatmap that drew with WebGL2. */
+  textures: number;
+  /** Size of the shared canvas, in pixels. */
+  canvas: [number, number];
+}
+export function heatmapRendererStats(): HeatmapRendererStats;
+/** The shared WebGL2 context, or null (diagnostics, e.g. WEBGL_lose_context). */
+export function heatmapWebGLContext(): WebGL2RenderingContext | null;
+
+// The views, the figures and their options are declared once, in bindings/figure.d.ts (relpos/figure).
+export type {
+  ViewName as HeatmapViewName,
+  ViewOptions,
+  ViewCall,
+  HeatmapFigure,
+  CurveSeries,
+  CurveData,
+  CurveFigure,
+  Figure,
+} from '../bindings/figure.js';
+export { VIEWS, viewsFor, viewCall, callText } from '../bindings/figure.js';
+/** The view a scheme shows when none is asked for: bias when it has one, else scores. */
+export function defaultView(info: { calls: readonly string[] }): HeatmapViewName;
+
 /**
- * Computes a view through the API. `weights` = rp.attention with all-ones q = k (width heads·d)
- * and the scheme's positional term; `distances` = euclidean distances of rp.encoding rows.
+ * Computes a view through the API: `bias` = rp.bias; `scores` = rp.scores; `weights` = rp.attention
+ * with all-ones q = k (width heads·d) and the scheme's positional term; `buckets` = rp.buckets;
+ * `distances` = rp.analysis.distances of rp.encoding's rows.
  */
 export function computeView(
-  rp: unknown,
-  info: { id: string; calls: string[] },
+  rp: Relpos,
+  info: { id: string; calls: readonly string[] },
   view: HeatmapViewName,
-  options: Record<string, unknown>,
-  mode?: 'explicit' | 'implicit' | 'mixed',
+  options?: ViewOptions,
 ): Tensor<Float32Array | Int32Array>;
-/** Euclidean distances between the rows of an [n, d] tensor → [n, n]. */
-export function pairwiseDistances(E: Tensor): Tensor;
-
 /** Ticks at nice numbers (1, 2, 5 × 10^k) inside [lo, hi]. */
 export function niceTicks(lo: number, hi: number, count?: number): number[];
 export function niceStep(span: number, count?: number): number;
@@ -90,39 +142,6 @@ export function integerTicks(lo: number, hi: number, count?: number): number[];
 export function logTicks(lo: number, hi: number): number[];
 export function formatNumber(value: number, masked?: string): string;
 
-export interface HeatmapFigure {
-  kind: 'heatmap';
-  rows: number;
-  cols: number;
-  data: Float32Array | Int32Array;
-  colormap: string;
-  range: [number, number];
-  xLabel?: string;
-  yLabel?: string;
-  title?: string;
-  meta?: Record<string, unknown>;
-}
-
-export interface CurveSeries {
-  label: string;
-  y: ArrayLike<number | null>;
-}
-
-export interface CurveData {
-  x: ArrayLike<number>;
-  series: CurveSeries[];
-  xLabel?: string;
-  yLabel?: string;
-  /** Logarithmic y axis. */
-  log?: boolean;
-  title?: string;
-}
-
-export interface CurveFigure extends CurveData {
-  kind: 'curve';
-}
-
-export type Figure = HeatmapFigure | CurveFigure;
 export type ExportFormat = 'png' | 'svg' | 'csv' | 'json' | 'tex';
 
 /** Heatmap: rows lines of cols values (−inf for masked); curve: header `x,label…` then rows. */
@@ -136,6 +155,12 @@ export function toPgfplots(figure: Figure, options?: { imageFile?: string }): st
 export function toSVG(figure: Figure, options?: { pngDataUrl?: string; size?: number }): string;
 export function toPNG(figure: Figure, options?: { canvas?: HTMLCanvasElement }): Promise<Blob>;
 export function heatmapPNGDataURL(figure: HeatmapFigure): string;
+/** The text of a figure in svg | csv | json | tex. */
+export function figureText(
+  figure: Figure,
+  format: 'svg' | 'csv' | 'json' | 'tex',
+  options?: { imageFile?: string; pngDataUrl?: string; size?: number },
+): string;
 export function exportFigure(
   figure: Figure,
   format: ExportFormat,
@@ -175,16 +200,50 @@ export function formatMessage(template: string, values?: Record<string, unknown>
 export function mergeMessages(base: Messages, overrides?: Partial<Messages>): Messages;
 
 /**
+ * The detail of `relpos-render`, the same shape for every element: what is shown (as the exporters
+ * write it), the tensor and core call behind it, what drew it and how long it took.
+ */
+export interface RenderDetail<F extends Figure = Figure> {
+  /** The figure as el.figure() returns it (heatmap: rows, cols, colormap, range, meta.head, …). */
+  figure: F;
+  /** The tensor the core computed; null when a page handed the data over. */
+  tensor: Tensor<Float32Array | Int32Array> | null;
+  /** The core call, as data; null when a page handed the data over. */
+  source: ViewCall | null;
+  /** What drew it: 'webgl2' | '2d' for heatmaps, 'uplot' for curves. */
+  renderer: 'webgl2' | '2d' | 'uplot';
+  /** Milliseconds: the whole render, the core call (0 when nothing was recomputed), the drawing. */
+  ms: number;
+  computeMs: number;
+  drawMs: number;
+}
+
+/** The detail of `relpos-export` (cancelable: preventDefault() keeps the file from being saved). */
+export interface ExportDetail {
+  format: ExportFormat;
+  blob: Blob;
+  filename: string;
+}
+
+/** What <relpos-heatmap> and <relpos-curve> share (docs/elements.md). */
+export interface RelposElementBase extends HTMLElement {
+  /** The messages in use; assigning merges overrides onto the page-wide messages. */
+  messages: Messages;
+  setMessages(overrides: Partial<Messages>): void;
+  export(format: ExportFormat): Promise<{ blob: Blob; filename: string }>;
+}
+
+/**
  * <relpos-heatmap scheme="alibi" n="128" heads="8" view="bias" head="0" colormap="viridis" range="-4,0" causal mode="explicit" renderer="auto">
  * Attributes are live; scheme parameters are attributes too (lower-cased), or JSON in `params`.
- * Fires `relpos-render` ({ tensor, rows, cols, range, colormap, head, renderer, ms, computeMs, drawMs }),
- * `relpos-error`, `relpos-view` ({ window }) and `relpos-export` (cancelable; { format, blob, filename }).
+ * Events: `relpos-render` (RenderDetail), `relpos-error` (the Error), `relpos-view` ({ window }),
+ * `relpos-export` (ExportDetail, cancelable).
  */
-export class RelposHeatmap extends HTMLElement {
+export class RelposHeatmap extends HTMLElement implements RelposElementBase {
   readonly tensor: Tensor<Float32Array | Int32Array> | null;
-  /** What draws the map. */
+  /** What drew the last frame. */
   readonly renderer: 'webgl2' | '2d' | null;
-  /** Visible window [x0, y0, x1, y1] in cells. */
+  /** Visible window [x0, y0, x1, y1] in cells; a TypeError unless four finite numbers. */
   window: [number, number, number, number];
   readonly cursor: [number, number] | null;
   readonly locked: boolean;
@@ -199,8 +258,9 @@ export class RelposHeatmap extends HTMLElement {
 /**
  * <relpos-curve kind="profile|frequencies|wavelengths" scheme="alibi" n="256" heads="4" view="bias" query="128" log>
  * or programmatic data via `data` / renderCurve. Drawn with uPlot in the shadow root.
+ * Events: `relpos-render` (RenderDetail), `relpos-error`, `relpos-export`.
  */
-export class RelposCurve extends HTMLElement {
+export class RelposCurve extends HTMLElement implements RelposElementBase {
   data: CurveData | null;
   /** The uPlot instance. */
   readonly plot: unknown;
@@ -217,5 +277,11 @@ declare global {
   interface HTMLElementTagNameMap {
     'relpos-heatmap': RelposHeatmap;
     'relpos-curve': RelposCurve;
+  }
+  interface HTMLElementEventMap {
+    'relpos-render': CustomEvent<RenderDetail>;
+    'relpos-error': CustomEvent<Error>;
+    'relpos-view': CustomEvent<{ window: [number, number, number, number] }>;
+    'relpos-export': CustomEvent<ExportDetail>;
   }
 }

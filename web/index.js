@@ -3,9 +3,9 @@
 export { RelposHeatmap } from './components/relpos-heatmap.js';
 export { RelposCurve, renderCurve } from './components/relpos-curve.js';
 export { renderHeatmap, autoScale, finiteRange, sliceMatrix } from './components/render-heatmap.js';
-export { createHeatmapView } from './components/heatmap-view.js';
-export { colormapNames, colormapTable, colormapCss } from './components/colormap.js';
-export { VIEWS, viewsFor, computeView, pairwiseDistances } from './components/compute.js';
+export { createHeatmapView, heatmapRendererStats, heatmapWebGLContext } from './components/heatmap-view.js';
+export { colormapNames, colormapTable, colormapCss, colorize } from './components/colormap.js';
+export { VIEWS, viewsFor, defaultView, computeView, viewCall, callText } from './components/compute.js';
 export { niceTicks, niceStep, integerTicks, logTicks, formatNumber } from './components/ticks.js';
 export {
   toCSV,
@@ -15,6 +15,7 @@ export {
   toSVG,
   toPNG,
   exportFigure,
+  figureText,
   download,
   heatmapPNGDataURL,
   texEscape,

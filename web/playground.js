@@ -1,13 +1,14 @@
 // The playground: two schemes side by side (pane A with ids map, n, scheme, …; pane B prefixed b-),
 // any preset, a Hugging Face config.json read by rp.fromConfig, long-context pooled maps through
-// rp.attentionMap (in a Web Worker when the worker client exists), and the whole state in the URL hash.
+// rp.attentionMap (in a Web Worker, so the page stays responsive), and the whole state in the URL hash.
 import { load } from '../bindings/index.js';
 import { applyI18n, initI18n, onLang, t } from './i18n/index.js';
 import { createPane, syncHash } from './tutorial/pane.js';
 import { el, fmt, MatrixView, words } from './tutorial/ui.js';
+import { createRelposWorker } from '../bindings/worker-client.js';
 
-const workerModules = import.meta.glob('../bindings/worker-client.js');
 const rp = await load();
+let worker = null; // one worker for the page's long-context maps, started on first use
 initI18n();
 const $ = (id) => document.getElementById(id);
 
@@ -35,8 +36,12 @@ const paneB = createPane(rp, $('pane-b'), {
   title: 'pg.paneB',
   onChange: () => writeHash(),
 });
-$('pane-a').querySelector('.pane-title').id = 'pane-a-title';
-$('pane-b').querySelector('.pane-title').id = 'pane-b-title';
+// Each pane leads with its title and its figure; the controls follow (web/styles/playground.css).
+for (const name of ['pane-a', 'pane-b']) {
+  const title = $(name).querySelector('.pane-title');
+  title.id = `${name}-title`;
+  $(name).prepend(title);
+}
 writeHash = syncHash([paneA, paneB]);
 if (location.hash) writeHash();
 
@@ -113,11 +118,6 @@ function longContext(pane, prefix) {
   );
   pane.root.append(box);
   let controller = null;
-  if (typeof rp.attentionMap !== 'function') {
-    run.disabled = true;
-    status.dataset.i18n = 'pg.long.unavailable';
-    status.textContent = t('pg.long.unavailable');
-  }
   run.addEventListener('click', async () => {
     const { info, params } = pane.current();
     controller = new AbortController();
@@ -134,15 +134,8 @@ function longContext(pane, prefix) {
     if (Number(seed.value) > 0) options.seed = Number(seed.value);
     const started = performance.now();
     try {
-      let tensor;
-      const loader = Object.values(workerModules)[0];
-      const client = loader
-        ? await loader()
-            .then((m) => m.createRelposWorker?.())
-            .catch(() => null)
-        : null;
-      if (client) tensor = await client.call('attentionMap', options, { onProgress, signal: controller.signal });
-      else tensor = await rp.attentionMap({ ...options, onProgress, signal: controller.signal });
+      worker ??= createRelposWorker();
+      const tensor = await worker.call('attentionMap', options, { onProgress, signal: controller.signal });
       progress.value = 1;
       view.show(tensor);
       status.textContent = t('pg.long.done', {

@@ -31,9 +31,10 @@ export async function startBrowser() {
   return chromium.launch({ executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
 }
 
-// A page that records console errors and uncaught exceptions.
-export async function openPage(browser, url) {
+/** A page that records console errors and uncaught exceptions; `init` runs before the page's own scripts. */
+export async function openPage(browser, url, { init } = {}) {
   const page = await browser.newPage();
+  if (init) await page.addInitScript(init);
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -49,19 +50,31 @@ export async function openPage(browser, url) {
 }
 
 /**
- * One site, one browser and one open page for a whole test file: registers the beforeAll/afterAll
- * hooks and returns the context ({ page, errors } once the hooks ran).
+ * One site and one browser for a whole test file: registers the beforeAll/afterAll hooks and
+ * returns the context ({ site, browser } once the hooks ran).
  */
-export function useSitePage(path = '') {
+export function useSite() {
   const context = {};
   beforeAll(async () => {
     context.site = await startSite();
     context.browser = await startBrowser();
-    Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`));
   });
   afterAll(async () => {
     await context.browser?.close();
     await context.site?.close();
+  });
+  return context;
+}
+
+/**
+ * useSite, plus one open page at `path` for the whole file ({ page, errors } once the hooks ran),
+ * after `ready` (a function run in the page) holds.
+ */
+export function useSitePage(path = '', ready = () => true) {
+  const context = useSite();
+  beforeAll(async () => {
+    Object.assign(context, await openPage(context.browser, `${context.site.url}${path}`));
+    await context.page.waitForFunction(ready);
   });
   return context;
 }

@@ -1,25 +1,13 @@
 // <relpos-curve> and renderCurve in Chromium: uPlot draws inside the shadow root (its CSS included
 // as a <style>), the line's pixels sit where the data says, the keyboard cursor is announced.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSitePage } from './browser.js';
 import { withModule, withRp } from './fixtures.js';
 
-let site;
-let browser;
+const shared = useSitePage('', () => document.getElementById('curve')?.dataset.state === 'ready');
 let page;
 let errors;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-  ({ page, errors } = await openPage(browser, site.url));
-  await page.waitForFunction(() => document.getElementById('curve')?.dataset.state === 'ready');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => ({ page, errors } = shared));
 
 describe('<relpos-curve>', () => {
   it('the playground draws ALiBi decay profiles, one series per head, with uPlot styles in the shadow root', async () => {

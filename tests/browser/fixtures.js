@@ -51,7 +51,8 @@ export async function nextRender(page, selector, action) {
 }
 
 const BINDINGS = `/@fs${new URL('../../bindings/index.js', import.meta.url).pathname}`;
-const COMPONENTS = `/@fs${new URL('../../web/components/', import.meta.url).pathname}`;
+// The URL the pages import the components from (Vite serves web/ at /): the page's own module instances.
+const COMPONENTS = '/components/';
 
 /** Runs fn(rp, arg) in the page with the page's own wasm instance (same module URL Vite serves). */
 export function withRp(page, fn, arg) {
@@ -65,17 +66,4 @@ export function withModule(page, file, fn, arg) {
   return page.evaluate(
     `(async () => { const m = await import(${JSON.stringify(COMPONENTS + file)}); return (${fn.toString()})(m, ${JSON.stringify(arg ?? null)}); })()`,
   );
-}
-
-/** [min, max] of the finite numbers (no spread: safe for millions of values). */
-export function finiteMinMax(values) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of values) {
-    if (Number.isFinite(v)) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  return [lo, hi];
 }

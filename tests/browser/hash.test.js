@@ -1,20 +1,9 @@
 // The playground keeps its whole state in the URL hash: a link reproduces the view, and a
 // garbage or hostile hash is ignored (no error, no markup, valid defaults).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, useSite } from './browser.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
 
 const mapState = (page) =>
   page.evaluate(() => {
@@ -42,8 +31,8 @@ async function ready(page, n) {
 describe('URL hash state', () => {
   it('a hash sets the view, control changes write the hash, and the hash round-trips', async () => {
     const { page, errors } = await openPage(
-      browser,
-      `${site.url}#scheme=rope&view=scores&n=32&heads=2&head=1&causal=true&colormap=magma&p.base=500`,
+      shared.browser,
+      `${shared.site.url}#scheme=rope&view=scores&n=32&heads=2&head=1&causal=true&colormap=magma&p.base=500`,
     );
     await ready(page, 32);
     let s = await mapState(page);
@@ -66,7 +55,7 @@ describe('URL hash state', () => {
     s = await mapState(page);
     expect(s.hash).toContain('n=48');
     expect(s.hash).toContain('p.base=500');
-    const { page: again, errors: errors2 } = await openPage(browser, `${site.url}${s.hash}`);
+    const { page: again, errors: errors2 } = await openPage(shared.browser, `${shared.site.url}${s.hash}`);
     await ready(again, 48);
     const t = await mapState(again);
     expect({ ...t, hash: undefined }).toEqual({ ...s, hash: undefined });
@@ -84,7 +73,7 @@ describe('URL hash state', () => {
       `#view=${encodeURIComponent('"><script>alert(1)</script>')}&p.alibiBiasMax=1e999`,
     ];
     for (const hash of hostile) {
-      const { page, errors } = await openPage(browser, `${site.url}${hash}`);
+      const { page, errors } = await openPage(shared.browser, `${shared.site.url}${hash}`);
       let dialog = false;
       page.on('dialog', (d) => {
         dialog = true;
@@ -102,7 +91,7 @@ describe('URL hash state', () => {
   });
 
   it('follows hashchange (links inside the page)', async () => {
-    const { page, errors } = await openPage(browser, site.url);
+    const { page, errors } = await openPage(shared.browser, shared.site.url);
     await ready(page, 64);
     await page.evaluate(() => {
       location.hash = '#scheme=t5&view=buckets&n=40';

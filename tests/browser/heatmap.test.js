@@ -1,22 +1,11 @@
 // The whole chain in a real browser: C++ core → wasm → ES module → <relpos-heatmap> → pixels.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { colormapTable } from '../../web/components/colormap.js';
 import { autoScale } from '../../web/components/render-heatmap.js';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { openPage, useSite } from './browser.js';
 import { cellColor, readHeatmap } from './map-pixels.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
 
 // Reads the element's data and the displayed pixels (cell centres, WebGL2 or 2D) once it has
 // rendered `expectedN` rows.
@@ -37,7 +26,7 @@ function lutColor(name, value, [lo, hi]) {
 
 describe('playground page in Chromium', () => {
   it('draws an ALiBi heatmap whose pixels follow the data, and redraws when n changes', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     const shot = await snapshot(page, 64);
     expect(shot.shape).toEqual([8, 64, 64]);
     expect(shot.grid).toEqual([64, 64]);
@@ -71,7 +60,7 @@ describe('playground page in Chromium', () => {
   });
 
   it("draws RoPE scores: the diagonal is the maximum and every pixel is its value's colour", async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await snapshot(page, 64);
     await page.selectOption('#scheme', 'rope');
     await page.waitForFunction(() => document.querySelector('relpos-heatmap').getAttribute('scheme') === 'rope');

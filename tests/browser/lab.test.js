@@ -1,27 +1,16 @@
 // /lab.html in Chromium: a tiny experiment (two schemes, a few steps) trains in the page's wasm
 // core; the loss and gradient-norm curves, the accuracy-against-length plot and the attention maps
 // at L and 4L render; no console errors; nothing requested beyond 127.0.0.1.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSitePage } from './browser.js';
 
-let site;
-let browser;
+const shared = useSitePage(
+  'lab.html?schemes=alibi,rope&length=8&steps=15&seed=3',
+  () => customElements.get('relpos-lab') && document.getElementById('lab')?.shadowRoot?.querySelector('form'),
+);
 let page;
 let errors;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-  ({ page, errors } = await openPage(browser, `${site.url}lab.html?schemes=alibi,rope&length=8&steps=15&seed=3`));
-  await page.waitForFunction(
-    () => customElements.get('relpos-lab') && document.getElementById('lab')?.shadowRoot?.querySelector('form'),
-  );
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+beforeAll(() => ({ page, errors } = shared));
 
 const inked = (canvas) => {
   const context = canvas.getContext('2d');

@@ -27,7 +27,7 @@ export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN
     const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
     const rows = el.tensor.shape.at(-2);
     const cols = el.tensor.shape.at(-1);
-    const head = Number(el.getAttribute('head') ?? 0);
+    const head = el.figure().meta.head; // the head shown (the attribute is clamped to the heads computed)
     const [x0, y0, x1, y1] = el.window;
     const cells = {};
     const cellValues = {};
@@ -42,14 +42,8 @@ export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN
       }
     }
     const slice = el.tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of slice) {
-      if (Number.isFinite(v)) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-    }
+    const finite = slice.filter(Number.isFinite);
+    const [lo, hi] = finite.reduce(([a, b], v) => [Math.min(a, v), Math.max(b, v)], [Infinity, -Infinity]);
     // Whole-slice values only for small maps (serialising millions of numbers is slow).
     const values = rows * cols <= 65536 ? Array.from(slice, (v) => (Number.isFinite(v) ? v : String(v))) : null;
     return {

@@ -1,21 +1,11 @@
 // The playground in Chromium: two schemes side by side, presets, a pasted config.json read by
 // rp.fromConfig (warnings shown), and the URL hash round trip of both panes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 
-let site;
-let browser;
-
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const shared = useSite();
+const RENDER = `/@fs${new URL('../../web/components/render-heatmap.js', import.meta.url).pathname}`;
 
 const ready = (page, id) => page.waitForFunction((el) => document.getElementById(el)?.dataset.state === 'ready', id);
 const attrs = (page, id) =>
@@ -32,7 +22,7 @@ const attrs = (page, id) =>
 
 describe('playground', () => {
   it('shows two schemes side by side and loads a preset', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
     await ready(page, 'b-map');
     expect((await attrs(page, 'map')).scheme).toBe('alibi');
@@ -53,7 +43,7 @@ describe('playground', () => {
   });
 
   it('reads a pasted config.json with rp.fromConfig and shows its warnings', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
     const config = {
       model_type: 'qwen2',
@@ -63,6 +53,7 @@ describe('playground', () => {
       max_position_embeddings: 32768,
       rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 },
     };
+    await page.click('#config summary'); // loading a model is a disclosure, opened when asked
     await page.fill('#config-json', JSON.stringify(config));
     await page.selectOption('#config-target', 'a');
     await page.click('#config-apply');
@@ -82,7 +73,7 @@ describe('playground', () => {
 
   it('round-trips both panes through the URL hash', async () => {
     const hash = '#scheme=t5&view=bias&n=40&heads=4&head=1&b.scheme=kerple-log&b.n=56&b.heads=2&b.view=scores';
-    const { page, errors } = await openPage(browser, `${site.url}playground.html${hash}`);
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html${hash}`);
     await ready(page, 'map');
     await ready(page, 'b-map');
     expect(await attrs(page, 'map')).toMatchObject({ scheme: 't5', n: '40', heads: '4', view: 'bias' });
@@ -94,7 +85,10 @@ describe('playground', () => {
     });
     const written = await page.evaluate(() => location.hash);
     expect(written).toContain('b.n=64');
-    const { page: again, errors: errors2 } = await openPage(browser, `${site.url}playground.html${written}`);
+    const { page: again, errors: errors2 } = await openPage(
+      shared.browser,
+      `${shared.site.url}playground.html${written}`,
+    );
     await ready(again, 'b-map');
     expect(await attrs(again, 'b-map')).toEqual(await attrs(page, 'b-map'));
     expect(await attrs(again, 'map')).toEqual(await attrs(page, 'map'));
@@ -104,12 +98,42 @@ describe('playground', () => {
     await again.close();
   });
 
-  it('guards the long-context map: computes through rp.attentionMap when it exists', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
+  it('the long-context map runs in a Web Worker and draws what rp.attentionMap computes', async () => {
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}playground.html`);
     await ready(page, 'map');
-    const available = await withRp(page, (rp) => typeof rp.attentionMap === 'function');
-    const disabled = await page.evaluate(() => document.querySelector('#pane-a details.long button').disabled);
-    if (available === false) expect(disabled).toBe(true);
+    const workers = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    await page.evaluate(() => {
+      document.querySelector('#pane-a details.long').open = true;
+      document.getElementById('long-n').value = '8192';
+      document.getElementById('long-size').value = '128';
+    });
+    await page.click('#pane-a details.long button[data-i18n="pg.long.run"]');
+    await page.waitForFunction(
+      () => /8,192/.test(document.querySelector('#pane-a details.long .status').textContent),
+      null,
+      {
+        timeout: 60000,
+      },
+    );
+    expect(workers.some((url) => /worker/.test(url))).toBe(true);
+    // The drawn map is the one the direct API computes for the pane's scheme (position-only, max
+    // pool), drawn by the same renderer: the two canvases hold the same pixels.
+    const same = await withRp(
+      page,
+      `async (rp) => {
+        const { renderHeatmap } = await import(${JSON.stringify(RENDER)});
+        const direct = await rp.attentionMap({ n: 8192, scheme: document.getElementById('scheme').value, size: 128, pool: 'max' });
+        const shown = document.querySelector('#pane-a details.long canvas');
+        const fresh = document.createElement('canvas');
+        renderHeatmap(fresh, direct, { colormap: shown.dataset.colormap || undefined });
+        const pixels = (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const a = pixels(shown);
+        const b = pixels(fresh);
+        return shown.width === 128 && a.length === b.length && a.every((v, i) => v === b[i]);
+      }`,
+    );
+    expect(same).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });

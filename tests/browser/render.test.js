@@ -2,7 +2,7 @@
 // canvas-2D fallback both show the colour of every cell's value; each view computes what it says.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSitePage } from './browser.js';
-import { addHeatmap, isValueColor, withRp } from './fixtures.js';
+import { addHeatmap, isValueColor, nextRender, withModule, withRp } from './fixtures.js';
 import { cellColor, readHeatmap } from './map-pixels.js';
 
 const shared = useSitePage();
@@ -43,19 +43,32 @@ describe('renderers', () => {
     });
   }
 
-  it('WebGL2 is the default renderer, and the pixels read back with gl.readPixels agree', async () => {
-    const sel = await addHeatmap(page, { scheme: 'alibi', n: 8, heads: 1 }, { size: 64 });
-    const gl = await page.evaluate((s) => {
-      const canvas = document.querySelector(s).shadowRoot.querySelector('canvas.map');
-      const context = canvas.getContext('webgl2');
-      const px = new Uint8Array(4);
-      // Cell (0, 7) is the top-right corner: far from the diagonal, the lowest value.
-      context.readPixels(canvas.width - 2, canvas.height - 2, 1, 1, context.RGBA, context.UNSIGNED_BYTE, px);
-      return { px: Array.from(px.slice(0, 3)), renderer: document.querySelector(s).renderer };
-    }, sel);
-    expect(gl.renderer).toBe('webgl2');
-    const shot = await readHeatmap(page, { selector: sel });
-    expect(gl.px).toEqual(cellColor(shot, 0, 7));
+  it('WebGL2 is the default renderer: every heatmap draws through the one shared context', async () => {
+    const selectors = [];
+    for (const [id, n] of [
+      ['gl-a', 8],
+      ['gl-b', 12],
+      ['gl-c', 16],
+    ]) {
+      selectors.push(await addHeatmap(page, { scheme: 'alibi', n, heads: 1 }, { id, size: 64 }));
+    }
+    for (const [k, sel] of selectors.entries()) {
+      const shot = await readHeatmap(page, { selector: sel });
+      expect(shot.renderer).toBe('webgl2');
+      const finite = shot.values.filter(Number.isFinite);
+      expect(expectPixelsFollowData(shot, 'viridis', [Math.min(...finite), Math.max(...finite)])).toBe(
+        (8 + 4 * k) ** 2,
+      );
+    }
+    const stats = await withModule(page, 'heatmap-view.js', (m) => m.heatmapRendererStats());
+    const drawing = await page.evaluate(
+      () => [...document.querySelectorAll('relpos-heatmap')].filter((el) => el.renderer === 'webgl2').length,
+    );
+    expect(stats).toMatchObject({ webgl2: true, lost: false, losses: 0 });
+    expect(stats.textures).toBe(drawing); // one texture per heatmap, all in one context
+    await page.evaluate((ids) => ids.forEach((id) => document.getElementById(id).remove()), ['gl-a', 'gl-b', 'gl-c']);
+    const after = await withModule(page, 'heatmap-view.js', (m) => m.heatmapRendererStats());
+    expect(after.textures).toBe(drawing - 3); // removed elements free their textures
   });
 
   it('colormap and range attributes are live and do not recompute', async () => {
@@ -66,7 +79,12 @@ describe('renderers', () => {
           const el = document.querySelector(s);
           el.addEventListener(
             'relpos-render',
-            (e) => resolve({ colormap: e.detail.colormap, range: e.detail.range, computeMs: e.detail.computeMs }),
+            (e) =>
+              resolve({
+                colormap: e.detail.figure.colormap,
+                range: e.detail.figure.range,
+                computeMs: e.detail.computeMs,
+              }),
             { once: true },
           );
           el.setAttribute('colormap', 'magma');
@@ -92,6 +110,51 @@ describe('renderers', () => {
 });
 
 describe('views', () => {
+  it('causal goes to the core call of every view; the map is what the core returns for that call', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 6 }, { id: 'causal-views' });
+    for (const [scheme, view] of [
+      ['alibi', 'bias'],
+      ['alibi', 'scores'],
+      ['alibi', 'weights'],
+      ['rope', 'scores'],
+      ['rope', 'weights'],
+      ['t5', 'buckets'],
+      ['shaw', 'weights'],
+    ]) {
+      const detail = await nextRender(page, sel, () =>
+        page.evaluate(
+          ([s, a]) => Object.entries(a).forEach(([k, v]) => document.querySelector(s).setAttribute(k, v)),
+          [sel, { scheme, view, causal: '' }],
+        ),
+      );
+      expect(detail.source.options.causal, `${scheme} ${view}`).toBe(true);
+      const shown = await page.evaluate((s) => Array.from(document.querySelector(s).tensor.data), sel);
+      const direct = await withRp(
+        page,
+        (rp, { call, scheme, options }) => {
+          if (call !== 'attention') return Array.from(rp[call](scheme, options).data);
+          const { n, d, heads, params, ...rest } = options;
+          const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
+          return Array.from(rp.attention({ q: ones, k: ones, heads, scheme, params, ...rest }).weights.data);
+        },
+        detail.source,
+      );
+      expect(shown, `${scheme} ${view}`).toEqual(direct);
+    }
+    // An encoding has no mask: the core refuses causal by name, and the element shows it.
+    await page.evaluate((s) => {
+      const el = document.querySelector(s);
+      el.setAttribute('scheme', 'sinusoidal');
+      el.setAttribute('view', 'distances');
+    }, sel);
+    await page.waitForFunction((s) => document.querySelector(s).dataset.state === 'error', sel);
+    const text = await page.evaluate(
+      (s) => document.querySelector(s).shadowRoot.querySelector('.error').textContent,
+      sel,
+    );
+    expect(text).toMatch(/causal/);
+  });
+
   async function tensorOf(sel) {
     return page.evaluate((s) => {
       const t = document.querySelector(s).tensor;

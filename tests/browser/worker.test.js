@@ -1,31 +1,29 @@
 // The Web Worker entry in Chromium: same results as the direct API, progress, cancellation,
-// transferred results, and a main thread that stays responsive.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// transferred results, a main thread that stays responsive — and a worker that dies mid-job
+// (stopped without a word, or by an uncaught error) rejects what was pending with a clear error,
+// and the next call starts a fresh worker.
+import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { openPage, startBrowser, startSite } from './browser.js';
+import { openPage, useSite } from './browser.js';
 
 const client = fileURLToPath(new URL('../../bindings/worker-client.js', import.meta.url));
 const direct = fileURLToPath(new URL('../../bindings/index.js', import.meta.url));
-let site;
-let browser;
+const dying = fileURLToPath(new URL('./pages/dying-worker.js', import.meta.url));
+const shared = useSite();
 
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+/** A playground page with the client and the direct API on window (relposClient, relposDirect). */
+async function pageWithClient() {
+  const opened = await openPage(shared.browser, `${shared.site.url}playground.html`);
+  // The page imports the modules itself (a string, so Vitest leaves its import() alone).
+  await opened.page.evaluate(
+    `Promise.all([import('/@fs${client}'), import('/@fs${direct}')]).then(([c, d]) => { window.relposClient = c; window.relposDirect = d; })`,
+  );
+  return opened;
+}
 
 describe('createRelposWorker', () => {
   it('computes what the direct API computes, with progress, cancellation and a free main thread', async () => {
-    const { page, errors } = await openPage(browser, `${site.url}playground.html`);
-    // The page imports the modules itself (a string, so Vitest leaves its import() alone).
-    await page.evaluate(
-      `Promise.all([import('/@fs${client}'), import('/@fs${direct}')]).then(([c, d]) => { window.relposClient = c; window.relposDirect = d; })`,
-    );
+    const { page, errors } = await pageWithClient();
     const outcome = await page.evaluate(async () => {
       const { createRelposWorker } = window.relposClient;
       const { load } = window.relposDirect;
@@ -91,4 +89,48 @@ describe('createRelposWorker', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  for (const [death, message] of [
+    ['close', /^relpos worker: the worker stopped \(out of memory, or ended by the browser\)/],
+    ['throw', /^relpos worker: .*a bug in the worker.*the next call starts a fresh worker/],
+  ]) {
+    it(`a worker killed mid-job (${death}) rejects every pending call, and the next call starts a fresh one`, async () => {
+      const { page, errors } = await pageWithClient();
+      const outcome = await page.evaluate(async (url) => {
+        const { createRelposWorker } = window.relposClient;
+        const rp = createRelposWorker(new URL(url, location.href));
+        const progress = [];
+        const started = performance.now();
+        const job = (options) =>
+          rp.attentionMap({ n: 1 << 20, size: 64, onProgress: (p) => progress.push(p), ...options }).then(
+            () => 'finished',
+            (error) => `${error.constructor.name}: ${error.message}`,
+          );
+        const settled = await Promise.all([job({ scheme: 'alibi' }), job({ seed: 3, n: 1 << 16 })]);
+        const detectedMs = performance.now() - started;
+        const after = await rp.bias('alibi', { n: 16, heads: 4, causal: true });
+        const { load } = window.relposDirect;
+        const local = (await load()).bias('alibi', { n: 16, heads: 4, causal: true });
+        rp.terminate();
+        return {
+          settled,
+          detectedMs,
+          progress: progress.length,
+          lastProgress: progress.at(-1),
+          fresh: JSON.stringify(Array.from(after.data)) === JSON.stringify(Array.from(local.data)),
+        };
+      }, `/@fs${dying}?death=${death}`);
+      for (const result of outcome.settled) {
+        expect(result.startsWith('Error: '), result).toBe(true);
+        expect(result.slice('Error: '.length)).toMatch(message);
+      }
+      expect(outcome.progress).toBeGreaterThan(0); // it was mid-job
+      expect(outcome.lastProgress).toBeLessThan(1);
+      expect(outcome.detectedMs).toBeLessThan(10000);
+      expect(outcome.fresh).toBe(true);
+      // The uncaught error is the worker's own (the test put it there), not the page's.
+      expect(errors.filter((e) => !/a bug in the worker/.test(e))).toEqual([]);
+      await page.close();
+    });
+  }
 });

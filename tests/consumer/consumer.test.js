@@ -127,6 +127,18 @@ async function heatmapPixels(page, selector) {
   }, selector);
 }
 
+/** Opens `url` in Chromium, runs `check(tab)`, expects no page error; closes the tab, then `server`. */
+async function inChromium(server, url, check) {
+  try {
+    const { page: tab, errors } = await openPage(browser, url);
+    await check(tab);
+    expect(errors).toEqual([]);
+    await tab.close();
+  } finally {
+    await server.close();
+  }
+}
+
 function expectHeatmap(result, n) {
   expect(result.n).toBe(n);
   expect(result.width).toBeGreaterThanOrEqual(n);
@@ -207,10 +219,54 @@ describe('npm pack', () => {
     for (const f of readdirSync(join(repo, 'bindings')).filter((name) => /\.(js|d\.ts)$/.test(name))) {
       expect(files).toContain(`bindings/${f}`);
     }
+    for (const f of ['docs/elements.md', 'docs/cli.md', 'bindings/figure.js', 'bindings/figure.d.ts']) {
+      expect(files).toContain(f);
+    }
     const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts))$/;
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages\.js|docs\/[\w./-]+\.(md|svg|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
+  });
+
+  it('holds every file its modules import, and imports nothing but its dependencies', () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const missing = [];
+    const bare = new Set();
+    for (const file of [...files].filter((f) => /\.(m?js)$/.test(f) && !f.startsWith('dist/'))) {
+      // Comments (JSDoc's import('…') types among them) are not imports.
+      const text = readFileSync(join(app, 'node_modules', 'relpos', file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm),
+        ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+        ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+        ...text.matchAll(/new URL\(\s*['"](\.[^'"]+)['"],\s*import\.meta\.url\)/g),
+      ].map((m) => m[1]);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('.')) {
+          const target = normalize(join(file, '..', specifier));
+          if (!files.has(target)) missing.push(`${file} → ${specifier}`);
+        } else if (!specifier.startsWith('node:')) bare.add(specifier.split('/')[0]);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect([...bare].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
+  it("keeps the README's and the docs' links inside the package", () => {
+    const root = join(app, 'node_modules', 'relpos');
+    const broken = [];
+    for (const file of packed.files.map((f) => f.path).filter((f) => /^(README\.md|docs\/.*\.md)$/.test(f))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/i.test(target)) continue; // https:, mailto:
+        // The README links to anything; the docs' links to other docs must resolve (code they cite lives in the repository).
+        if (file.startsWith('docs/') && !target.endsWith('.md')) continue;
+        if (!existsSync(join(root, file, '..', target))) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('declares ESM exports with types first, the bin, and runtime dependencies only for runtime code', () => {
@@ -273,6 +329,48 @@ describe('(a) Node 20', () => {
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([24, 24]);
   });
+
+  it('draws a config.json with the installed command, saying which form it drew', async () => {
+    const config = readFileSync(join(repo, 'tests', 'fixtures', 'configs', 'bloom-7b1.json'), 'utf8');
+    write(join(app, 'bloom-config.json'), config);
+    const bin = join(app, 'node_modules', '.bin', 'relpos');
+    const args = ['render', '--config', 'bloom-config.json', '--n', '16', '--out', 'out/bloom.csv'];
+    const { stderr } = await exec(bin, args, { cwd: app, encoding: 'utf8' });
+    expect(stderr).toMatch(/form = keyPosition \(config\): m\*j \(BLOOM\)/);
+    expect(readFileSync(join(app, 'out', 'bloom.csv'), 'utf8').split('\n')).toHaveLength(17);
+  });
+
+  it('imports every module the package exports that Node can load, and writes a figure with relpos/figure', async () => {
+    write(
+      join(app, 'exports.mjs'),
+      `
+      import * as main from 'relpos';
+      import * as worker from 'relpos/worker';
+      import * as figure from 'relpos/figure';
+      import pkg from 'relpos/package.json' with { type: 'json' };
+      const rp = await main.load();
+      const { figure: f, call } = figure.viewFigure(rp, { scheme: 'rope', view: 'weights', n: 16, causal: true });
+      const written = await figure.writeFigure('out/rope.png', f, { scale: 2 });
+      console.log(JSON.stringify({ worker: typeof worker.createRelposWorker, pkg: pkg.name, call: call.call,
+        format: written.format, rows: f.rows, views: figure.VIEWS }));
+    `,
+    );
+    const out = JSON.parse((await node(['exports.mjs'], app)).stdout);
+    expect(out).toEqual({
+      worker: 'function',
+      pkg: 'relpos',
+      call: 'attention',
+      format: 'png',
+      rows: 16,
+      views: ['bias', 'scores', 'weights', 'buckets', 'distances'],
+    });
+    const png = readFileSync(join(app, 'out', 'rope.png'));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([32, 32]);
+    // relpos/web and relpos/web/bundle need a DOM: (b) and (c) load them in Chromium.
+    expect(Object.keys(pkg.exports).sort()).toEqual(
+      ['.', './figure', './package.json', './web', './web/bundle', './worker'].sort(),
+    );
+  });
 });
 
 describe('(b) Vite 8', () => {
@@ -311,15 +409,10 @@ canvas.dataset.state = 'ready';
     const assets = readdirSync(join(root, 'dist', 'assets'));
     expect(assets.some((f) => /^relpos\.simd-[\w-]+\.wasm$/.test(f))).toBe(true);
     const site = await serve(join(root, 'dist'));
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/`);
+    await inChromium(site, `${site.url}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 120000);
 
   it('serves it from the dev server (pre-bundled dependency) and renders in Chromium', async () => {
@@ -333,15 +426,10 @@ canvas.dataset.state = 'ready';
       server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
     });
     await server.listen();
-    try {
-      const { page: tab, errors } = await openPage(browser, `http://127.0.0.1:${server.httpServer.address().port}/`);
+    await inChromium(server, `http://127.0.0.1:${server.httpServer.address().port}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await server.close();
-    }
+    });
   }, 120000);
 });
 
@@ -360,8 +448,7 @@ describe('(c) plain HTML, no bundler', () => {
     const csp =
       "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
     const site = await serve(app, { 'content-security-policy': csp });
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/plain/`);
+    await inChromium(site, `${site.url}/plain/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#element'), 64);
       // Live attributes: a new n redraws.
       await tab.evaluate(() => {
@@ -370,11 +457,7 @@ describe('(c) plain HTML, no bundler', () => {
         el.setAttribute('n', '32');
       });
       expectHeatmap(await heatmapPixels(tab, '#element'), 32);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 60000);
 
   it('draws it from the relpos/web source through an import map', async () => {
@@ -398,16 +481,11 @@ describe('(c) plain HTML, no bundler', () => {
 </body></html>`,
     );
     const site = await serve(app);
-    try {
-      const { page: tab, errors } = await openPage(browser, `${site.url}/importmap/`);
+    await inChromium(site, `${site.url}/importmap/`, async (tab) => {
       const result = await heatmapPixels(tab, '#element');
       expect(result.n).toBe(40);
       expect(result.colours).toBeGreaterThan(8);
-      expect(errors).toEqual([]);
-      await tab.close();
-    } finally {
-      await site.close();
-    }
+    });
   }, 60000);
 });
 
@@ -417,7 +495,8 @@ describe('(d) TypeScript', () => {
       join(app, 'ts', 'consumer.ts'),
       `
 import { load, version, type Relpos, type Tensor, type SchemeInfo } from 'relpos';
-import { renderHeatmap, colormapNames, type HeatmapDrawn } from 'relpos/web';
+import { renderHeatmap, colormapNames, heatmapRendererStats, type HeatmapDrawn, type HeatmapRendererStats,
+  type RelposCurve, type RenderDetail } from 'relpos/web';
 
 export async function draw(canvas: HTMLCanvasElement): Promise<HeatmapDrawn> {
   const rp: Relpos = await load({ simd: true });
@@ -432,6 +511,19 @@ export async function draw(canvas: HTMLCanvasElement): Promise<HeatmapDrawn> {
 
 // @ts-expect-error: bias needs a scheme id
 load().then((rp) => rp.bias({ n: 4 }));
+
+export function listen(map: HTMLElementTagNameMap['relpos-heatmap'], curve: RelposCurve): void {
+  // One detail shape for every element's relpos-render.
+  const onRender = (event: CustomEvent<RenderDetail>) => {
+    const { figure, tensor, source, renderer, ms, computeMs, drawMs } = event.detail;
+    console.log(figure.kind, tensor?.shape, source?.call, renderer, ms + computeMs + drawMs);
+  };
+  map.addEventListener('relpos-render', onRender);
+  curve.addEventListener('relpos-render', onRender);
+  map.addEventListener('relpos-export', (event) => event.detail.blob.size);
+  const stats: HeatmapRendererStats = heatmapRendererStats();
+  console.log(stats.textures, stats.lost);
+}
 `,
     );
     write(
@@ -447,10 +539,12 @@ load().then((rp) => rp.bias({ n: 4 }));
           types: [],
           skipLibCheck: false,
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'figure.ts'],
       }),
     );
     write(join(app, 'ts', 'package.json'), JSON.stringify({ type: 'module' }));
+    // relpos/figure's strict consumer, the one tests/types type-checks against the checkout.
+    write(join(app, 'ts', 'figure.ts'), readFileSync(join(repo, 'tests', 'types', 'figure.ts'), 'utf8'));
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await node([tsc, '-p', join(app, 'ts', 'tsconfig.json')], app).catch((error) => error);
     expect(result.stdout ?? '', 'tsc errors').toBe('');

@@ -2,12 +2,14 @@
 
 #include <cmath>
 
-#include "relpos/bias.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/bias_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::with;
 
 TEST(Alibi, EightHeadSlopesArePowersOfOneHalf) {
   const auto slopes = alibiSlopes(8, 8.0);
@@ -29,9 +31,7 @@ TEST(Alibi, SlopesFollowTheGeometricRuleForEveryHeadCount) {
 }
 
 TEST(Alibi, SymmetricBiasIsTranslationInvariantAndCausalMasksTheFuture) {
-  Params p = params("bias");
-  p.setNumber("n", 9);
-  p.setNumber("heads", 3);
+  Params p = with("bias", {{"n", 9}, {"heads", 3}});
   p.setBoolean("causal", true);
   const Tensor b = compute("bias", "alibi", p).at("data");
   ASSERT_EQ(b.shape, (Shape{3, 9, 9}));
@@ -46,21 +46,16 @@ TEST(Alibi, SymmetricBiasIsTranslationInvariantAndCausalMasksTheFuture) {
 }
 
 TEST(Alibi, UnknownParameterIsARangeErrorNamingIt) {
-  Params p = params("bias");
-  p.setNumber("n", 4);
-  p.setNumber("slope", 2);
-  try {
-    compute("bias", "alibi", p);
-    FAIL();
-  } catch (const ArgumentError& e) {
-    EXPECT_EQ(e.kind(), ArgumentError::Kind::Range);
-    EXPECT_NE(std::string(e.what()).find("'slope'"), std::string::npos);
-  }
+  const relpos::testing::Failure f =
+      relpos::testing::failure("bias", "alibi", relpos::testing::with("bias", {{"n", 4}, {"slope", 2}}));
+  EXPECT_TRUE(f.thrown);
+  EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
+  EXPECT_TRUE(f.names("'slope'")) << f.message;
 }
 
 TEST(Catalogue, UnknownSchemeListsKnownIds) {
   try {
-    compute("bias", "nope", params("bias"));
+    compute("bias", "bogus", params("bias"));
     FAIL();
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("'alibi'"), std::string::npos);

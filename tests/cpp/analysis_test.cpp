@@ -1,13 +1,14 @@
 // rp.analysis in the core: each analysis against known answers (the chapter's claims, 2.1.2–2.1.8).
-#include "relpos/analysis.hpp"
+#include "relpos/analysis/analysis.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
-#include "relpos/analysis_internal.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/analysis/internal.hpp"
+#include "relpos/base/errors.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -242,6 +243,39 @@ TEST(Eig, KnownSymmetricMatrixAndTheSymmetricPartOfAnyOther) {
   EXPECT_EQ(scalar(q, "isPSD"), 0.0f);
 }
 
+TEST(Svd, RankCutFollowsFloat32InputAndARankDeficientMatrixHasNoFiniteCondition) {
+  // S = P Pᵀ with P = [n, 2] of unit circles: rank 2 exactly, the rest float32 rounding of the entries.
+  const int64_t n = 48;
+  std::vector<float> m(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) m[i * n + j] = static_cast<float>(std::cos(0.3 * static_cast<double>(j - i)));
+  const Result r = run("svd", withMatrix("svd", "M", n, n, m));
+  EXPECT_NEAR(scalar(r, "tolerance"), n * std::numeric_limits<float>::epsilon(), 1e-12);
+  EXPECT_EQ(scalar(r, "rank"), 2.0f);
+  EXPECT_TRUE(std::isinf(scalar(r, "conditionNumber")));
+  // An explicit float64-style cut counts the rounding noise as rank.
+  Params p = withMatrix("svd", "M", n, n, m);
+  p.setNumber("tolerance", n * std::numeric_limits<double>::epsilon());
+  EXPECT_GT(scalar(run("svd", p), "rank"), 2.0f);
+}
+
+TEST(Eig, AnAntisymmetricMatrixIsNotSymmetricAndNotPositiveSemiDefinite) {
+  // sin((j - i)/4): odd in j - i, so M = -Mᵀ and its symmetric part is 0.
+  const int64_t n = 16;
+  std::vector<float> m(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) m[i * n + j] = static_cast<float>(std::sin(static_cast<double>(j - i) / 4));
+  const Result r = run("eig", withMatrix("eig", "M", n, n, m));
+  EXPECT_EQ(scalar(r, "symmetric"), 0.0f);
+  EXPECT_NEAR(scalar(r, "asymmetry"), 2.0, 1e-6);
+  EXPECT_EQ(scalar(r, "isPSD"), 0.0f);
+  for (float v : vec(r, "values")) EXPECT_EQ(v, 0.0f);
+  const Result s = run("eig", withMatrix("eig", "M", 2, 2, {2, 1, 1, 2}));
+  EXPECT_EQ(scalar(s, "symmetric"), 1.0f);
+  EXPECT_EQ(scalar(s, "asymmetry"), 0.0f);
+  EXPECT_EQ(scalar(s, "isPSD"), 1.0f);
+}
+
 // --- 2.1.5 kernels, GP samples and entropy ------------------------------------------------------
 
 TEST(KernelCheck, ExpDecayGaussianCosineAndSincAreValidKernels) {
@@ -280,6 +314,44 @@ TEST(KernelCheck, BiasSchemesAndTabulatedValuesAreProfilesToo) {
   const Result r = run("kernelCheck", p);  // n = 4 from the 2n - 1 values
   EXPECT_EQ(r.at("eigenvalues").shape, (Shape{4}));
   EXPECT_EQ(scalar(r, "isPSD"), 1.0f);
+}
+
+TEST(KernelCheck, MinusAbsoluteDistanceBiasesAreConditionallyPositiveDefinite) {
+  for (const char* name : {"alibi", "kerple-log", "kerple-power"}) {
+    const Result r = kernel(name);
+    EXPECT_EQ(scalar(r, "isPSD"), 0.0f) << name;
+    EXPECT_EQ(scalar(r, "isCPD"), 1.0f) << name;
+  }
+  EXPECT_EQ(scalar(kernel("exp-decay"), "isCPD"), 1.0f);  // PSD implies CPD
+  EXPECT_EQ(scalar(kernel("sin"), "isCPD"), 0.0f);
+  Params p = options("kernelCheck");
+  std::vector<float> square;
+  for (int r = -15; r <= 15; ++r) square.push_back(static_cast<float>(r * r));  // conditionally negative definite
+  p.setArray("values", square, {31});
+  EXPECT_EQ(scalar(run("kernelCheck", p), "isCPD"), 0.0f);
+}
+
+TEST(GpPosterior, ConditioningOnOnePointMatchesTheClosedForm) {
+  Params p = options("gpPosterior");
+  p.setString("profile", "exp-decay");
+  p.setNumber("lambda", 0.5);
+  p.setNumber("n", 5);
+  p.setArray("at", {2}, {1});
+  p.setArray("y", {1}, {1});
+  p.setNumber("noise", 0.5);
+  const Result r = run("gpPosterior", p);
+  // mean(t) = k(t - 2) / (k(0) + 0.25) · y, var(t) = 1 - k(t - 2)² / 1.25.
+  for (int t = 0; t < 5; ++t) {
+    const double k = std::exp(-0.5 * std::abs(t - 2));
+    EXPECT_NEAR(vec(r, "mean")[t], k / 1.25, 1e-6) << t;
+    EXPECT_NEAR(vec(r, "std")[t], std::sqrt(1 - k * k / 1.25), 1e-6) << t;
+  }
+  Params bad = options("gpPosterior");
+  bad.setString("profile", "sin");
+  bad.setNumber("n", 5);
+  bad.setArray("at", {2}, {1});
+  bad.setArray("y", {1}, {1});
+  EXPECT_EQ(errorKind([&] { run("gpPosterior", bad); }), ArgumentError::Kind::Range);
 }
 
 TEST(GpSample, SampleCovarianceMatchesTheKernelAndTheSeedFixesTheDraw) {

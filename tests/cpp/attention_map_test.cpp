@@ -1,16 +1,19 @@
-#include "relpos/attention_map.hpp"
+#include "relpos/ops/attention_map.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/relpos.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::with;
 
 namespace {
 
@@ -90,9 +93,7 @@ TEST(AttentionMap, MapsWithContentEqualPooledFullWeights) {
   for (float& x : k) x = normal(rng);
   for (const char* scheme : {"alibi", "rope", "fire"}) {
     for (bool causal : {false, true}) {
-      Params p = params("attentionMap");
-      p.setNumber("n", n);
-      p.setNumber("d", d);
+      Params p = with("attentionMap", {{"n", n}, {"d", d}});
       p.setString("scheme", scheme);
       p.setNumber("size", 9);
       p.setString("pool", "mean");
@@ -108,17 +109,13 @@ TEST(AttentionMap, MapsWithContentEqualPooledFullWeights) {
 
 TEST(AttentionMap, RopePositionOnlyMapUsesTheScaledOnesProbe) {
   const int64_t n = 30, d = 16;
-  Params p = params("attentionMap");
-  p.setNumber("n", n);
-  p.setNumber("d", d);
+  Params p = with("attentionMap", {{"n", n}, {"d", d}});
   p.setString("scheme", "rope");
   p.setNumber("size", 30);
   p.setString("pool", "max");
   const Tensor map = runMap(p);
   // size = n: every cell is one weight; logits are S / sqrt(d) with the ones probe.
-  Params s = params("scores");
-  s.setNumber("n", n);
-  s.setNumber("d", d);
+  Params s = with("scores", {{"n", n}, {"d", d}});
   const Tensor scores = compute("scores", "rope", s).at("data");
   for (int64_t i = 0; i < n; ++i) {
     double top = -INFINITY, sum = 0;
@@ -130,9 +127,7 @@ TEST(AttentionMap, RopePositionOnlyMapUsesTheScaledOnesProbe) {
 }
 
 TEST(AttentionMap, RefusesContentMapsBeyondTheLimitAndUnsupportedSchemes) {
-  Params p = params("attentionMap");
-  p.setNumber("n", kMaxMapContent + 1);
-  p.setNumber("seed", 1);
+  Params p = with("attentionMap", {{"n", kMaxMapContent + 1}, {"seed", 1}});
   EXPECT_THROW(startJob("attentionMap", p), ArgumentError);
   Params q = params("attentionMap");
   q.setNumber("n", 16);

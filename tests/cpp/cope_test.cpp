@@ -1,21 +1,16 @@
-// cope (schemes.md §6).
+// cope (docs/schemes/contextual.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::wave;
 
 namespace {
-
-std::vector<float> wave(int count, double rate, double phase) {
-  std::vector<float> out(count);
-  for (int t = 0; t < count; ++t) out[t] = static_cast<float>(std::sin(rate * t + phase));
-  return out;
-}
 
 Params copeParams(const std::vector<float>& q, const std::vector<float>& k, int n, int d, const std::string& output) {
   Params p = params("scores");
@@ -135,26 +130,14 @@ TEST(Cope, AttentionWithAKvCacheMatchesFullAttention) {
 }
 
 TEST(Cope, MissingContentIsATypeErrorAndBadTablesAreRangeErrors) {
-  Params p = params("scores");
-  p.setNumber("n", 4);
-  p.setNumber("d", 2);
-  try {
-    compute("scores", "cope", p);
-    FAIL();
-  } catch (const ArgumentError& e) {
-    EXPECT_EQ(e.kind(), ArgumentError::Kind::Type);
-    EXPECT_NE(std::string(e.what()).find("q"), std::string::npos);
-  }
+  const relpos::testing::Failure missing =
+      relpos::testing::failure("scores", "cope", relpos::testing::with("scores", {{"n", 4}, {"d", 2}}));
+  EXPECT_TRUE(missing.thrown && missing.kind == ArgumentError::Kind::Type && missing.names("q")) << missing.message;
   Params bad = copeParams(wave(8, 1, 0), wave(8, 2, 0), 4, 2, "logits");
   bad.setNumber("nposMax", 3);
   bad.setArray("E", wave(4, 1, 0), {2, 2});
-  try {
-    compute("scores", "cope", bad);
-    FAIL();
-  } catch (const ArgumentError& e) {
-    EXPECT_EQ(e.kind(), ArgumentError::Kind::Range);
-    EXPECT_NE(std::string(e.what()).find("E"), std::string::npos);
-  }
+  const relpos::testing::Failure table = relpos::testing::failure("scores", "cope", bad);
+  EXPECT_TRUE(table.thrown && table.kind == ArgumentError::Kind::Range && table.names("E")) << table.message;
   const Scheme& s = findScheme("test", "cope");
   EXPECT_EQ(s.family, "contextual");
   EXPECT_NE(s.cite.find("arXiv:2405.18719"), std::string::npos);

@@ -7,41 +7,19 @@
 #include <limits>
 #include <string>
 
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/analysis/analysis.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
+using relpos::testing::failure;
+using relpos::testing::Failure;
 using relpos::testing::params;
+using relpos::testing::with;
 
-namespace {
-
-struct Failure {
-  bool thrown = false;
-  ArgumentError::Kind kind = ArgumentError::Kind::Range;
-  std::string message;
-};
-
-Failure failure(const std::string& op, const std::string& id, const Params& p) {
-  Failure f;
-  try {
-    compute(op, id, p);
-  } catch (const ArgumentError& e) {
-    f.thrown = true;
-    f.kind = e.kind();
-    f.message = e.what();
-  }
-  return f;
-}
-
-Params with(const std::string& op, std::initializer_list<std::pair<const char*, double>> numbers) {
-  Params p = params(op);
-  for (const auto& [name, value] : numbers) p.setNumber(name, value);
-  return p;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST(Hardening, ParametersTheCallIgnoresAreStillValidated) {
   Params p = with("buckets", {{"n", 4}, {"heads", std::nan("")}});

@@ -1,4 +1,4 @@
-#include "relpos/json.hpp"
+#include "relpos/base/json.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "relpos/kernels.hpp"
+#include "relpos/kernels/kernels.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <limits>
 #include <random>
 
-#include "relpos/attention.hpp"
-#include "relpos/rotary.hpp"
-#include "relpos/simd.hpp"
+#include "relpos/kernels/rotary.hpp"
+#include "relpos/kernels/simd.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -23,7 +23,7 @@ std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
   return out;
 }
 
-// Float64 softmax(scale q.k + B) with the causal convention of schemes.md §0.
+// Float64 softmax(scale q.k + B) with the causal convention of docs/conventions.md.
 std::vector<double> referenceWeights(const std::vector<float>& q, const std::vector<float>& k,
                                      const std::vector<float>& b, int64_t n, int64_t m, int64_t d, bool causal,
                                      int64_t offset) {
@@ -104,7 +104,7 @@ TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {
     plan.invFreq = ropeInvFreq(12, 10000);
     plan.interleaved = interleaved;
     plan.attentionFactor = 1.1;
-    const kernels::RotaryTable table(plan, 0, 2000, true);
+    const RotaryTable table(plan, 0, 2000, true);
     for (int64_t position : {0, 1, 17, 1999}) {
       auto direct = randomMatrix(1, 14, static_cast<uint32_t>(position));
       auto cached = direct;

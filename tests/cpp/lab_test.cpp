@@ -1,17 +1,20 @@
 // The extrapolation lab: finite-difference gradient checks for every supported scheme, the
 // positional forward against the catalogue's fills, the tasks, learning, reproducibility, the job.
-#include "relpos/lab.hpp"
+#include "relpos/lab/lab.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/jobs.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/relpos.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace {
 
@@ -19,6 +22,9 @@ using relpos::lab::Config;
 using relpos::lab::Example;
 using relpos::lab::Model;
 using relpos::lab::Rng;
+
+constexpr int64_t kBuckets = 8;
+constexpr int64_t kFireHidden = 4;
 
 Config tiny(const std::string& scheme, const std::string& mode = "auto") {
   Config c;
@@ -32,9 +38,9 @@ Config tiny(const std::string& scheme, const std::string& mode = "auto") {
   c.heads = 2;
   c.dModel = 8;
   c.dFF = 8;
-  c.numBuckets = 8;
-  c.maxDistance = 16;
-  c.fireHidden = 4;
+  c.options.setNumber("numBuckets", kBuckets);
+  c.options.setNumber("maxDistance", 16);
+  c.options.setNumber("fireHidden", kFireHidden);
   c.seed = 7;
   return c;
 }
@@ -89,47 +95,44 @@ void checkGradients(Config c, bool eval = false, int64_t length = 0) {
               checked, worst, worstName.c_str());
 }
 
-TEST(LabGradients, None) {
-  checkGradients(tiny("none"));
+// One gradient check per lab scheme and mode: the mixed modes with weights other than 1, and
+// rope-linear evaluated past its training length (where it interpolates).
+struct GradientCase {
+  const char* scheme;
+  const char* mode = "auto";
+  double alpha = 1, beta = 1;
+  bool eval = false;
+  int64_t length = 0;
+};
+
+void PrintTo(const GradientCase& g, std::ostream* os) {
+  *os << g.scheme << " (" << g.mode << ")";
 }
-TEST(LabGradients, SinusoidalImplicit) {
-  checkGradients(tiny("sinusoidal"));
+
+class LabGradients : public ::testing::TestWithParam<GradientCase> {};
+
+TEST_P(LabGradients, MatchCentralDifferences) {
+  const GradientCase& g = GetParam();
+  Config c = tiny(g.scheme, g.mode);
+  c.alpha = g.alpha;
+  c.beta = g.beta;
+  checkGradients(c, g.eval, g.length);
 }
-TEST(LabGradients, SinusoidalInput) {
-  checkGradients(tiny("sinusoidal", "input"));
-}
-TEST(LabGradients, SinusoidalMixed) {
-  Config c = tiny("sinusoidal", "mixed");
-  c.beta = 0.5;
-  checkGradients(c);
-}
-TEST(LabGradients, Alibi) {
-  checkGradients(tiny("alibi"));
-}
-TEST(LabGradients, AlibiMixed) {
-  Config c = tiny("alibi", "mixed");
-  c.alpha = 2;
-  checkGradients(c);
-}
-TEST(LabGradients, T5) {
-  checkGradients(tiny("t5"));
-}
-TEST(LabGradients, KerpleLog) {
-  checkGradients(tiny("kerple-log"));
-}
-TEST(LabGradients, Fire) {
-  checkGradients(tiny("fire"));
-}
-TEST(LabGradients, Rope) {
-  checkGradients(tiny("rope"));
-}
-TEST(LabGradients, RopeLinearAtTwiceTheLength) {
-  checkGradients(tiny("rope-linear"), true, 16);
-}
-TEST(LabGradients, Xpos) {
-  checkGradients(tiny("xpos"));
-}
-TEST(LabGradients, WithoutNormalisation) {
+
+INSTANTIATE_TEST_SUITE_P(Schemes, LabGradients,
+                         ::testing::Values(GradientCase{"sinusoidal"}, GradientCase{"sinusoidal", "input"},
+                                           GradientCase{"sinusoidal", "mixed", 1, 0.5}, GradientCase{"alibi"},
+                                           GradientCase{"alibi", "mixed", 2}, GradientCase{"t5"},
+                                           GradientCase{"kerple-log"}, GradientCase{"fire"}, GradientCase{"rope"},
+                                           GradientCase{"rope-linear", "auto", 1, 1, true, 16}, GradientCase{"xpos"},
+                                           GradientCase{"nope"}, GradientCase{"p-rope"}, GradientCase{"rope-2d"}),
+                         [](const ::testing::TestParamInfo<GradientCase>& info) {
+                           std::string name = std::string(info.param.scheme) + "_" + info.param.mode;
+                           for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+                           return name + "_" + std::to_string(info.index);
+                         });
+
+TEST(LabGradientsOther, WithoutNormalisation) {
   for (const char* scheme : {"rope", "t5", "fire"}) {
     Config c = tiny(scheme);
     c.normalisation = false;
@@ -137,7 +140,7 @@ TEST(LabGradients, WithoutNormalisation) {
     checkGradients(c);
   }
 }
-TEST(LabGradients, RetrieveAndReverseTasks) {
+TEST(LabGradientsOther, RetrieveAndReverseTasks) {
   Config c = tiny("kerple-log");
   c.task = "retrieve";
   c.length = 16;
@@ -155,10 +158,10 @@ void expectMatchesCatalogue(const Config& c, relpos::Params p) {
   // Copy the model's positional parameters of layer 0 into the catalogue's params.
   for (const relpos::lab::Slice& s : model.slices()) {
     std::vector<float> v(model.weights().begin() + s.offset, model.weights().begin() + s.offset + s.size);
-    if (s.name == "layer0.t5.table") p.setArray("table", v, {H, c.numBuckets});
+    if (s.name == "layer0.t5.table") p.setArray("table", v, {H, kBuckets});
     if (s.name == "layer0.kerple.r1") p.setArray("r1", v, {H});
     if (s.name == "layer0.kerple.r2") p.setArray("r2", v, {H});
-    if (s.name == "layer0.fire.mlp") p.setArray("mlp", v, {H, 3 * c.fireHidden + 1});
+    if (s.name == "layer0.fire.mlp") p.setArray("mlp", v, {H, 3 * kFireHidden + 1});
   }
   std::vector<float> expected(static_cast<size_t>(H * n * n));
   relpos::findScheme("test", c.scheme).fillBias(p, relpos::BiasWindow{H, n, n, 0, 0}, expected.data());
@@ -187,14 +190,14 @@ TEST(LabPositional, BiasesMatchTheCatalogue) {
   {
     Config c = tiny("fire");
     relpos::Params p("test");
-    p.setNumber("c", c.fireC);
+    p.setNumber("c", 0.1);  // the lab's default fireC
     p.setNumber("L", static_cast<double>(c.length));
     expectMatchesCatalogue(c, p);
   }
 }
 
 TEST(LabTasks, TargetsFollowTheirDefinitions) {
-  Config c = tiny("none");
+  Config c = tiny("rope");
   Rng rng(5);
   c.task = "copy";
   Example e = relpos::lab::makeExample(c, 20, rng);
@@ -226,14 +229,14 @@ TEST(LabTasks, TargetsFollowTheirDefinitions) {
 }
 
 TEST(LabTraining, LossDecreasesOnTheCopyTaskAndIsReproducible) {
-  Config c;
-  c.scheme = "rope";
-  c.task = "copy";
-  c.length = 16;
-  c.steps = 200;
-  c.warmup = 20;
-  c.batch = 8;
-  c.seed = 11;
+  relpos::Params options("relpos.train");
+  for (const auto& [name, value] :
+       {std::pair<const char*, double>{"length", 16}, {"steps", 200}, {"warmup", 20}, {"batch", 8}, {"seed", 11}}) {
+    options.setNumber(name, value);
+  }
+  const Config c = relpos::lab::readConfig(options);
+  EXPECT_EQ(c.scheme, "rope");
+  EXPECT_EQ(c.task, "copy");
   relpos::lab::Trainer a(c), b(c);
   std::vector<double> losses;
   for (int s = 0; s < c.steps; ++s) {

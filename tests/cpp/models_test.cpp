@@ -1,4 +1,4 @@
-#include "relpos/models.hpp"
+#include "relpos/models/models.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "relpos/catalogue.hpp"
-#include "relpos/errors.hpp"
-#include "relpos/json.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/base/json.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -83,7 +84,7 @@ Failure failure(const std::string& text) {
   return {};
 }
 
-// Parameter names each scheme accepts, from the index table of schemes.md.
+// Parameter names each scheme accepts, as rp.schemes lists them (docs/schemes/).
 const std::map<std::string, std::set<std::string>>& acceptedParams() {
   static const std::set<std::string> rope = {"d", "base", "layout", "rotaryDim"};
   auto with = [](std::set<std::string> names) {

@@ -1,23 +1,19 @@
-// shaw, transformer-xl, deberta (schemes.md §2, §8).
+// shaw, transformer-xl, deberta (docs/schemes/vectors.md, docs/buckets.md).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
 
-#include "relpos/absolute.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/schemes/vector_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::wave;
+using relpos::testing::with;
 
 namespace {
-
-std::vector<float> wave(int count, double rate, double phase) {
-  std::vector<float> out(count);
-  for (int t = 0; t < count; ++t) out[t] = static_cast<float>(std::sin(rate * t + phase));
-  return out;
-}
 
 double dot(const float* a, const float* b, int d) {
   double s = 0;
@@ -45,10 +41,7 @@ void expectToeplitz(const Tensor& s) {
 // DeBERTa's signed bucket(delta) read off a logBucket map: column 0 for delta >= 0, row 0 otherwise.
 int debertaBucket(int positionBuckets, int maxRelative, int delta) {
   const int n = std::abs(delta) + 1;
-  Params p = params("buckets");
-  p.setNumber("n", n);
-  p.setNumber("positionBuckets", positionBuckets);
-  p.setNumber("maxRelativePositions", maxRelative);
+  Params p = with("buckets", {{"n", n}, {"positionBuckets", positionBuckets}, {"maxRelativePositions", maxRelative}});
   const Tensor map = compute("buckets", "deberta", p).at("data");
   return delta >= 0 ? map.i32[delta * n] : map.i32[-delta];
 }
@@ -76,9 +69,7 @@ void expectCacheMatchesFullAttention(const std::string& id, Params base, int n, 
 // ---------------------------------------------------------------------------------------------
 
 TEST(Shaw, BucketsAreClippedDistances) {
-  Params p = params("buckets");
-  p.setNumber("n", 8);
-  p.setNumber("clip", 3);
+  Params p = with("buckets", {{"n", 8}, {"clip", 3}});
   const Tensor map = compute("buckets", "shaw", p).at("data");
   ASSERT_TRUE(map.isInt);
   // Golden 003_shaw_bucket_n8_k3.json, row 2.
@@ -90,11 +81,7 @@ TEST(Shaw, BucketsAreClippedDistances) {
 }
 
 TEST(Shaw, ProbeScoresUseTheSinusoidOfSignedDistance) {
-  Params p = params("scores");
-  p.setNumber("n", 12);
-  p.setNumber("d", 8);
-  p.setNumber("clip", 4);
-  p.setNumber("heads", 2);
+  Params p = with("scores", {{"n", 12}, {"d", 8}, {"clip", 4}, {"heads", 2}});
   const Tensor s = compute("scores", "shaw", p).at("data");
   ASSERT_EQ(s.shape, (Shape{2, 12, 12}));
   std::vector<float> pe(8);
@@ -163,10 +150,7 @@ TEST(TransformerXl, UntrainedDefaultIsContentPlusSinusoidOfQueryMinusKey) {
 }
 
 TEST(TransformerXl, PositionTermsAreTranslationInvariant) {
-  Params p = params("scores");
-  p.setNumber("n", 10);
-  p.setNumber("d", 4);
-  p.setNumber("dR", 6);
+  Params p = with("scores", {{"n", 10}, {"d", 4}, {"dR", 6}});
   p.setArray("v", {0.3f, -0.2f, 0.5f, 0.1f}, {4});
   p.setArray("q", {1.0f, 0.5f, -0.5f, 2.0f}, {4});
   p.setArray("WR", wave(24, 0.9, 0.5), {6, 4});
@@ -188,10 +172,7 @@ TEST(TransformerXl, AttentionWithAKvCacheMatchesFullAttention) {
 // ---------------------------------------------------------------------------------------------
 
 TEST(Deberta, LogBucketsMatchGoldenAndPublishedFacts) {
-  Params p = params("buckets");
-  p.setNumber("n", 40);
-  p.setNumber("positionBuckets", 16);
-  p.setNumber("maxRelativePositions", 32);
+  Params p = with("buckets", {{"n", 40}, {"positionBuckets", 16}, {"maxRelativePositions", 32}});
   const Tensor log = compute("buckets", "deberta", p).at("data");
   // Golden 012_deberta_bucket_n40_pb16_mrp32_log.json, row 39 (delta = 39 - j): not clamped.
   const std::vector<int> row39 = {17, 17, 16, 16, 16, 16, 16, 16, 15, 15, 15, 15, 15, 15, 14, 14, 14, 14, 13, 13,
@@ -211,7 +192,7 @@ TEST(Deberta, LogBucketsMatchGoldenAndPublishedFacts) {
 }
 
 TEST(Deberta, TiesFollowExactArithmetic) {
-  // schemes.md §0: 125/64 = 1.25^3 -> exactly 189 -> +-253 (float32: +-254); 15 ln2 / ln8 = 5 -> 21.
+  // docs/buckets.md: 125/64 = 1.25^3 -> exactly 189 -> +-253 (float32: +-254); 15 ln2 / ln8 = 5 -> 21.
   EXPECT_EQ(debertaBucket(128, 81, 125), 253);
   EXPECT_EQ(debertaBucket(128, 81, -125), -253);
   EXPECT_EQ(debertaBucket(32, 129, 32), 21);
@@ -221,10 +202,7 @@ TEST(Deberta, BucketsAreOddMonotoneAndTranslationInvariant) {
   for (auto [pb, mrp] :
        {std::pair{16, 32}, std::pair{256, 512}, std::pair{128, 81}, std::pair{4, 8}, std::pair{0, 6}}) {
     const int n = 300;
-    Params p = params("buckets");
-    p.setNumber("n", n);
-    p.setNumber("positionBuckets", pb);
-    p.setNumber("maxRelativePositions", mrp);
+    Params p = with("buckets", {{"n", n}, {"positionBuckets", pb}, {"maxRelativePositions", mrp}});
     const Tensor map = compute("buckets", "deberta", p).at("data");
     for (int delta = 1; delta < n; ++delta) {
       EXPECT_EQ(map.i32[delta * n], -map.i32[delta]);                                 // odd
@@ -237,9 +215,7 @@ TEST(Deberta, BucketsAreOddMonotoneAndTranslationInvariant) {
 }
 
 TEST(Deberta, InvalidBucketConfigurationsAreRangeErrors) {
-  Params p = params("buckets");
-  p.setNumber("n", 4);
-  p.setNumber("positionBuckets", 1);
+  Params p = with("buckets", {{"n", 4}, {"positionBuckets", 1}});
   expectRangeError("buckets", "deberta", p, "positionBuckets");
   p.setNumber("positionBuckets", 16);
   p.setNumber("maxRelativePositions", 9);  // P - 1 = 8 is not > 16/2
@@ -286,21 +262,14 @@ TEST(Deberta, FullLogitsAreDisentangledTermsOverSqrtOfScaledDim) {
 }
 
 TEST(Deberta, ProbeScoresAreTranslationInvariant) {
-  Params p = params("scores");
-  p.setNumber("n", 20);
-  p.setNumber("d", 8);
-  p.setNumber("positionBuckets", 8);
-  p.setNumber("maxRelativePositions", 16);
+  Params p = with("scores", {{"n", 20}, {"d", 8}, {"positionBuckets", 8}, {"maxRelativePositions", 16}});
   const Tensor s = compute("scores", "deberta", p).at("data");
   ASSERT_EQ(s.shape, (Shape{1, 20, 20}));
   expectToeplitz(s);
 }
 
 TEST(Deberta, AttentionWithAKvCacheMatchesFullAttention) {
-  Params p = params("attention");
-  p.setNumber("positionBuckets", 4);
-  p.setNumber("maxRelativePositions", 6);
-  p.setNumber("heads", 2);
+  Params p = with("attention", {{"positionBuckets", 4}, {"maxRelativePositions", 6}, {"heads", 2}});
   expectCacheMatchesFullAttention("deberta", p, 7, 8, 3);
 }
 

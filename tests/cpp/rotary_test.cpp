@@ -1,15 +1,18 @@
-#include "relpos/rotary.hpp"
+#include "relpos/kernels/rotary.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "relpos/catalogue.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::with;
 
 namespace {
 
@@ -30,9 +33,7 @@ Tensor rotate(const std::vector<float>& x, int64_t n, int64_t d, const std::stri
 
 TEST(Rope, ScoresAreTranslationInvariant) {
   for (const char* id : {"rope", "rope-linear", "rope-yarn", "rope-llama3", "xpos"}) {
-    Params p = params("scores");
-    p.setNumber("n", 24);
-    p.setNumber("d", 16);
+    Params p = with("scores", {{"n", 24}, {"d", 16}});
     const Tensor s = compute("scores", id, p).at("data");
     for (int i = 0; i + 1 < 24; ++i) {
       for (int j = 0; j + 1 < 24; ++j) {
@@ -71,10 +72,7 @@ TEST(Rope, RotationIsAccurateAtPositionOneMillion) {
 TEST(RopeYarn, FrequenciesAreContinuousAcrossTheRamp) {
   // Without truncation the ramp is linear in the pair index between its bounds: neighbouring
   // pairs never jump by more than the plain geometric step between theta_k and theta_{k+1}.
-  Params p = params("frequencies");
-  p.setNumber("d", 128);
-  p.setNumber("factor", 16);
-  p.setNumber("originalMaxPositionEmbeddings", 4096);
+  Params p = with("frequencies", {{"d", 128}, {"factor", 16}, {"originalMaxPositionEmbeddings", 4096}});
   p.setBoolean("truncate", false);
   const std::vector<double> scaled = frequencies("rope-yarn", p);
   const std::vector<double> plain = ropeInvFreq(128, 10000);
@@ -102,9 +100,7 @@ TEST(RopeLlama3, FrequenciesAreContinuousAtTheBandBoundaries) {
   EXPECT_NEAR(smoothAt(original / low), (2 * M_PI / (original / low)) / s, 1e-15);
   EXPECT_NEAR(smoothAt(original / high), 2 * M_PI / (original / high), 1e-15);
 
-  Params p = params("frequencies");
-  p.setNumber("d", 128);
-  p.setNumber("base", 500000);
+  Params p = with("frequencies", {{"d", 128}, {"base", 500000}});
   const std::vector<double> scaled = frequencies("rope-llama3", p);
   const std::vector<double> plain = ropeInvFreq(128, 500000);
   for (size_t k = 0; k < scaled.size(); ++k) {
@@ -117,9 +113,7 @@ TEST(RopeLlama3, FrequenciesAreContinuousAtTheBandBoundaries) {
 }
 
 TEST(RopeNtk, KeepsTheFirstFrequencyAndDividesTheLastBySFactor) {
-  Params p = params("frequencies");
-  p.setNumber("d", 32);
-  p.setNumber("factor", 4);
+  Params p = with("frequencies", {{"d", 32}, {"factor", 4}});
   const std::vector<double> scaled = frequencies("rope-ntk", p);
   const std::vector<double> plain = ropeInvFreq(32, 10000);
   EXPECT_DOUBLE_EQ(scaled.front(), 1.0);
@@ -127,11 +121,7 @@ TEST(RopeNtk, KeepsTheFirstFrequencyAndDividesTheLastBySFactor) {
 }
 
 TEST(RopeDynamic, IsPlainRopeUpToTheOriginalLength) {
-  Params p = params("frequencies");
-  p.setNumber("d", 16);
-  p.setNumber("factor", 4);
-  p.setNumber("originalMaxPositionEmbeddings", 2048);
-  p.setNumber("seqLen", 2048);
+  Params p = with("frequencies", {{"d", 16}, {"factor", 4}, {"originalMaxPositionEmbeddings", 2048}, {"seqLen", 2048}});
   const std::vector<double> scaled = frequencies("rope-dynamic", p);
   const std::vector<double> plain = ropeInvFreq(16, 10000);
   for (size_t k = 0; k < plain.size(); ++k) EXPECT_NEAR(scaled[k], plain[k], plain[k] * 1e-6);

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "relpos/bias.hpp"
-#include "relpos/errors.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/bias_family.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
 using relpos::testing::params;
+using relpos::testing::with;
 
 namespace {
 
@@ -19,10 +21,7 @@ struct BucketConfig {
 };
 
 Tensor t5Buckets(const BucketConfig& c, int n) {
-  Params p = params("buckets");
-  p.setNumber("n", n);
-  p.setNumber("numBuckets", c.numBuckets);
-  p.setNumber("maxDistance", c.maxDistance);
+  Params p = with("buckets", {{"n", n}, {"numBuckets", c.numBuckets}, {"maxDistance", c.maxDistance}});
   p.setBoolean("bidirectional", c.bidirectional);
   return compute("buckets", "t5", p).at("data");
 }
@@ -69,7 +68,7 @@ TEST(T5, UnidirectionalPublishedBuckets) {
 }
 
 TEST(T5, TieFollowsExactArithmetic) {
-  // schemes.md §0: 18 ln(5/3) / ln(25/9) = 9 exactly, so r = -30 is bucket 18 + 9 = 27 (float32: 26).
+  // docs/buckets.md: 18 ln(5/3) / ln(25/9) = 9 exactly, so r = -30 is bucket 18 + 9 = 27 (float32: 26).
   const Tensor map = t5Buckets({36, 50, false}, 31);
   EXPECT_EQ(bucketAt(map, -30), 27);
 }
@@ -109,9 +108,7 @@ TEST(T5, BiasLooksUpTheGivenTable) {
 }
 
 TEST(T5, DefaultTableIsQuantisedAlibi) {
-  Params p = params("bias");
-  p.setNumber("n", 40);
-  p.setNumber("heads", 8);
+  Params p = with("bias", {{"n", 40}, {"heads", 8}});
   const Tensor b = compute("bias", "t5", p).at("data");
   const auto slopes = alibiSlopes(8, 8);
   for (int h = 0; h < 8; ++h) {
@@ -133,9 +130,7 @@ TEST(T5, DefaultTableIsQuantisedAlibi) {
 }
 
 TEST(T5, InvalidBucketConfigurationsAreRangeErrors) {
-  Params p = params("buckets");
-  p.setNumber("n", 4);
-  p.setNumber("numBuckets", 31);
+  Params p = with("buckets", {{"n", 4}, {"numBuckets", 31}});
   expectRangeError(p, "buckets", "numBuckets");
   p.setNumber("numBuckets", 2);
   expectRangeError(p, "buckets", "numBuckets");
@@ -148,9 +143,7 @@ TEST(T5, InvalidBucketConfigurationsAreRangeErrors) {
   p.setNumber("maxDistance", 16);  // must be > 32/2 unidirectional
   expectRangeError(p, "buckets", "maxDistance");
 
-  Params b = params("bias");
-  b.setNumber("n", 4);
-  b.setNumber("heads", 2);
+  Params b = with("bias", {{"n", 4}, {"heads", 2}});
   b.setArray("table", std::vector<float>(32, 0.0f), {1, 32});
   expectRangeError(b, "bias", "table");
 }

@@ -18,10 +18,10 @@
 #include <string>
 #include <typeinfo>
 
-#include "relpos/errors.hpp"
-#include "relpos/json.hpp"
-#include "relpos/params.hpp"
-#include "relpos/tensor.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/base/json.hpp"
+#include "relpos/base/params.hpp"
+#include "relpos/base/tensor.hpp"
 
 namespace fuzz {
 

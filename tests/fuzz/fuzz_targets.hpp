@@ -7,9 +7,10 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "relpos/analysis.hpp"
-#include "relpos/catalogue.hpp"
-#include "relpos/models.hpp"
+#include "relpos/analysis/analysis.hpp"
+#include "relpos/models/models.hpp"
+#include "relpos/ops/operations.hpp"
+#include "relpos/schemes/registry.hpp"
 
 namespace fuzz {
 

@@ -173,6 +173,41 @@ describe('2.1.4 linear algebra: svd and eig', () => {
     expect(skew.isPSD).toBe(false);
   });
 
+  it('the rank cut follows the input precision: P·Pᵀ of float32 sinusoids has rank ≤ d and no finite condition number', () => {
+    for (const n of [64, 256]) {
+      const S = rp.scores('sinusoidal', { n, d: 32, heads: 1 });
+      const r = A.svd({ shape: [n, n], data: S.data });
+      expect(r.tolerance).toBeCloseTo(n * 2 ** -23, 12); // max(rows, cols) · ε_float32
+      expect(r.rank).toBeLessThanOrEqual(32);
+      expect(r.conditionNumber).toBe(Infinity);
+      // The same singular values counted with a float64 cut would call rounding noise rank.
+      expect(A.svd({ shape: [n, n], data: S.data }, { tolerance: n * 2 ** -52 }).rank).toBeGreaterThan(32);
+    }
+    // A well-conditioned matrix keeps its full rank and finite condition number.
+    const full = A.svd([
+      [2, 1],
+      [1, 2],
+    ]);
+    expect([full.rank, full.conditionNumber]).toEqual([2, 3]);
+    expect(() => A.svd([[1]], { tolerance: 2 })).toThrow(RangeError);
+  });
+
+  it('eig reports symmetry: an antisymmetric matrix (an odd k(j − i)) is not PSD, whatever its symmetric part', () => {
+    const B = rp.bias('sin-freq', { n: 32 }); // sin((j − i)/α): odd
+    const r = A.eig({ shape: [32, 32], data: B.data });
+    expect(r.symmetric).toBe(false);
+    expect(r.asymmetry).toBeCloseTo(2, 5);
+    expect(Math.max(...Array.from(r.values, Math.abs))).toBe(0); // its symmetric part is exactly 0
+    expect(r.isPSD).toBe(false);
+    // The kernel check of the same profile says the same.
+    expect(A.kernelCheck('sin-freq', { n: 32 }).isPSD).toBe(false);
+    const sym = A.eig([
+      [2, 1],
+      [1, 2],
+    ]);
+    expect([sym.symmetric, sym.asymmetry, sym.isPSD]).toEqual([true, 0, true]);
+  });
+
   it('a 512×512 SVD runs in both builds', async () => {
     const M = { shape: [512, 512], data: Float32Array.from(gaussians(512 * 512, 9)) };
     const simd = A.svd(M);
@@ -214,6 +249,46 @@ describe('2.1.5 probability: kernelCheck, gpSample, entropy, distanceEntropy', (
     expect(r.isPSD).toBe(true);
     expect(A.kernelCheck({ name: 'sin-freq', alpha: 4 }, { n: 16 }).symmetric).toBe(false);
     expect(A.kernelCheck('alibi', { n: 16 }).isPSD).toBe(false);
+  });
+
+  it('conditional positive definiteness: −|r|-type biases are CPD but not PSD, exp(−λ|r|) is both, an odd profile neither', () => {
+    for (const name of ['alibi', 'kerple-log', 'kerple-power']) {
+      const r = A.kernelCheck({ name }, { n: 64 });
+      expect([r.isPSD, r.isCPD], name).toEqual([false, true]);
+      expect(r.minEigenvalue, name).toBeLessThan(0);
+    }
+    const values = Array.from({ length: 63 }, (_, t) => -0.1 * Math.abs(t - 31));
+    expect(A.kernelCheck({ values }).isCPD).toBe(true); // the bias −λ|r| …
+    expect(A.kernelCheck({ values: values.map(Math.exp) }).isPSD).toBe(true); // … and its exponential (Schoenberg)
+    expect(A.kernelCheck('exp-decay', { n: 64 }).isCPD).toBe(true); // PSD implies CPD
+    expect(A.kernelCheck('sin', { n: 64 }).isCPD).toBe(false);
+    const square = Array.from({ length: 63 }, (_, t) => (t - 31) ** 2); // +r² is conditionally negative definite
+    expect(A.kernelCheck({ values: square }).isCPD).toBe(false);
+  });
+
+  it('GP regression: the posterior passes near the observations, its spread shrinks there and returns to the prior far away', () => {
+    const post = A.gpPosterior({ name: 'gaussian', sigma: 3 }, { n: 40, at: [0, 10, 20], y: [0, -1, -2], noise: 0.05 });
+    expect(post.mean).toHaveLength(40);
+    for (const [t, y] of [
+      [0, 0],
+      [10, -1],
+      [20, -2],
+    ]) {
+      expect(Math.abs(post.mean[t] - y)).toBeLessThan(0.05);
+      expect(post.std[t]).toBeLessThan(0.06);
+    }
+    expect(post.std[39]).toBeCloseTo(1, 3); // far from the data: the prior's k(0) = 1
+    expect(Math.abs(post.mean[39])).toBeLessThan(1e-3);
+    // A prior mean function m shifts where the posterior returns to.
+    const mean = Array.from({ length: 40 }, (_, t) => -0.1 * t);
+    const shifted = A.gpPosterior({ name: 'gaussian', sigma: 3 }, { n: 40, at: [0], y: [0], noise: 0.05, mean });
+    expect(shifted.mean[39]).toBeCloseTo(-3.9, 3);
+    // Exact conditioning on one point: mean k(t)/(1 + σ²) · y.
+    const one = A.gpPosterior({ name: 'exp-decay', lambda: 0.5 }, { n: 5, at: [2], y: [1], noise: 0.5 });
+    expect(one.mean[4]).toBeCloseTo(Math.exp(-1) / 1.25, 5);
+    expect(() => A.gpPosterior('sin', { n: 8, at: [1], y: [0] })).toThrow(/not symmetric/);
+    expect(() => A.gpPosterior('gaussian', { n: 8, at: [8], y: [0] })).toThrow(RangeError);
+    expect(() => A.gpPosterior('gaussian', { n: 8, at: [1, 2], y: [0] })).toThrow(/one value per entry/);
   });
 
   it('GP samples are [count, n], seeded, and their covariance approaches k(j − i)', () => {

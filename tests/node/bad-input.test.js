@@ -289,9 +289,9 @@ describe('cross-parameter and shape checks', () => {
     ],
     [
       'unknown scheme in attention',
-      () => rp.attention({ q: x, k: x, scheme: 'nope' }),
+      () => rp.attention({ q: x, k: x, scheme: 'bogus' }),
       RangeError,
-      /relpos\.attention: unknown scheme id 'nope'; known ids: .*'rope'/,
+      /relpos\.attention: unknown scheme id 'bogus'; known ids: .*'rope'/,
     ],
     [
       'unknown scheme for rotate',

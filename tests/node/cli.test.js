@@ -1,15 +1,22 @@
-// The command line (bin/relpos.js) as a user runs it: a child process writing PNG, SVG, CSV and
-// JSON files, listing schemes and presets, and failing clearly (non-zero exit) on bad input.
+// The command line (bin/relpos.js) as a user runs it: a child process writing PNG, SVG, CSV, JSON
+// and pgfplots files of the views <relpos-heatmap> defines, from a scheme, a preset or a
+// config.json; saying which call, form and parameters it drew; failing clearly (non-zero exit).
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { load } from '../../bindings/index.js';
+import { colormapTable, lutIndex } from '../../web/components/colormap.js';
+import { computeView, viewsFor } from '../../web/components/compute.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../../bin/relpos.js', import.meta.url));
 const outDir = fileURLToPath(new URL('../../build/cli-test/', import.meta.url));
+const configs = fileURLToPath(new URL('../fixtures/configs/', import.meta.url));
 const out = (name) => `${outDir}${name}`;
+let rp;
 
 /** Runs the CLI; resolves to { code, stdout, stderr } whatever the exit code. */
 async function relpos(...args) {
@@ -22,11 +29,21 @@ async function relpos(...args) {
   }
 }
 
-/** Width and height from a PNG's IHDR chunk, after checking the signature. */
-function pngSize(bytes) {
-  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+/** `relpos render <words…> --out <file>`, expecting success; resolves to { stderr, text, file }. */
+async function render(words, file) {
+  const result = await relpos('render', ...words.split(' ').filter(Boolean), '--out', out(file));
+  expect(result.code, result.stderr).toBe(0);
+  return { ...result, file: out(file), text: () => readFileSync(out(file), 'utf8') };
+}
+
+/** Decoded PNG: { width, height, rgb(x, y) }. */
+function readPng(bytes) {
+  const png = pngjs.PNG.sync.read(Buffer.from(bytes));
+  return {
+    width: png.width,
+    height: png.height,
+    rgb: (x, y) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)],
+  };
 }
 
 /** A minimal well-formedness check: balanced tags, one root <svg>. */
@@ -41,180 +58,206 @@ function checkXml(text) {
   expect(stack).toEqual([]);
 }
 
-beforeAll(() => {
+const csvRows = (text) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((row) => row.split(','));
+
+beforeAll(async () => {
+  rp = await load();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-describe('relpos render', { timeout: 30000 }, () => {
-  it('writes a PNG of the requested size (ALiBi, causal, one head of 8)', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      'alibi',
-      '--n',
-      '96',
-      '--heads',
-      '8',
-      '--head',
-      '3',
-      '--causal',
-      '--out',
-      out('alibi.png'),
-    );
-    expect(code, stderr).toBe(0);
-    expect(pngSize(readFileSync(out('alibi.png')))).toEqual({ width: 96, height: 96 });
+describe('relpos render: files', { timeout: 30000 }, () => {
+  it('writes a PNG, one pixel per cell, in the colours of the elements (ALiBi, causal, head 3 of 8)', async () => {
+    const { stderr, file } = await render('alibi --n 96 --heads 8 --head 3 --causal', 'alibi.png');
     expect(stderr).toContain('head 3 of 8');
+    const png = readPng(readFileSync(file));
+    expect([png.width, png.height]).toEqual([96, 96]);
+    const bias = rp.bias('alibi', { n: 96, heads: 8, causal: true }).data.subarray(3 * 96 * 96);
+    const lo = Math.min(...bias.filter(Number.isFinite));
+    const lut = colormapTable('viridis');
+    for (const [i, j] of [
+      [95, 0],
+      [50, 20],
+      [10, 10],
+    ]) {
+      const at = lutIndex(bias[i * 96 + j], lo, 255 / (0 - lo)) * 4;
+      expect(png.rgb(j, i)).toEqual([lut[at], lut[at + 1], lut[at + 2]]);
+    }
+    expect(png.rgb(95, 0)).toEqual([128, 128, 128]); // masked: grey
   });
 
   it('scales PNG cells with --scale', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      'exp-decay',
-      '--n',
-      '20',
-      '--scale',
-      '3',
-      '--colormap',
-      'magma',
-      '--out',
-      out('decay.png'),
-    );
-    expect(code, stderr).toBe(0);
-    expect(pngSize(readFileSync(out('decay.png')))).toEqual({ width: 60, height: 60 });
+    const { file } = await render('exp-decay --n 20 --scale 3 --colormap magma', 'decay.png');
+    const png = readPng(readFileSync(file));
+    expect([png.width, png.height]).toEqual([60, 60]);
+    expect(png.rgb(0, 0)).toEqual(png.rgb(2, 2)); // one cell, 3 × 3 pixels
   });
 
   it('writes a CSV with n rows of n numbers, equal to the API result', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      't5',
-      '--n',
-      '40',
-      '--view',
-      'buckets',
-      '--param',
-      'numBuckets=16',
-      '--out',
-      out('t5.csv'),
-    );
-    expect(code, stderr).toBe(0);
-    const rows = readFileSync(out('t5.csv'), 'utf8').trimEnd().split('\n');
+    const { text } = await render('t5 --n 40 --view buckets --param numBuckets=16', 't5.csv');
+    const rows = csvRows(text());
     expect(rows).toHaveLength(40);
-    for (const row of rows) expect(row.split(',')).toHaveLength(40);
-    const { load } = await import('../../bindings/index.js');
-    const rp = await load();
-    const expected = rp.buckets('t5', { n: 40, numBuckets: 16 });
-    expect(rows.flatMap((r) => r.split(',').map(Number))).toEqual(Array.from(expected.data));
+    for (const row of rows) expect(row).toHaveLength(40);
+    expect(rows.flat().map(Number)).toEqual(Array.from(rp.buckets('t5', { n: 40, numBuckets: 16 }).data));
   });
 
-  it('writes -Infinity into CSV for masked cells', async () => {
-    const { code } = await relpos('render', 'alibi', '--n', '4', '--causal', '--out', out('causal.csv'));
-    expect(code).toBe(0);
-    expect(readFileSync(out('causal.csv'), 'utf8').split('\n')[0].split(',')).toEqual([
-      '0',
-      '-Infinity',
-      '-Infinity',
-      '-Infinity',
-    ]);
+  it('writes -inf into CSV for masked cells, as the elements export them', async () => {
+    const { text } = await render('alibi --n 4 --causal', 'causal.csv');
+    expect(csvRows(text())[0]).toEqual(['0', '-inf', '-inf', '-inf']);
   });
 
-  it('writes JSON with shape, metadata and rows (masked cells as null)', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      'alibi',
-      '--n',
-      '12',
-      '--heads',
-      '4',
-      '--head',
-      '2',
-      '--causal',
-      '--param',
-      'alibiBiasMax=4',
-      '--out',
-      out('alibi.json'),
-    );
-    expect(code, stderr).toBe(0);
-    const json = JSON.parse(readFileSync(out('alibi.json'), 'utf8'));
-    expect(json).toMatchObject({
+  it("writes the elements' JSON figure: values, colour scale and what was drawn", async () => {
+    const { text } = await render('alibi --n 12 --heads 4 --head 2 --causal --param alibiBiasMax=4', 'alibi.json');
+    const json = JSON.parse(text());
+    expect(json).toMatchObject({ format: 'relpos-figure', kind: 'heatmap', shape: [12, 12], colormap: 'viridis' });
+    expect(json.meta).toMatchObject({
       scheme: 'alibi',
       view: 'bias',
       n: 12,
       heads: 4,
       head: 2,
       causal: true,
-      shape: [12, 12],
       params: { alibiBiasMax: 4 },
+      call: "rp.bias('alibi', { n: 12, heads: 4, causal: true, alibiBiasMax: 4 })",
     });
     expect(json.data).toHaveLength(12);
-    expect(json.data[0]).toHaveLength(12);
-    expect(json.data[0][1]).toBeNull();
+    expect(json.data[0][1]).toBe('-Infinity');
     expect(json.data[5][0]).toBeCloseTo(-5 * 2 ** -3, 6); // slope of head 2 of 4 with max 4: 2^-(3·4/4)
   });
 
-  it('writes attention weights that are row-stochastic', async () => {
-    const { code, stderr } = await relpos(
+  it('writes the weights view of the elements: the all-ones probe through rp.attention, row-stochastic', async () => {
+    const { text } = await render('rope --n 16 --d 32 --view weights --causal', 'weights.json');
+    const { data, meta } = JSON.parse(text());
+    expect(meta.view).toBe('weights');
+    expect(meta.call).toMatch(/^rp\.attention\(\{ q: ones \[16, 1·32\].*causal: true/);
+    const info = rp.schemes.find((s) => s.id === 'rope');
+    const expected = computeView(rp, info, 'weights', { n: 16, d: 32, causal: true });
+    expect(data.flat()).toEqual(Array.from(expected.data));
+    for (const row of data) expect(row.reduce((a, b) => a + Number(b), 0)).toBeCloseTo(1, 5);
+  });
+
+  it("writes the elements' SVG: one <rect> per cell for small maps, with axes and a colour bar", async () => {
+    const { text } = await render('kerple-log --n 10', 'small.svg');
+    const svg = text();
+    checkXml(svg);
+    expect(svg.match(/<rect [^>]*shape-rendering="crispEdges"/g)).toHaveLength(100);
+    expect(svg).toContain('url(#relpos-bar)');
+    expect(svg).toContain('<title>kerple-log bias, n = 10</title>');
+  });
+
+  it('writes an SVG embedding a one-pixel-per-cell PNG for large maps', async () => {
+    const { text } = await render('rope --n 128 --view scores', 'large.svg');
+    const svg = text();
+    checkXml(svg);
+    expect(svg).not.toMatch(/crispEdges/);
+    const base64 = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(svg)[1];
+    const png = readPng(Buffer.from(base64, 'base64'));
+    expect([png.width, png.height]).toEqual([128, 128]);
+  });
+
+  it('writes a pgfplots snippet', async () => {
+    const { text } = await render('alibi --n 8', 'alibi.tex');
+    expect(text()).toMatch(/\\begin\{axis\}[\s\S]*matrix plot\*[\s\S]*\\end\{tikzpicture\}/);
+  });
+});
+
+describe('relpos render: what it drew', { timeout: 30000 }, () => {
+  it("prints the call, the scheme, and each parameter: BLOOM's preset draws the keyPosition form +m·j", async () => {
+    const { stderr, text } = await render('bloom-7b1 --n 8 --head 31', 'bloom.json');
+    expect(JSON.parse(text()).meta).toMatchObject({ scheme: 'alibi', preset: 'bloom-7b1', heads: 32, head: 31 });
+    expect(stderr).toContain(
+      "drew the bias view of ALiBi (alibi), from preset bloom-7b1: rp.bias('alibi', { n: 8, heads: 32, alibiBiasMax: 8, form: 'keyPosition' })",
+    );
+    expect(stderr).toMatch(/^relpos: {3}form = keyPosition \(preset\): m\*j \(BLOOM\)$/m);
+    expect(stderr).toMatch(/^relpos: {3}alibiBiasMax = 8 \(preset\): /m);
+    const plain = await render('alibi --n 8 --param form=symmetric', 'mpt.json');
+    expect(plain.stderr).toMatch(/^relpos: {3}form = symmetric \(--param\): -m\|j-i\| \(paper\/MPT\)$/m);
+  });
+
+  it('prints what docs/cli.md shows for BLOOM', async () => {
+    const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const [, command, shown] = /\(`npx (relpos render [^`]+)`\):\n\n```text\n([\s\S]*?)```/.exec(doc);
+    const words = command.split(' ').slice(1);
+    const { code, stderr } = await run(process.execPath, [cli, ...words], { cwd: outDir, encoding: 'utf8' }).then(
+      (r) => ({ code: 0, ...r }),
+    );
+    expect(code).toBe(0);
+    expect(stderr).toBe(shown);
+  });
+
+  it('--causal goes to the core call of every view (the core applies it, or names it)', async () => {
+    for (const scheme of ['alibi', 'rope', 't5', 'sinusoidal']) {
+      const info = rp.schemes.find((s) => s.id === scheme);
+      for (const view of viewsFor(info)) {
+        const result = await relpos('render', scheme, '--n', '6', '--view', view, '--causal', '--out', out('c.json'));
+        if (result.code === 0) {
+          const json = JSON.parse(readFileSync(out('c.json'), 'utf8'));
+          expect(json.meta.call, `${scheme} ${view}`).toContain('causal: true');
+          const head0 = computeView(rp, info, view, { n: 6, causal: true }).data.subarray(0, 36);
+          expect(json.data.flat().map(Number), `${scheme} ${view}`).toEqual(Array.from(head0));
+        } else {
+          // A call without a causal form refuses it by name (never dropped silently).
+          expect(result.code, `${scheme} ${view}`).toBe(1);
+          expect(result.stderr).toMatch(/causal/);
+        }
+      }
+    }
+  });
+
+  it("--mode goes to the weights view's attention call", async () => {
+    const explicit = JSON.parse((await render('alibi --n 8 --view weights --mode explicit', 'm1.json')).text());
+    expect(explicit.meta.call).toContain("mode: 'explicit'");
+    // ALiBi has no position vectors: the core refuses implicit mode by name.
+    const implicit = await relpos(
       'render',
-      'rope',
-      '--n',
-      '16',
-      '--d',
-      '32',
+      'alibi',
       '--view',
       'weights',
-      '--causal',
+      '--mode',
+      'implicit',
       '--out',
-      out('weights.json'),
+      out('m2.json'),
     );
-    expect(code, stderr).toBe(0);
-    const { data, view } = JSON.parse(readFileSync(out('weights.json'), 'utf8'));
-    expect(view).toBe('weights');
-    for (const row of data) expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-    expect(data[0].slice(1).every((v) => v === 0)).toBe(true);
+    expect(implicit.code).toBe(1);
+    expect(implicit.stderr).toMatch(/relpos\.attention: mode 'implicit'/);
+  });
+});
+
+describe('relpos render --config', { timeout: 30000 }, () => {
+  it("draws a config.json through rp.fromConfig: BLOOM's config draws what its preset draws", async () => {
+    const fromConfig = await render(`--config ${configs}bloom-7b1.json --n 8 --head 5`, 'bloom-config.csv');
+    const fromPreset = await render('bloom-7b1 --n 8 --head 5', 'bloom-preset.csv');
+    expect(fromConfig.text()).toBe(fromPreset.text());
+    expect(fromConfig.stderr).toContain('from config bloom-7b1.json');
+    expect(fromConfig.stderr).toMatch(/form = keyPosition \(config\): m\*j \(BLOOM\)/);
   });
 
-  it('writes an SVG of <rect> cells for small n', async () => {
-    const { code, stderr } = await relpos('render', 'kerple-log', '--n', '10', '--out', out('small.svg'));
-    expect(code, stderr).toBe(0);
-    const svg = readFileSync(out('small.svg'), 'utf8');
-    checkXml(svg);
-    expect(svg.match(/<rect /g)).toHaveLength(100);
-    expect(svg).toContain('width="80"');
+  it("uses the config's heads and rotary width, and prints fromConfig's warnings", async () => {
+    const { stderr, text } = await render(
+      `--config ${configs}qwen2-7b-instruct-yarn.json --n 16 --view scores`,
+      'qwen.json',
+    );
+    const { meta } = JSON.parse(text());
+    expect(meta).toMatchObject({ scheme: 'rope-yarn', heads: 28, config: 'qwen2-7b-instruct-yarn.json' });
+    expect(meta.call).toMatch(/rp\.scores\('rope-yarn', \{ n: 16, d: 128, heads: 28, .*factor: 4/);
+    const reading = rp.fromConfig(readFileSync(`${configs}qwen2-7b-instruct-yarn.json`, 'utf8'));
+    expect(reading.warnings.length).toBeGreaterThan(0);
+    for (const warning of reading.warnings) expect(stderr).toContain(`qwen2-7b-instruct-yarn.json: ${warning}`);
   });
 
-  it('writes an SVG embedding a PNG for large n', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      'rope',
-      '--n',
-      '128',
-      '--view',
-      'scores',
-      '--out',
-      out('large.svg'),
-    );
-    expect(code, stderr).toBe(0);
-    const svg = readFileSync(out('large.svg'), 'utf8');
-    checkXml(svg);
-    expect(svg).not.toContain('<rect');
-    const base64 = /data:image\/png;base64,([A-Za-z0-9+/=]+)/.exec(svg)[1];
-    expect(pngSize(Buffer.from(base64, 'base64'))).toEqual({ width: 128, height: 128 });
-  });
-
-  it('accepts a preset id in place of a scheme (its params and heads)', async () => {
-    const { code, stderr } = await relpos(
-      'render',
-      'bloom-7b1',
-      '--n',
-      '8',
-      '--head',
-      '31',
-      '--out',
-      out('bloom.json'),
-    );
-    expect(code, stderr).toBe(0);
-    const json = JSON.parse(readFileSync(out('bloom.json'), 'utf8'));
-    expect(json).toMatchObject({ scheme: 'alibi', preset: 'bloom-7b1', heads: 32, head: 31 });
+  it('fails clearly on a config that is not one, and on a missing file', async () => {
+    writeFileSync(out('bad.json'), '{ "model_type": 42 ');
+    const bad = await relpos('render', '--config', out('bad.json'), '--out', out('x.png'));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^relpos: relpos\.fromConfig: /);
+    const missing = await relpos('render', '--config', out('nope.json'), '--out', out('x.png'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read --config .*nope\.json/);
   });
 });
 
@@ -240,11 +283,13 @@ describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
     expect(stdout).toMatch(/^llama-3\.1-8b\s+rope-llama3\s+32/m);
   });
 
-  it('prints usage with --help', async () => {
+  it('prints usage with --help: every view, --config, and -inf for masked cells', async () => {
     const { code, stdout } = await relpos('--help');
     expect(code).toBe(0);
     expect(stdout).toContain('relpos render <scheme|preset>');
-    expect(stdout).toContain('--view');
+    expect(stdout).toContain('relpos render --config <config.json>');
+    expect(stdout).toContain('bias | scores | weights | buckets | distances');
+    expect(stdout).toContain('-inf in CSV');
   });
 
   it('prints usage and exits 2 without a command', async () => {
@@ -255,62 +300,37 @@ describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
 });
 
 describe('relpos errors', { timeout: 30000 }, () => {
+  const x = out('x.png');
   const cases = [
-    [
-      'an unknown scheme',
-      ['render', 'alibbi', '--out', out('x.png')],
-      2,
-      /unknown scheme 'alibbi'; schemes: sinusoidal, .*alibi/,
-    ],
-    [
-      '--param without =',
-      ['render', 'alibi', '--param', 'alibiBiasMax', '--out', out('x.png')],
-      2,
-      /--param must look like name=value/,
-    ],
-    ['--param with bad JSON', ['render', 'alibi', '--param', 'x=[1,', '--out', out('x.png')], 2, /not valid JSON/],
-    [
-      'an unknown extension',
-      ['render', 'alibi', '--out', out('x.gif')],
-      2,
-      /--out must end in \.png, \.svg, \.csv, \.json, got '\.gif'/,
-    ],
-    ['a missing --out', ['render', 'alibi'], 2, /needs --out/],
-    ['an unknown option', ['render', 'alibi', '--bogus', '--out', out('x.png')], 2, /--bogus/],
-    ['an unknown command', ['draw', 'alibi'], 2, /unknown command 'draw'/],
-    ['a view the scheme lacks', ['render', 'alibi', '--view', 'buckets', '--out', out('x.png')], 2, /no buckets view/],
-    ['a bad --n', ['render', 'alibi', '--n', 'ten', '--out', out('x.png')], 2, /--n must be an integer/],
-    [
-      'an unknown colormap',
-      ['render', 'alibi', '--colormap', 'jet', '--out', out('x.png')],
-      2,
-      /--colormap must be one of viridis/,
-    ],
-    [
-      '--head out of range',
-      ['render', 'alibi', '--heads', '2', '--head', '2', '--out', out('x.png')],
-      2,
-      /--head must be < --heads/,
-    ],
-    [
-      'an unknown scheme parameter (from the core)',
-      ['render', 'alibi', '--param', 'slope=1', '--out', out('x.png')],
-      1,
-      /unknown parameter 'slope'/,
-    ],
-    [
-      'an out-of-range parameter (from the core)',
-      ['render', 'rope', '--view', 'scores', '--param', 'base=-1', '--out', out('x.png')],
-      1,
-      /base/,
-    ],
+    ['an unknown scheme', 'render alibbi', 2, /unknown scheme 'alibbi'; schemes: sinusoidal, .*alibi/],
+    ['--param without =', 'render alibi --param alibiBiasMax', 2, /--param must look like name=value/],
+    ['--param with bad JSON', 'render alibi --param x=[1,', 2, /not valid JSON/],
+    ['a missing --out', 'render alibi', 2, /needs --out/, false],
+    ['an unknown option', 'render alibi --bogus', 2, /--bogus/],
+    ['an unknown command', 'draw alibi', 2, /unknown command 'draw'/, false],
+    ['a view the scheme lacks', 'render alibi --view buckets', 2, /--view: scheme 'alibi' has no buckets view/],
+    ['an unknown view', 'render alibi --view heat', 2, /--view: view must be one of bias, scores, weights/],
+    ['a bad --n', 'render alibi --n ten', 2, /--n must be an integer/],
+    ['an unknown colormap', 'render alibi --colormap jet', 2, /--colormap must be one of viridis/],
+    ['--head out of range', 'render alibi --heads 2 --head 2', 2, /--head must be < --heads/],
+    ['--head on a map shared by every head', 'render t5 --view buckets --head 1', 2, /one map for every head/],
+    ['--mode outside the weights view', 'render alibi --mode implicit', 2, /--mode applies to the weights view/],
+    ['a scheme together with --config', 'render alibi --config c.json', 2, /a scheme or --config, not both/],
+    ['an unknown scheme parameter (from the core)', 'render alibi --param slope=1', 1, /unknown parameter 'slope'/],
+    ['an out-of-range parameter (from the core)', 'render rope --view scores --param base=-1', 1, /base/],
   ];
-  for (const [what, args, expectedCode, message] of cases) {
+  for (const [what, words, expectedCode, message, withOut = true] of cases) {
     it(`rejects ${what} with exit code ${expectedCode}`, async () => {
-      const { code, stderr } = await relpos(...args);
+      const { code, stderr } = await relpos(...words.split(' '), ...(withOut ? ['--out', x] : []));
       expect(code).toBe(expectedCode);
       expect(stderr).toMatch(/^relpos: /);
       expect(stderr).toMatch(message);
     });
   }
+
+  it('rejects an unknown extension with exit code 2, naming every format', async () => {
+    const { code, stderr } = await relpos('render', 'alibi', '--out', out('x.gif'));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--out must end in \.png, \.svg, \.csv, \.json, \.tex, got '\.gif'/);
+  });
 });

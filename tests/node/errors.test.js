@@ -15,9 +15,9 @@ const x = { shape: [2, 4], data: new Float32Array(8) };
 const cases = [
   [
     'unknown scheme id',
-    () => rp.bias('nope', { n: 4 }),
+    () => rp.bias('bogus', { n: 4 }),
     RangeError,
-    /relpos\.bias: unknown scheme id 'nope'; known ids: .*'alibi'/,
+    /relpos\.bias: unknown scheme id 'bogus'; known ids: .*'alibi'/,
   ],
   ['id of the wrong kind', () => rp.bias(42, { n: 4 }), TypeError, /relpos\.bias: id must be/],
   [

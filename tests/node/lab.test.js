@@ -84,7 +84,7 @@ describe('rp.lab', () => {
 
   it('names bad options', async () => {
     await expect(rp.lab.train({ bogus: 1 })).rejects.toThrow(RangeError);
-    await expect(rp.lab.train({ scheme: 'nope' })).rejects.toThrow(/scheme/);
+    await expect(rp.lab.train({ scheme: 'bogus' })).rejects.toThrow(/scheme/);
     await expect(rp.lab.train({ heads: 3 })).rejects.toThrow(/divisible/);
     await expect(rp.lab.train({ lr: [1] })).rejects.toThrow(TypeError);
     await expect(rp.lab.train(5)).rejects.toThrow(TypeError);

@@ -1,6 +1,6 @@
 // Nice-number ticks and number formatting of the web components (pure functions, no DOM).
 import { describe, expect, it } from 'vitest';
-import { formatNumber, integerTicks, logTicks, niceStep, niceTicks } from '../../web/components/ticks.js';
+import { formatNumber, formatTick, integerTicks, logTicks, niceStep, niceTicks } from '../../web/components/ticks.js';
 
 describe('niceTicks', () => {
   it('uses steps of 1, 2 or 5 × 10^k inside the range', () => {
@@ -59,5 +59,24 @@ describe('formatNumber', () => {
     expect(formatNumber(123456789)).toBe('1.23e8');
     expect(formatNumber(-Infinity, 'masked')).toBe('masked');
     expect(formatNumber(Number.NaN)).toBe('NaN');
+  });
+});
+
+describe('formatTick', () => {
+  it('labels every tick of a log axis, small ones as powers of ten (never "0")', () => {
+    expect([1e-8, 1e-4, 2e-6, 1e-3, 0.01, 1, 5e5, 1e6].map(formatTick)).toEqual([
+      '10⁻⁸',
+      '10⁻⁴',
+      '2×10⁻⁶',
+      '0.001',
+      '0.01',
+      '1',
+      '5×10⁵',
+      '10⁶',
+    ]);
+    expect(formatTick(-1e-5)).toBe('−10⁻⁵');
+    expect(formatTick(0.30000000000000004)).toBe('0.3');
+    expect(formatTick(0)).toBe('0');
+    expect(formatTick(null)).toBe(null); // a tick the axis leaves out
   });
 });

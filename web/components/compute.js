@@ -1,95 +1,145 @@
-// What each view of <relpos-heatmap> computes (all through the public API of the wasm core):
-//   bias       rp.bias(scheme, { n, heads, causal, …params })                         [heads, n, n]
-//   scores     rp.scores(scheme, { n, d, heads, causal, …params })                    [heads, n, n]
-//   weights    rp.attention({ q: 1, k: 1, scheme, params, mode, heads, causal }).weights
+// The views of a scheme: which core call each one makes, with which options. One definition for
+// <relpos-heatmap>, <relpos-curve> (profiles), the CLI and the Node figure writer (bindings/figure.js).
+//   bias       rp.bias(scheme, { n, heads, causal, …params })                          [heads, n, n]
+//   scores     rp.scores(scheme, { n, d, heads, causal, …params })                     [heads, n, n]
+//   weights    rp.attention({ q: ones, k: ones, heads, scheme, params, mode, causal }).weights
 //              — a content-free probe: every query and key is the all-ones vector of width heads·d,
 //              so only the positional term shapes the weights (softmax over j of QKᵀ/√d + B with a
 //              constant QKᵀ for bias schemes, rotated probes for rotary ones, QPᵀ terms for vector
 //              schemes in implicit/mixed mode). All-zero probes would erase the rotary and implicit
-//              terms (uniform weights), hence ones.                                    [heads, n, n]
-//   buckets    rp.buckets(scheme, { n, …params })                                      [n, n] Int32
-//   distances  euclidean distances between the rows of rp.encoding(scheme, { n, d }) — through
-//              rp.analysis.distances when the build has it, else pairwiseDistances below. [n, n]
-export const VIEWS = ['bias', 'scores', 'weights', 'buckets', 'distances'];
+//              terms (uniform weights), hence ones.                                     [heads, n, n]
+//   buckets    rp.buckets(scheme, { n, causal, …params })                               [n, n] Int32
+//   distances  rp.analysis.distances(rp.encoding(scheme, { n, d, …params }), 'euclidean')   [n, n]
+// `causal` goes to every call when the caller set it: the core applies it (or names it as an error
+// where a call has no causal form, e.g. encodings) — it is never emulated here.
+import { formatMessage } from './messages.js';
+
+const VIEW_CALLS = Object.freeze({
+  bias: { call: 'bias', takes: ['n', 'heads'] },
+  scores: { call: 'scores', takes: ['n', 'd', 'heads'] },
+  weights: { call: 'attention', takes: ['n', 'd', 'heads', 'mode'] },
+  buckets: { call: 'buckets', takes: ['n'] },
+  distances: { call: 'encoding', takes: ['n', 'd'] },
+});
+
+export const VIEWS = Object.freeze(Object.keys(VIEW_CALLS));
+
+/** Defaults of the options every view shares. */
+export const VIEW_DEFAULTS = Object.freeze({ n: 64, heads: 1, d: 64 });
+
+/** Views a scheme (an entry of rp.schemes) supports. */
+export function viewsFor(info) {
+  return VIEWS.filter((view) => info.calls.includes(VIEW_CALLS[view].call));
+}
 
 /** The view a scheme shows when none is asked for. */
 export function defaultView(info) {
   return info.calls.includes('bias') ? 'bias' : 'scores';
 }
 
-/** Views a scheme supports. */
-export function viewsFor(info) {
-  return VIEWS.filter(
-    (view) =>
-      ({
-        bias: info.calls.includes('bias'),
-        scores: info.calls.includes('scores'),
-        weights: info.calls.includes('attention'),
-        buckets: info.calls.includes('buckets'),
-        distances: info.calls.includes('encoding'),
-      })[view],
-  );
-}
-
-/** Euclidean distances between the rows of an [n, d] matrix (float64 accumulation). */
-export function pairwiseDistances({ shape, data }) {
-  const [n, d] = shape;
-  const out = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      let s = 0;
-      for (let k = 0; k < d; k++) {
-        const t = data[i * d + k] - data[j * d + k];
-        s += t * t;
-      }
-      out[i * n + j] = out[j * n + i] = Math.sqrt(s);
-    }
-  }
-  return { shape: [n, n], data: out };
-}
-
-/** The default attention mode for a scheme's family of inputs. */
+/** The default attention mode for a scheme's family of inputs (weights view). */
 export function defaultMode(info) {
-  if (info.calls.includes('bias')) return 'explicit';
-  if (info.calls.includes('rotate')) return 'explicit';
-  return 'implicit';
+  return info.calls.includes('bias') || info.calls.includes('rotate') ? 'explicit' : 'implicit';
 }
 
 /**
- * Computes a view. `options` holds n, heads, causal, d and the scheme parameters; `mode` is the
- * attention mode (weights view only).
+ * Checks that `view` is a view of this scheme: a RangeError naming `where` and the views it has
+ * otherwise — in the words of `messages` (errorView, errorUnsupported) when an element passes its own.
  */
-export function computeView(rp, info, view, options, mode) {
-  const { n, heads = 1, causal = false, d = 64, ...params } = options;
-  const scheme = info.id;
-  switch (view) {
-    case 'bias':
-      return rp.bias(scheme, { n, heads, causal, ...params });
-    case 'scores':
-      return rp.scores(scheme, { n, d, heads, causal, ...params });
-    case 'buckets':
-      return rp.buckets(scheme, { n, ...params });
-    case 'weights': {
-      const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
-      const vectorParams = info.calls.includes('bias') ? params : { d, ...params };
-      return rp.attention({
-        q: ones,
-        k: ones,
-        heads,
-        scheme,
-        params: vectorParams,
-        mode: mode ?? defaultMode(info),
-        causal,
-      }).weights;
-    }
-    case 'distances': {
-      const encoding = rp.encoding(scheme, { n, d, ...params });
-      const distances = rp.analysis?.distances;
-      return typeof distances === 'function'
-        ? distances.call(rp.analysis, encoding, 'euclidean')
-        : pairwiseDistances(encoding);
-    }
-    default:
-      throw new RangeError(view);
+export function requireView(where, info, view, messages) {
+  const views = viewsFor(info);
+  if (messages && !views.includes(view)) {
+    throw new RangeError(
+      VIEWS.includes(view)
+        ? formatMessage(messages.errorUnsupported, { scheme: info.id, call: view })
+        : formatMessage(messages.errorView, { views: VIEWS.join(', '), view }),
+    );
   }
+  if (!VIEWS.includes(view)) {
+    throw new RangeError(`${where}: view must be one of ${VIEWS.join(', ')}, got '${view}'`);
+  }
+  if (!views.includes(view)) {
+    throw new RangeError(`${where}: scheme '${info.id}' has no ${view} view; it has ${views.join(', ')}`);
+  }
+}
+
+/**
+ * The core call a view makes, as data: { view, call, scheme, options } where `options` is what the
+ * call receives (for weights: heads, mode, causal and the scheme's params; the probes are implied).
+ * `options` in: n, heads, d, causal, mode and the scheme parameters.
+ */
+export function viewCall(info, view, options = {}) {
+  const { n, heads, d, causal, mode, ...params } = { ...VIEW_DEFAULTS, ...options };
+  const common = { n, heads, d, mode };
+  const { call, takes } = VIEW_CALLS[view];
+  const chosen = Object.fromEntries(takes.map((name) => [name, common[name]]));
+  if (causal !== undefined) chosen.causal = causal;
+  if (view === 'weights') {
+    // Vector schemes take the probe width as their own `d`; bias schemes have none.
+    const schemeParams = info.calls.includes('bias') ? params : { d, ...params };
+    return {
+      view,
+      call,
+      scheme: info.id,
+      options: { ...chosen, mode: mode ?? defaultMode(info), params: schemeParams },
+    };
+  }
+  return { view, call, scheme: info.id, options: { ...chosen, ...params } };
+}
+
+/** Runs a view's core call: the tensor of `viewCall(info, view, options)`. */
+export function computeView(rp, info, view, options = {}) {
+  requireView('relpos.computeView', info, view);
+  const { call, scheme, options: callOptions } = viewCall(info, view, options);
+  if (view === 'weights') {
+    const { n, d, heads, params, ...rest } = callOptions;
+    const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
+    return rp.attention({ q: ones, k: ones, heads, scheme, params, ...rest }).weights;
+  }
+  if (view === 'distances') return rp.analysis.distances(rp.encoding(scheme, callOptions), 'euclidean');
+  return rp[call](scheme, callOptions);
+}
+
+/** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8, causal: true }). */
+export function callText({ view, call, scheme, options }) {
+  const value = (v) => {
+    if (typeof v === 'string') return `'${v}'`;
+    return Array.isArray(v) && v.length > 4 ? `[${v.length} values]` : JSON.stringify(v);
+  };
+  const fields = (o) =>
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}: ${v && typeof v === 'object' && !Array.isArray(v) ? object(v) : value(v)}`)
+      .join(', ');
+  const object = (o) => (fields(o) ? `{ ${fields(o)} }` : '{}');
+  if (view === 'weights') {
+    const { n, d, heads, ...rest } = options;
+    return `rp.attention({ q: ones [${n}, ${heads}·${d}], k: ones, scheme: '${scheme}', heads: ${heads}, ${fields(rest)} }).weights`;
+  }
+  if (view === 'distances') return `rp.analysis.distances(rp.encoding('${scheme}', ${object(options)}), 'euclidean')`;
+  return `rp.${call}('${scheme}', ${object(options)})`;
+}
+
+/**
+ * Each parameter of the scheme with the value a call uses and where it came from, for a reader:
+ * [{ name, value, given, meaning }] — `meaning` is the catalogue's doc, narrowed for a choice to
+ * the part about the chosen value (ALiBi form keyPosition: "keyPosition: m*j (BLOOM)").
+ */
+export function describeParams(info, params) {
+  const common = new Set(['n', 'heads', 'causal', 'd']);
+  return Object.entries(info.params)
+    .filter(([name]) => !common.has(name))
+    .map(([name, spec]) => {
+      const given = params[name] !== undefined;
+      const value = given ? params[name] : spec.default;
+      let meaning = spec.doc;
+      if (spec.type === 'choice') {
+        meaning =
+          spec.doc
+            .split(';')
+            .find((part) => part.trim().startsWith(`${value}:`))
+            ?.trim() ?? spec.doc;
+      }
+      return { name, value, given, meaning };
+    });
 }

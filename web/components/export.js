@@ -2,11 +2,11 @@
 // A figure is plain data:
 //   heatmap: { kind: 'heatmap', rows, cols, data, colormap, range, xLabel, yLabel, title?, meta? }
 //   curve:   { kind: 'curve', x, series: [{ label, y }], xLabel, yLabel, log?, title? }
-// Text formats (CSV, JSON, pgfplots, SVG) are pure functions and run in Node; PNG and download
-// need a DOM (canvas). SVG heatmaps are vector rects for n ≤ 32 and otherwise an <image> of the
+// Text formats (CSV, JSON, pgfplots, SVG) are pure functions and run in Node (bindings/figure.js
+// writes them, and PNGs through pngjs, for the CLI); toPNG and download need a DOM. SVG heatmaps are vector rects for n ≤ 32 and otherwise an <image> of the
 // one-pixel-per-cell PNG (kept crisp with image-rendering: pixelated) under vector axes, ticks and
 // colorbar — a 4096² map as 16M rects would be unusable in any editor.
-import { colormapTable } from './colormap.js';
+import { colorize, colormapTable, isMasked, lutIndex } from './colormap.js';
 import { integerTicks, logTicks, niceTicks } from './ticks.js';
 
 export const SVG_RECT_LIMIT = 32;
@@ -209,8 +209,8 @@ export function xmlEscape(text) {
   );
 }
 
-function lutHex(lut, t) {
-  const at = Math.max(0, Math.min(255, Math.round(t * 255))) * 4;
+function lutHex(lut, index) {
+  const at = index * 4;
   return `#${[lut[at], lut[at + 1], lut[at + 2]].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
@@ -245,10 +245,11 @@ function heatmapSVG(figure, pngDataUrl, size) {
   out.push(`<g transform="translate(${left} ${top})">`);
   if (rows <= SVG_RECT_LIMIT && cols <= SVG_RECT_LIMIT) {
     const [lo, hi] = range;
+    const k = 255 / (hi - lo);
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
         const v = data[i * cols + j];
-        const fill = Number.isFinite(v) ? lutHex(lut, (v - lo) / (hi - lo)) : '#808080';
+        const fill = isMasked(v) ? '#808080' : lutHex(lut, lutIndex(v, lo, k));
         out.push(
           `<rect x="${+(j * cell).toFixed(3)}" y="${+(i * cell).toFixed(3)}" width="${+cell.toFixed(3)}" height="${+cell.toFixed(3)}" fill="${fill}" shape-rendering="crispEdges"/>`,
         );
@@ -286,7 +287,9 @@ function heatmapSVG(figure, pngDataUrl, size) {
   out.push('</g>');
   // Colorbar: a vertical gradient (high at the top) with nice ticks.
   out.push('<defs><linearGradient id="relpos-bar" x1="0" y1="1" x2="0" y2="0">');
-  for (let s = 0; s <= 16; s++) out.push(`<stop offset="${s / 16}" stop-color="${lutHex(lut, s / 16)}"/>`);
+  for (let s = 0; s <= 16; s++) {
+    out.push(`<stop offset="${s / 16}" stop-color="${lutHex(lut, Math.round((s / 16) * 255))}"/>`);
+  }
   out.push('</linearGradient></defs>');
   out.push(
     `<rect x="${barX}" y="${top}" width="14" height="${h}" fill="url(#relpos-bar)" stroke="#000" stroke-width="0.75"/>`,
@@ -371,33 +374,11 @@ function curveSVG(figure, size) {
 
 /** A canvas with the heatmap at `scale` device pixels per cell (integer, crisp). */
 export function heatmapCanvas(figure, scale = 1) {
-  const { rows, cols, data, range } = figure;
-  const lut = colormapTable(figure.colormap ?? 'viridis');
+  const { width, height, data } = colorize(figure, figure.colormap ?? 'viridis', figure.range, scale);
   const canvas = document.createElement('canvas');
-  canvas.width = cols * scale;
-  canvas.height = rows * scale;
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(cols, rows);
-  const k = 255 / (range[1] - range[0]);
-  for (let p = 0; p < rows * cols; p++) {
-    const v = data[p];
-    if (!Number.isFinite(v)) {
-      image.data.set([128, 128, 128, 255], p * 4);
-      continue;
-    }
-    const at = Math.max(0, Math.min(255, Math.round((v - range[0]) * k))) * 4;
-    image.data.set(lut.subarray(at, at + 4), p * 4);
-  }
-  if (scale === 1) {
-    context.putImageData(image, 0, 0);
-    return canvas;
-  }
-  const one = document.createElement('canvas');
-  one.width = cols;
-  one.height = rows;
-  one.getContext('2d').putImageData(image, 0, 0);
-  context.imageSmoothingEnabled = false;
-  context.drawImage(one, 0, 0, cols * scale, rows * scale);
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext('2d').putImageData(new ImageData(data, width, height), 0, 0);
   return canvas;
 }
 
@@ -421,10 +402,7 @@ function canvasBlob(canvas) {
  * rasterised at 2×, or `canvas` (uPlot's) when given.
  */
 export async function toPNG(figure, { canvas } = {}) {
-  if (figure.kind !== 'curve') {
-    const scale = Math.max(1, Math.floor(512 / Math.max(figure.rows, figure.cols)));
-    return canvasBlob(heatmapCanvas(figure, scale));
-  }
+  if (figure.kind !== 'curve') return canvasBlob(heatmapCanvas(figure, pngScale(figure)));
   if (canvas) return canvasBlob(canvas);
   const svg = toSVG(figure);
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
@@ -450,31 +428,58 @@ export const EXPORT_FORMATS = Object.freeze({
   tex: { ext: 'tex', type: 'application/x-tex', message: 'exportTeX' },
 });
 
+/** The formats' names as a RangeError lists them; `where` names the calling function. */
+export function requireFormat(where, format) {
+  if (!Object.hasOwn(EXPORT_FORMATS, format)) {
+    throw new RangeError(`${where}: format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}, got '${format}'`);
+  }
+  return EXPORT_FORMATS[format];
+}
+
+/** PNG pixels per cell of a heatmap export: an integer making small maps at least ~512 px. */
+export function pngScale(figure) {
+  return Math.max(1, Math.floor(512 / Math.max(figure.rows, figure.cols)));
+}
+
+/** True when the SVG of this figure embeds a one-pixel-per-cell PNG (heatmaps over 32×32). */
+export function svgNeedsPNG(figure) {
+  return figure.kind !== 'curve' && (figure.rows > SVG_RECT_LIMIT || figure.cols > SVG_RECT_LIMIT);
+}
+
+/**
+ * The text of a figure in svg | csv | json | tex. `imageFile` is the PNG a large pgfplots heatmap
+ * points at; `pngDataUrl` the PNG a large SVG heatmap embeds; `size` the SVG plot size in px.
+ */
+export function figureText(figure, format, { imageFile, pngDataUrl, size } = {}) {
+  switch (format) {
+    case 'csv':
+      return toCSV(figure);
+    case 'json':
+      return toJSON(figure);
+    case 'tex':
+      return toPgfplots(figure, { imageFile });
+    case 'svg':
+      return toSVG(figure, { pngDataUrl, size });
+    default:
+      throw new RangeError(`relpos.figureText: format must be one of svg, csv, json, tex, got '${format}'`);
+  }
+}
+
 /** { blob, filename } of a figure in one of png | svg | csv | json | tex. */
 export async function exportFigure(figure, format, { basename = 'relpos-figure', canvas } = {}) {
-  const spec = EXPORT_FORMATS[format];
-  if (!spec) {
-    throw new RangeError(
-      `relpos.exportFigure: format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}, got '${format}'`,
-    );
-  }
-  let blob;
-  if (format === 'png') blob = await toPNG(figure, { canvas });
-  else {
-    let text;
-    if (format === 'csv') text = toCSV(figure);
-    else if (format === 'json') text = toJSON(figure);
-    else if (format === 'tex') text = toPgfplots(figure, { imageFile: `${basename}.png` });
-    else {
-      text = toSVG(
-        figure,
-        figure.kind === 'curve' || (figure.rows <= SVG_RECT_LIMIT && figure.cols <= SVG_RECT_LIMIT)
-          ? {}
-          : { pngDataUrl: heatmapPNGDataURL(figure) },
-      );
-    }
-    blob = new Blob([text], { type: spec.type });
-  }
+  const spec = requireFormat('relpos.exportFigure', format);
+  const blob =
+    format === 'png'
+      ? await toPNG(figure, { canvas })
+      : new Blob(
+          [
+            figureText(figure, format, {
+              imageFile: `${basename}.png`,
+              pngDataUrl: svgNeedsPNG(figure) ? heatmapPNGDataURL(figure) : undefined,
+            }),
+          ],
+          { type: spec.type },
+        );
   return { blob, filename: `${basename}.${spec.ext}` };
 }
 

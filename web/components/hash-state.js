@@ -47,7 +47,7 @@ export function coerce(raw, spec) {
       const v = Number(raw);
       if (!Number.isFinite(v) || (spec.type === 'integer' && !Number.isInteger(v))) return undefined;
       if ((spec.min != null && v < spec.min) || (spec.max != null && v > spec.max)) return undefined;
-      return v;
+      return v === 0 ? 0 : v; // −0 reads as 0, as it is written back
     }
     case 'boolean':
       return raw === 'true' || raw === '1' || raw === '' ? true : raw === 'false' || raw === '0' ? false : undefined;

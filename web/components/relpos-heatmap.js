@@ -1,96 +1,70 @@
 // <relpos-heatmap scheme="alibi" n="128" heads="8"></relpos-heatmap>: a live heatmap of one view of a
-// scheme (bias | scores | weights | buckets | distances, see compute.js), computed by the wasm core
-// and drawn by heatmap-view.js (WebGL2 texture + colormap shader, canvas-2D fallback).
+// scheme (bias | scores | weights | buckets | distances, defined in compute.js), computed by the
+// wasm core and drawn by heatmap-view.js (the page's one shared WebGL2 context, canvas-2D fallback).
 // Attributes are live: scheme, view, n, heads, head, d, causal, mode, colormap, range ("lo,hi" or
 // "auto"), renderer ("auto" | "webgl2" | "2d"), params (JSON object) and every scheme parameter by
 // its lower-cased name (alibibiasmax="4"). Interaction: hover readout; click locks it (click again
 // or Escape unlocks); wheel zooms at the pointer, drag pans, double-click resets; the map is
 // focusable — arrow keys move a cell cursor (Shift: ×10), + / − zoom, 0 resets, Enter locks — and
 // the readout is an aria-live region. Maps up to 32×32 also carry a visually hidden <table>.
-// Every word comes from messages.js (el.messages / setMessages override).
-import { load } from '../../bindings/index.js';
+// The toolbar, export menu, words and events come from element.js; docs/elements.md has it all.
 import { colormapTable } from './colormap.js';
-import { VIEWS, computeView, viewsFor, defaultView } from './compute.js';
-import { EXPORT_FORMATS, download, exportFigure } from './export.js';
+import { computeView, defaultView, requireView, viewCall } from './compute.js';
+import { RelposElement, elementTemplate } from './element.js';
 import { createHeatmapView } from './heatmap-view.js';
-import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
+import { formatMessage } from './messages.js';
 import { autoScale } from './render-heatmap.js';
 import { formatNumber, integerTicks, niceTicks } from './ticks.js';
 
 const TABLE_LIMIT = 32;
+const DEFAULT_N = 64;
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const DRAW_ATTRIBUTES = [
-  'head',
-  'colormap',
-  'range',
-  'renderer',
-  'class',
-  'style',
-  'id',
-  'title',
-  'tabindex',
-  'hidden',
-  'lang',
-  'dir',
-];
+// The element's own attributes; every other attribute naming a scheme parameter is one.
+const OWN_ATTRIBUTES = ['scheme', 'view', 'mode', 'params', 'head', 'colormap', 'range', 'renderer'];
 
 const STYLE = `
-  :host { display: inline-block; color-scheme: light dark; font: 12px/1.4 system-ui, sans-serif; color: CanvasText;
-          --relpos-cursor: #ff2d95; }
-  .frame { display: grid; grid-template-columns: auto auto; gap: 4px 10px; align-items: start; }
+  :host { display: inline-block; --relpos-cursor: #ff2d95; }
+  .frame { display: grid; grid-template-columns: auto auto; gap: var(--rp-space-1, 4px) var(--rp-space-2, 10px);
+           align-items: start; }
   .plot { position: relative; padding: 34px 0 0 58px; }
   .surface { position: relative; width: var(--relpos-size, 320px); height: var(--relpos-size, 320px);
-             outline: 1px solid #8884; cursor: crosshair; touch-action: none; overflow: hidden; }
-  .surface:focus-visible { outline: 2px solid Highlight; outline-offset: 2px; }
+             outline: 1px solid var(--rp-border, #8884); cursor: crosshair; touch-action: none; overflow: hidden; }
+  .surface:focus-visible { outline: 2px solid var(--rp-focus, Highlight); outline-offset: 2px; }
   .surface.dragging { cursor: grabbing; }
   canvas.map { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
   .cell { position: absolute; pointer-events: none; box-sizing: border-box; border: 2px solid var(--relpos-cursor);
-          box-shadow: 0 0 0 1px Canvas; display: none; }
+          box-shadow: 0 0 0 1px var(--rp-bg, Canvas); display: none; }
   .cell.on { display: block; }
   .cell.locked { border-style: solid; border-width: 3px; }
   svg.axes { position: absolute; inset: 0; width: 100%; height: 100%; pointer-events: none; overflow: visible; }
   svg text { fill: currentColor; font-size: 11px; }
   svg line { stroke: currentColor; }
-  svg .label { font-size: 12px; }
+  svg .label { font-size: var(--rp-text-sm, 12px); }
   .bar { position: relative; margin-top: 34px; height: var(--relpos-size, 320px); width: 64px; }
-  .bar canvas { position: absolute; left: 0; top: 0; width: 12px; height: 100%; outline: 1px solid #8884; }
+  .bar canvas { position: absolute; left: 0; top: 0; width: 12px; height: 100%; outline: 1px solid var(--rp-border, #8884); }
   .bar svg { position: absolute; left: 12px; top: 0; width: 52px; height: 100%; overflow: visible; }
-  .tools { display: flex; gap: 4px; align-items: center; flex-wrap: wrap; margin-top: 6px; margin-left: 58px; }
-  button, summary { font: inherit; color: inherit; background: color-mix(in srgb, CanvasText 8%, Canvas);
-                    border: 1px solid #8886; border-radius: 4px; padding: 1px 8px; cursor: pointer; }
-  details { position: relative; }
-  details > div { position: absolute; z-index: 2; display: grid; gap: 2px; padding: 4px; margin-top: 2px;
-                  background: Canvas; border: 1px solid #8886; border-radius: 4px; min-width: 10rem; }
-  .readout { min-height: 1.4em; margin-left: 58px; font-variant-numeric: tabular-nums; }
-  .error { color: #b00020; white-space: pre-wrap; max-width: var(--relpos-size, 320px); }
-  .error:empty { display: none; }
-  .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
-             clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-  @media (prefers-color-scheme: dark) { .error { color: #ff8a80; } :host { --relpos-cursor: #ffd60a; } }
+  .tools, .readout { margin-left: 58px; }
+  .error { max-width: var(--relpos-size, 320px); }
+  @media (prefers-color-scheme: dark) { :host { --relpos-cursor: #ffd60a; } }
   @media (prefers-reduced-motion: no-preference) { .cell { transition: left 60ms linear, top 60ms linear; } }
 `;
 
-const TEMPLATE = `<style>${STYLE}</style>
-  <div class="frame">
+const TEMPLATE = elementTemplate(STYLE, {
+  body: `<div class="frame">
     <div class="plot">
-      <div class="surface" part="map" tabindex="0" role="img">
+      <div class="surface" part="map" tabindex="0" role="img" aria-describedby="hint">
         <canvas class="map"></canvas>
         <div class="cell" aria-hidden="true"></div>
       </div>
       <svg class="axes" aria-hidden="true"></svg>
     </div>
     <div class="bar" part="colorbar" aria-hidden="true"><canvas width="1" height="256"></canvas><svg></svg></div>
-  </div>
-  <div class="tools" part="tools" role="group">
-    <button type="button" data-action="zoom-out">−</button>
+  </div>`,
+  tools: `<button type="button" data-action="zoom-out">−</button>
     <button type="button" data-action="zoom-in">+</button>
-    <button type="button" data-action="reset"></button>
-    <details class="export"><summary></summary><div></div></details>
-  </div>
-  <div class="readout" part="readout" aria-live="polite" aria-atomic="true"></div>
-  <p class="sr-only hint"></p>
-  <div class="error" role="alert"></div>
-  <div class="sr-only"><table hidden></table></div>`;
+    <button type="button" data-action="reset"></button>`,
+  after: `<p class="sr-only hint" id="hint"></p><div class="sr-only"><table hidden></table></div>`,
+});
 
 function parseRange(text) {
   if (!text || text === 'auto') return undefined;
@@ -109,48 +83,35 @@ function svg(name, attributes = {}, text) {
 }
 
 function reducedMotion() {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  return matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-export class RelposHeatmap extends HTMLElement {
+export class RelposHeatmap extends RelposElement {
   #root;
   #surface;
   #canvas;
   #view = null;
-  #rendererKind = null;
+  #viewRenderer = null; // the renderer attribute #view was made for
   #tensor = null;
   #matrix = null; // { rows, cols, data } of the shown head
   #scale = null; // { colormap, range }
   #info = null;
   #viewName = '';
+  #source = null; // the core call of the shown tensor (compute.js viewCall)
   #computeKey = '';
   #window = [0, 0, 1, 1];
   #cursor = null;
   #locked = false;
-  #overrides = {};
-  #token = 0;
-  #scheduled = false;
   #frame = 0;
-  #observer;
-  #resize;
-  #unsubscribe = null;
   #drag = null;
   #animation = 0;
-  #uploaded = null; // { data, scaleKey, scale }: what the view holds, so draw-only changes skip work
+  #uploaded = null; // { tensor, head, scaleKey, scale, view }: what the view holds, so draw-only changes skip work
 
   constructor() {
-    super();
-    this.#root = this.attachShadow({ mode: 'open' });
-    this.#root.innerHTML = TEMPLATE;
+    super(TEMPLATE);
+    this.#root = this.shadowRoot;
     this.#surface = this.#root.querySelector('.surface');
     this.#canvas = this.#root.querySelector('canvas.map');
-    const menu = this.#root.querySelector('.export > div');
-    for (const format of Object.keys(EXPORT_FORMATS)) {
-      const button = Object.assign(document.createElement('button'), { type: 'button' });
-      button.dataset.format = format;
-      menu.append(button);
-    }
-    this.#root.querySelector('.tools').addEventListener('click', (e) => this.#toolClick(e));
     const s = this.#surface;
     s.addEventListener('pointermove', (e) => this.#pointerMove(e));
     s.addEventListener('pointerdown', (e) => this.#pointerDown(e));
@@ -165,28 +126,17 @@ export class RelposHeatmap extends HTMLElement {
     s.addEventListener('wheel', (e) => this.#wheel(e), { passive: false });
     s.addEventListener('dblclick', () => this.resetView());
     s.addEventListener('keydown', (e) => this.#key(e));
-    // Scheme parameters are arbitrary attributes, so watch them all rather than a fixed list.
-    // Our own data-state / aria-* writes must not trigger a redraw (that would loop).
-    this.#observer = new MutationObserver((records) => {
-      if (records.some((r) => !/^(data-|aria-)/.test(r.attributeName))) this.#schedule();
-    });
-    this.#resize = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.#requestDraw()) : null;
-    this.#applyWords();
-  }
-
-  connectedCallback() {
-    this.#observer.observe(this, { attributes: true });
-    this.#resize?.observe(this.#surface);
-    this.#unsubscribe = onMessages(() => this.#wordsChanged());
-    this.#schedule();
   }
 
   disconnectedCallback() {
-    this.#observer.disconnect();
-    this.#resize?.disconnect();
-    this.#unsubscribe?.();
+    super.disconnectedCallback();
     cancelAnimationFrame(this.#frame);
     cancelAnimationFrame(this.#animation);
+    this.#frame = 0;
+    // The GPU texture goes with the element; the matrix stays, so reconnecting draws again.
+    this.#view?.release();
+    this.#view = null;
+    this.#uploaded = null;
   }
 
   /* ---------- public API ---------- */
@@ -196,9 +146,9 @@ export class RelposHeatmap extends HTMLElement {
     return this.#tensor;
   }
 
-  /** 'webgl2' or '2d': what draws the map. */
+  /** 'webgl2' or '2d': what drew the last frame (null before the first). */
   get renderer() {
-    return this.#rendererKind;
+    return this.#view?.kind ?? null;
   }
 
   /** The visible window [x0, y0, x1, y1] in cells (key j from x0 to x1, query i from y0 to y1). */
@@ -207,7 +157,9 @@ export class RelposHeatmap extends HTMLElement {
   }
 
   set window(value) {
-    if (!Array.isArray(value) || value.length !== 4 || !value.every(Number.isFinite)) return;
+    if (!Array.isArray(value) || value.length !== 4 || !value.every(Number.isFinite)) {
+      throw new TypeError('relpos-heatmap: window must be four finite numbers [x0, y0, x1, y1]');
+    }
     this.#setWindow(value);
   }
 
@@ -219,21 +171,6 @@ export class RelposHeatmap extends HTMLElement {
   /** True while the readout is locked to a clicked cell. */
   get locked() {
     return this.#locked;
-  }
-
-  /** The messages in use; assigning merges overrides onto the page-wide messages. */
-  get messages() {
-    return mergeMessages(pageMessages(), this.#overrides);
-  }
-
-  set messages(overrides) {
-    this.setMessages(overrides);
-  }
-
-  /** Replaces this element's message overrides (partial objects are fine). */
-  setMessages(overrides) {
-    this.#overrides = overrides && typeof overrides === 'object' ? overrides : {};
-    this.#wordsChanged();
   }
 
   /** Shows the whole matrix. */
@@ -271,187 +208,106 @@ export class RelposHeatmap extends HTMLElement {
         scheme: this.#info?.id,
         view: this.#viewName,
         head: this.#head(),
+        heads: this.#headCount(),
         attributes: Object.fromEntries(Array.from(this.attributes, (a) => [a.name, a.value])),
       },
     };
   }
 
-  /** { blob, filename } in png | svg | csv | json | tex. */
-  export(format) {
-    const figure = this.figure();
-    if (!figure) return Promise.reject(new Error('relpos-heatmap: nothing to export yet'));
-    return exportFigure(figure, format, { basename: `relpos-${figure.meta.scheme}-${figure.meta.view}` });
+  exportOptions(figure) {
+    return { basename: `relpos-${figure.meta.scheme}-${figure.meta.view}` };
   }
 
   /* ---------- computing and drawing ---------- */
 
-  #schedule() {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(() => {
-      this.#scheduled = false;
-      this.#render();
-    });
+  #headCount() {
+    return this.#tensor ? this.#tensor.data.length / (this.#matrix?.rows * this.#matrix?.cols || 1) : 1;
   }
 
   #head() {
-    const count = this.#tensor ? this.#tensor.data.length / (this.#matrix?.rows * this.#matrix?.cols || 1) : 1;
     const head = Math.trunc(Number(this.getAttribute('head') ?? 0));
-    return Number.isFinite(head) ? Math.max(0, Math.min(count - 1, head)) : 0;
+    return Number.isFinite(head) ? Math.max(0, Math.min(this.#headCount() - 1, head)) : 0;
   }
 
-  #options(rp, scheme) {
-    const m = this.messages;
-    const info = rp.schemes.find((s) => s.id === scheme);
-    if (!info) {
-      throw new RangeError(`${formatMessage(m.errorScheme, { scheme })}; ${rp.schemes.map((s) => s.id).join(', ')}`);
-    }
-    const options = {};
-    const byLowerName = new Map(Object.keys(info.params).map((name) => [name.toLowerCase(), name]));
-    for (const { name, value } of Array.from(this.attributes)) {
-      if (
-        ['scheme', 'view', 'mode', 'params', 'renderer', ...DRAW_ATTRIBUTES].includes(name) ||
-        name.startsWith('data-') ||
-        name.startsWith('aria-')
-      ) {
-        continue;
-      }
-      const param = byLowerName.get(name) ?? name;
-      const spec = info.params[param];
-      if (!spec && !['n', 'heads', 'causal', 'd'].includes(name)) continue;
-      if (spec?.type === 'choice') options[param] = value;
-      else if (spec?.type === 'boolean' || name === 'causal') options[param] = value !== 'false';
-      else options[param] = Number(value);
-    }
-    const extra = this.getAttribute('params');
-    if (extra) {
-      let parsed;
-      try {
-        parsed = JSON.parse(extra);
-      } catch {
-        parsed = null;
-      }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(m.errorParams);
-      Object.assign(options, parsed);
-    }
-    options.n ??= 64;
-    return { info, options };
+  /** Computes the view the attributes ask for, unless it is what is shown already. */
+  #compute(rp) {
+    const info = this.schemeInfo(rp, 'alibi');
+    const options = { n: DEFAULT_N, ...this.schemeOptions(info, OWN_ATTRIBUTES) };
+    const mode = this.getAttribute('mode');
+    if (mode) options.mode = mode;
+    const view = this.getAttribute('view') || defaultView(info);
+    requireView('relpos-heatmap', info, view, this.messages);
+    const key = JSON.stringify([info.id, view, options]);
+    if (key === this.#computeKey && this.#tensor) return 0;
+    const t = performance.now();
+    this.#tensor = computeView(rp, info, view, options);
+    this.#source = viewCall(info, view, options);
+    this.#computeKey = key;
+    this.#info = info;
+    this.#viewName = view;
+    return performance.now() - t;
   }
 
-  async #render() {
-    const token = ++this.#token;
-    const started = performance.now();
-    const m = this.messages;
-    try {
-      const rp = await load();
-      if (token !== this.#token) return;
-      const scheme = this.getAttribute('scheme') ?? 'alibi';
-      const { info, options } = this.#options(rp, scheme);
-      const view = this.getAttribute('view') || defaultView(info);
-      if (!VIEWS.includes(view)) throw new RangeError(formatMessage(m.errorView, { views: VIEWS.join(', '), view }));
-      if (!viewsFor(info).includes(view)) {
-        throw new RangeError(formatMessage(m.errorUnsupported, { scheme: info.id, call: view }));
-      }
-      const mode = this.getAttribute('mode') || undefined;
-      const key = JSON.stringify([scheme, view, mode, options]);
-      let computeMs = 0;
-      if (key !== this.#computeKey || !this.#tensor) {
-        const t = performance.now();
-        this.#tensor = computeView(rp, info, view, options, mode);
-        computeMs = performance.now() - t;
-        this.#computeKey = key;
-      }
-      const tensor = this.#tensor;
-      const rows = tensor.shape.at(-2);
-      const cols = tensor.shape.at(-1);
-      const sizeChanged = !this.#matrix || this.#matrix.rows !== rows || this.#matrix.cols !== cols;
-      this.#info = info;
-      this.#viewName = view;
-      this.#matrix = { rows, cols, data: tensor.data };
-      const head = this.#head();
-      const data = tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
-      this.#matrix = { rows, cols, data };
-      const range = parseRange(this.getAttribute('range'));
-      const colormapAttr = this.getAttribute('colormap') || undefined;
-      // The finite range scan and the texture upload happen once per shown matrix; a colormap or
-      // range change only swaps the LUT / uniforms.
-      const fresh = this.#uploaded?.tensor !== tensor || this.#uploaded.head !== head;
-      const scaleKey = `${range}|${colormapAttr}`;
-      const scale =
-        !fresh && this.#uploaded.scaleKey === scaleKey
-          ? this.#uploaded.scale
-          : range
-            ? { colormap: colormapAttr ?? 'viridis', range }
-            : autoScale(data, colormapAttr);
-      colormapTable(scale.colormap); // throws a RangeError naming the colormaps
-      this.#scale = scale;
-      const t = performance.now();
-      this.#ensureView();
-      if (fresh || this.#uploaded.view !== this.#view) this.#view.setMatrix(this.#matrix);
-      this.#view.setScale(scale.colormap, scale.range);
-      this.#uploaded = { tensor, head, scaleKey, scale, view: this.#view };
-      if (sizeChanged) {
-        this.#window = [0, 0, cols, rows];
-        this.#cursor = null;
-        this.#locked = false;
-      }
-      this.#draw();
-      const drawMs = performance.now() - t;
-      this.#drawColorbar();
-      this.#describe();
-      this.#buildTable();
-      this.#refreshReadout();
-      this.#error().textContent = '';
-      this.dataset.state = 'ready';
-      this.dispatchEvent(
-        new CustomEvent('relpos-render', {
-          detail: {
-            tensor,
-            rows,
-            cols,
-            range: [...scale.range],
-            colormap: scale.colormap,
-            head,
-            renderer: this.#rendererKind,
-            ms: performance.now() - started,
-            computeMs,
-            drawMs,
-          },
-        }),
-      );
-    } catch (error) {
-      if (token !== this.#token) return;
-      this.#tensor = null;
-      this.#uploaded = null;
-      this.#computeKey = '';
-      this.dataset.state = 'error';
-      this.#error().textContent = error.message;
-      this.dispatchEvent(new CustomEvent('relpos-error', { detail: error }));
-    }
+  /** The colour scale: the range / colormap attributes, or autoScale of the shown head. */
+  #pickScale(fresh, data) {
+    const range = parseRange(this.getAttribute('range'));
+    const colormap = this.getAttribute('colormap') || undefined;
+    const scaleKey = `${range}|${colormap}`;
+    // The finite range scan happens once per shown matrix.
+    if (!fresh && this.#uploaded?.scaleKey === scaleKey) return { scaleKey, scale: this.#uploaded.scale };
+    const scale = range ? { colormap: colormap ?? 'viridis', range } : autoScale(data, colormap);
+    colormapTable(scale.colormap); // a RangeError naming the colormaps
+    return { scaleKey, scale };
   }
 
-  #error() {
-    return this.#root.querySelector('.error');
+  renderWith(rp) {
+    const computeMs = this.#compute(rp);
+    const tensor = this.#tensor;
+    const rows = tensor.shape.at(-2);
+    const cols = tensor.shape.at(-1);
+    const sizeChanged = !this.#matrix || this.#matrix.rows !== rows || this.#matrix.cols !== cols;
+    this.#matrix = { rows, cols, data: tensor.data };
+    const head = this.#head();
+    this.#matrix.data = tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
+    // A colormap or range change only swaps the LUT / uniforms: the texture stays.
+    const fresh = this.#uploaded?.tensor !== tensor || this.#uploaded.head !== head;
+    const { scaleKey, scale } = this.#pickScale(fresh, this.#matrix.data);
+    this.#scale = scale;
+    const t = performance.now();
+    this.#ensureView();
+    if (fresh || this.#uploaded?.view !== this.#view) this.#view.setMatrix(this.#matrix);
+    this.#view.setScale(scale.colormap, scale.range);
+    this.#uploaded = { tensor, head, scaleKey, scale, view: this.#view };
+    if (sizeChanged) {
+      this.#window = [0, 0, cols, rows];
+      this.#cursor = null;
+      this.#locked = false;
+    }
+    this.#draw();
+    const drawMs = performance.now() - t;
+    this.#drawColorbar();
+    this.#describe();
+    this.#buildTable();
+    this.#refreshReadout();
+    return { tensor, source: this.#source, renderer: this.renderer, computeMs, drawMs };
+  }
+
+  resized() {
+    this.#requestDraw();
+  }
+
+  renderFailed() {
+    this.#tensor = null;
+    this.#uploaded = null;
+    this.#computeKey = '';
   }
 
   #ensureView() {
     const wanted = this.getAttribute('renderer') ?? 'auto';
-    if (this.#view && (wanted === 'auto' || wanted === this.#rendererKind)) return;
-    if (this.#view) {
-      // A canvas keeps its first context kind: switching renderers needs a fresh canvas.
-      const fresh = document.createElement('canvas');
-      fresh.className = 'map';
-      this.#canvas.replaceWith(fresh);
-      this.#canvas = fresh;
-    }
-    this.#view = createHeatmapView(this.#canvas, wanted);
-    this.#rendererKind = this.#view.kind;
-    this.#canvas.addEventListener('webglcontextlost', (e) => e.preventDefault());
-    this.#canvas.addEventListener('webglcontextrestored', () => {
-      this.#view = null;
-      this.#computeKey = '';
-      this.#schedule();
-    });
+    if (this.#view && wanted === this.#viewRenderer) return;
+    this.#view?.release();
+    this.#view = createHeatmapView(this.#canvas, wanted, { onRestored: () => this.#requestDraw() });
+    this.#viewRenderer = wanted;
   }
 
   #pixelSize() {
@@ -470,7 +326,7 @@ export class RelposHeatmap extends HTMLElement {
   }
 
   #requestDraw() {
-    if (this.#frame) return;
+    if (this.#frame || !this.isConnected) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       this.#draw();
@@ -617,31 +473,17 @@ export class RelposHeatmap extends HTMLElement {
 
   /* ---------- words ---------- */
 
-  #applyWords() {
+  wordsChanged() {
+    super.wordsChanged();
     const m = this.messages;
-    const set = (selector, text, attribute) => {
-      const node = this.#root.querySelector(selector);
-      if (attribute) node.setAttribute(attribute, text);
-      else node.textContent = text;
-    };
-    set('[data-action="zoom-in"]', m.zoomIn, 'aria-label');
-    set('[data-action="zoom-out"]', m.zoomOut, 'aria-label');
-    set('[data-action="zoom-in"]', m.zoomIn, 'title');
-    set('[data-action="zoom-out"]', m.zoomOut, 'title');
-    set('[data-action="reset"]', m.resetView);
-    set('.export summary', m.exportMenu);
-    set('.tools', m.toolbar, 'aria-label');
-    set('.hint', m.readoutHint);
-    for (const button of this.#root.querySelectorAll('[data-format]')) {
-      button.textContent = m[EXPORT_FORMATS[button.dataset.format].message];
-    }
-    const hint = this.#root.querySelector('.hint');
-    hint.id = 'hint';
-    this.#surface.setAttribute('aria-describedby', 'hint');
-  }
-
-  #wordsChanged() {
-    this.#applyWords();
+    const zoomIn = this.#root.querySelector('[data-action="zoom-in"]');
+    const zoomOut = this.#root.querySelector('[data-action="zoom-out"]');
+    zoomIn.setAttribute('aria-label', m.zoomIn);
+    zoomIn.title = m.zoomIn;
+    zoomOut.setAttribute('aria-label', m.zoomOut);
+    zoomOut.title = m.zoomOut;
+    this.#root.querySelector('[data-action="reset"]').textContent = m.resetView;
+    this.#root.querySelector('.hint').textContent = m.readoutHint;
     if (this.#matrix && this.#info) {
       this.#drawAxes();
       this.#describe();
@@ -822,29 +664,11 @@ export class RelposHeatmap extends HTMLElement {
     if (nx !== x0 || ny !== y0) this.#setWindow([nx, ny, nx + w, ny + h]);
   }
 
-  async #toolClick(event) {
-    const button = event.target.closest('button');
-    if (!button) return;
-    const action = button.dataset.action;
+  toolAction(action) {
     if (action === 'zoom-in') this.zoom(0.5);
     else if (action === 'zoom-out') this.zoom(2);
     else if (action === 'reset') this.resetView();
-    else if (button.dataset.format) {
-      button.closest('details').open = false;
-      try {
-        const { blob, filename } = await this.export(button.dataset.format);
-        const detail = { format: button.dataset.format, blob, filename };
-        // A page may take over (e.g. upload, copy); otherwise the file is saved.
-        if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) {
-          download(blob, filename);
-        }
-      } catch (error) {
-        this.#error().textContent = error.message;
-      }
-    }
   }
 }
 
-if (typeof customElements !== 'undefined' && !customElements.get('relpos-heatmap')) {
-  customElements.define('relpos-heatmap', RelposHeatmap);
-}
+if (!customElements.get('relpos-heatmap')) customElements.define('relpos-heatmap', RelposHeatmap);

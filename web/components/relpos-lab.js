@@ -4,17 +4,17 @@
 // the learned attention maps at L and 4L side by side.
 //
 // Attributes (all optional): task, schemes ("rope,alibi"), length, steps, layers, heads, lr, clip,
-// normalisation ("false" turns it off), seed, data-section (s212 / s217 / s218 presets).
+// normalisation ("false" turns it off), seed, data-section (s212 / s217 / s218 presets). The tasks,
+// schemes, defaults and bounds come from the core (rp.lab.schema).
 // Properties: messages (partial table over the English defaults of web/lab/messages.js), runner
 // ((options, { onProgress, signal }) => Promise<LabResult>), results (read-only).
 // Events: relpos-lab-result ({ detail: { results } }) after every run.
 import { load } from '../../bindings/index.js';
 import { labMessages } from '../lab/messages.js';
+import { formatMessage as format } from './messages.js';
 import { renderCurve } from './relpos-curve.js';
 import { renderHeatmap } from './render-heatmap.js';
 
-const TASKS = ['copy', 'retrieve', 'reverse', 'sort', 'count'];
-const SCHEMES = ['none', 'sinusoidal', 'alibi', 't5', 'kerple-log', 'fire', 'rope', 'rope-linear', 'xpos'];
 const PRESETS = {
   s212: { task: 'copy', schemes: ['rope', 't5', 'kerple-log', 'alibi'] },
   s217: { task: 'copy', schemes: ['rope', 'rope-linear', 'xpos'] },
@@ -38,8 +38,6 @@ figcaption { font-size: 0.85em; }
 h3, h4 { margin: 0.75rem 0 0.25rem; }
 `;
 
-const format = (template, values) =>
-  String(template).replace(/\{(\w+)\}/g, (all, k) => (k in values ? String(values[k]) : all));
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
 
 function merge(base, over) {
@@ -55,6 +53,7 @@ function merge(base, over) {
 
 export class RelposLab extends HTMLElement {
   #root;
+  #schema = null; // rp.lab.schema, once the core has loaded
   #messages = labMessages;
   #runner = null;
   #controller = null;
@@ -72,7 +71,7 @@ export class RelposLab extends HTMLElement {
   }
   set messages(value) {
     this.#messages = merge(labMessages, value);
-    if (this.isConnected) this.#build();
+    if (this.isConnected && this.#schema) this.#build();
   }
 
   get runner() {
@@ -88,31 +87,39 @@ export class RelposLab extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.#root.firstChild) this.#build();
+    if (this.#root.firstChild) return;
+    load().then((rp) => {
+      this.#schema = rp.lab.schema;
+      if (!this.#root.firstChild) this.#build();
+    });
   }
 
   disconnectedCallback() {
     this.#controller?.abort();
   }
 
+  #schemeName(id) {
+    return this.#messages.schemeNames[id] ?? this.#schema.schemes.find((s) => s.id === id)?.name ?? id;
+  }
+
+  // What the form starts with: attributes, else the section's preset, else the core's defaults.
   #settings() {
     const preset = PRESETS[this.dataset.section] ?? {};
-    const attr = (name, fallback) => (this.hasAttribute(name) ? this.getAttribute(name) : fallback);
-    const schemes = attr('schemes', null)
+    const defaults = (name) => preset[name] ?? this.#schema.options[name].default;
+    const attr = (name) => (this.hasAttribute(name) ? this.getAttribute(name) : defaults(name));
+    const known = this.#schema.schemes.map((s) => s.id);
+    const schemes = this.getAttribute('schemes')
       ?.split(',')
       .map((s) => s.trim())
-      .filter((s) => SCHEMES.includes(s));
+      .filter((s) => known.includes(s));
+    const numbers = Object.fromEntries(
+      ['length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed'].map((name) => [name, Number(attr(name))]),
+    );
     return {
-      task: attr('task', preset.task ?? 'copy'),
+      task: attr('task'),
       schemes: schemes?.length ? schemes : (preset.schemes ?? ['rope', 't5', 'kerple-log']),
-      length: Number(attr('length', 32)),
-      steps: Number(attr('steps', 500)),
-      layers: Number(attr('layers', 1)),
-      heads: Number(attr('heads', 2)),
-      lr: Number(attr('lr', preset.lr ?? 0.01)),
-      clip: Number(attr('clip', preset.clip ?? 1)),
-      normalisation: attr('normalisation', String(preset.normalisation ?? true)) !== 'false',
-      seed: Number(attr('seed', 1)),
+      ...numbers,
+      normalisation: String(attr('normalisation')) !== 'false',
     };
   }
 
@@ -128,22 +135,27 @@ export class RelposLab extends HTMLElement {
       node.append(...children);
       return node;
     };
-    const numberField = (name, value, attrs) => {
+    // A number field bounded as the core's option is; `attrs` narrows what the form offers.
+    const numberField = (name, value, attrs = {}) => {
+      const { min, max, integer } = this.#schema.options[name];
       const input = el('input', { type: 'number', name, value: String(value) });
-      for (const [k, v] of Object.entries(attrs)) input.setAttribute(k, String(v));
+      const bounds = { min, max, step: integer ? 1 : 'any', ...attrs };
+      for (const [k, v] of Object.entries(bounds)) if (v !== null) input.setAttribute(k, String(v));
       return el('label', {}, [m[name], input]);
     };
     const task = el(
       'select',
       { name: 'task' },
-      TASKS.map((id) => el('option', { value: id, textContent: m.tasks[id] ?? id, selected: id === s.task })),
+      this.#schema.tasks.map(({ id, name }) =>
+        el('option', { value: id, textContent: m.tasks[id] ?? name, selected: id === s.task }),
+      ),
     );
     const schemes = el('fieldset', {}, [
       el('legend', { textContent: m.schemes }),
-      ...SCHEMES.map((id) =>
+      ...this.#schema.schemes.map(({ id, name }) =>
         el('label', { className: 'check' }, [
           el('input', { type: 'checkbox', name: 'scheme', value: id, checked: s.schemes.includes(id) }),
-          m.schemeNames[id] ?? id,
+          m.schemeNames[id] ?? name,
         ]),
       ),
     ]);
@@ -151,14 +163,14 @@ export class RelposLab extends HTMLElement {
     const form = el('form', {}, [
       el('label', {}, [m.task, task]),
       schemes,
-      numberField('length', s.length, { min: 4, max: 128, step: 2 }),
-      numberField('steps', s.steps, { min: 1, max: 100000 }),
-      numberField('layers', s.layers, { min: 1, max: 4 }),
-      numberField('heads', s.heads, { min: 1, max: 4 }),
-      numberField('lr', s.lr, { min: 0.0001, max: 1, step: 'any' }),
-      numberField('clip', s.clip, { min: 0, step: 'any' }),
+      numberField('length', s.length, { step: 2 }),
+      numberField('steps', s.steps),
+      numberField('layers', s.layers),
+      numberField('heads', s.heads),
+      numberField('lr', s.lr, { min: 0.0001, max: 1 }),
+      numberField('clip', s.clip, { max: null }),
       el('label', { className: 'check' }, [normalisation, m.normalisation]),
-      numberField('seed', s.seed, { min: 0, step: 1 }),
+      numberField('seed', s.seed, { max: null }),
       el('button', { type: 'submit', className: 'train', textContent: m.train }),
       el('button', { type: 'button', className: 'cancel', textContent: m.cancel, disabled: true }),
       el('button', { type: 'button', className: 'clear', textContent: m.clear }),
@@ -251,7 +263,7 @@ export class RelposLab extends HTMLElement {
       const runner = this.#runner ?? (await this.#defaultRunner());
       for (const [index, scheme] of schemes.entries()) {
         const label = format(m.runLabel, {
-          scheme: m.schemeNames[scheme] ?? scheme,
+          scheme: this.#schemeName(scheme),
           lr: common.lr,
           clip: common.clip || '–',
           norm: common.normalisation ? m.normOn : m.normOff,
@@ -268,14 +280,14 @@ export class RelposLab extends HTMLElement {
           status.textContent =
             detail && detail.step < detail.steps
               ? format(m.running, {
-                  scheme: m.schemeNames[scheme] ?? scheme,
+                  scheme: this.#schemeName(scheme),
                   run: index + 1,
                   runs: schemes.length,
                   step: detail.step,
                   steps: detail.steps,
                   loss: num(detail.loss),
                 })
-              : format(m.evaluating, { scheme: m.schemeNames[scheme] ?? scheme });
+              : format(m.evaluating, { scheme: this.#schemeName(scheme) });
           this.#draw(false);
         };
         const result = await runner(options, { onProgress, signal: controller.signal });
@@ -381,7 +393,7 @@ export class RelposLab extends HTMLElement {
     if (!entry) return;
     const head = this.#root.querySelector('.head-select');
     const count = entry.result.attention.L.shape[0];
-    const heads = entry.options.heads ?? 2;
+    const heads = entry.options.heads ?? this.#schema.options.heads.default;
     if (head.options.length !== count) {
       const keep = head.value;
       head.replaceChildren(

@@ -63,3 +63,24 @@ export function formatNumber(v, masked = '−∞') {
   if (a >= 1e5 || a < 1e-3) return v.toExponential(2).replace('e+', 'e');
   return String(Number(v.toPrecision(5))).replace('-', '−');
 }
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+/**
+ * An axis tick label: plain digits from 0.001 to 99999, else a power of ten (10⁻⁴, 2×10⁻⁶, 5×10⁵), so log
+ * axes never collapse small ticks to "0". `null` (a tick an axis leaves out) stays null.
+ */
+export function formatTick(v) {
+  if (v == null) return null;
+  if (!Number.isFinite(v)) return formatNumber(v);
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e-3 && a < 1e5) return String(Number(v.toPrecision(6))).replace('-', '−');
+  const [mantissa, exponent] = v.toExponential(5).split('e');
+  const m = String(Number(mantissa)).replace('-', '−');
+  const power = `10${String(Number(exponent))
+    .split('')
+    .map((c) => SUPERSCRIPT[c])
+    .join('')}`;
+  return m === '1' ? power : m === '−1' ? `−${power}` : `${m}×${power}`;
+}

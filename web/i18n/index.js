@@ -1,16 +1,44 @@
-// Language state of the tutorial and the playground. Every visible word lives in en.js / zh.js; pages
-// mark elements with data-i18n="key" (text) and data-i18n-attr="attr:key;attr:key" (attributes) and
-// scripts call t(key, values). Component words (<relpos-heatmap>, <relpos-curve>) go through their
-// messages API (setMessages). The choice persists in localStorage and ?lang=, and sets <html lang>.
-// Message text may hold inline TeX between $…$; it is rendered with KaTeX, the rest set as text.
+// Language state of the tutorial and the playground. Every visible word lives in the message tables
+// (en.js / zh.js, and any table added with addMessages); pages mark elements with data-i18n="key"
+// (text) and data-i18n-attr="attr:key;attr:key" (attributes) and scripts call t(key, values). Component
+// words (<relpos-heatmap>, <relpos-curve>) go through their messages API (setMessages). The choice
+// persists in localStorage and ?lang=, and sets <html lang>. Message text may hold inline TeX between
+// $…$; it is rendered with KaTeX, the rest set as text. A sentence that continues a paragraph of
+// several messages carries data-i18n-gap: it is preceded by a space in English, by nothing in Chinese.
 import { setMessages } from '../components/messages.js';
 import { renderInlineMath } from '../tutorial/tex.js';
 import en from './en.js';
 import zh from './zh.js';
+import siteEn from './site.en.js';
+import siteZh from './site.zh.js';
 
-export const LANGUAGES = { en, zh };
+export const LANGUAGES = {
+  en: { page: { ...en.page }, components: en.components },
+  zh: { page: { ...zh.page }, components: zh.components },
+};
+const SENTENCE_GAP = { en: ' ', zh: '' };
+
+/**
+ * Merges more page messages into the tables (e.g. the site shell's own file): { en: {...}, zh: {...} }.
+ * A key defined twice is an error, so two tables never silently disagree.
+ */
+export function addMessages(tables) {
+  for (const [language, table] of Object.entries(tables)) {
+    if (!Object.hasOwn(LANGUAGES, language)) throw new RangeError(`addMessages: unknown language '${language}'`);
+    for (const key of Object.keys(table)) {
+      if (Object.hasOwn(LANGUAGES[language].page, key)) {
+        throw new RangeError(`addMessages: '${key}' is already defined`);
+      }
+    }
+    Object.assign(LANGUAGES[language].page, table);
+  }
+}
+// The site shell's words (header, footer, page titles) live in their own files.
+addMessages({ en: siteEn, zh: siteZh });
+
 const STORAGE_KEY = 'relpos-lang';
 const listeners = new Set();
+let initialized = false;
 
 function initialLanguage() {
   try {
@@ -34,7 +62,8 @@ export function lang() {
 export function t(key, values = {}) {
   const table = LANGUAGES[current].page;
   const template = Object.hasOwn(table, key) ? table[key] : (LANGUAGES.en.page[key] ?? key);
-  return String(template).replace(/\{(\w+)\}/g, (whole, name) =>
+  // A brace group right after a letter, ^ or _ is TeX (\sqrt{16}, e^{b}), never a placeholder.
+  return String(template).replace(/(?<![A-Za-z^_\\])\{(\w+)\}/g, (whole, name) =>
     Object.hasOwn(values, name) ? String(values[name]) : whole,
   );
 }
@@ -55,8 +84,17 @@ export function applyI18n(root = document) {
     ) {
       continue;
     }
+    // A claim sentence waits for the numbers its check measures (chapter.js fills them).
+    if (
+      element.hasAttribute('data-claim') &&
+      !element.dataset.i18nValues &&
+      /(?<![A-Za-z^_\\])\{\w+\}/.test(t(element.dataset.i18n))
+    ) {
+      continue;
+    }
     const values = element.dataset.i18nValues ? JSON.parse(element.dataset.i18nValues) : {};
-    setText(element, t(element.dataset.i18n, values));
+    const gap = element.hasAttribute('data-i18n-gap') ? SENTENCE_GAP[current] : '';
+    setText(element, gap + t(element.dataset.i18n, values));
   }
   for (const element of root.querySelectorAll('[data-i18n-attr]')) {
     for (const pair of element.dataset.i18nAttr.split(';')) {
@@ -93,6 +131,8 @@ export function onLang(listener) {
 
 /** Wires the language switch (<select id="lang"> or buttons with data-lang) and applies the initial language. */
 export function initI18n() {
+  if (initialized) return; // the site shell and the page's own script both call it
+  initialized = true;
   const select = document.getElementById('lang');
   if (select) {
     select.value = current;

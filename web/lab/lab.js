@@ -1,46 +1,99 @@
-// The lab page: one <relpos-lab>. Training runs in a Web Worker through the worker client when this
-// build has it (bindings/worker-client.js), else on the page through rp.lab.train (each core step
-// is short and the page yields between steps, so it stays responsive). ?lang=zh switches the words;
-// URL parameters task, schemes, length, steps, seed preset the form (e.g. ?schemes=rope,alibi&steps=50).
+// The lab page: one <relpos-lab> in the site shell. Training runs in a Web Worker through the worker
+// client when this build has it (bindings/worker-client.js), else on the page through
+// rp.lab.train (each core step is short and the page yields between steps, so it stays
+// responsive). Before the first run the page shows what a run measures: empty loss, gradient-norm
+// and accuracy plots with their axes, replaced by the lab's own streaming curves once it trains.
+// The lab speaks the site's language (?lang=zh or the switch). URL parameters task, schemes, length,
+// steps, layers, heads, lr, clip, normalisation, seed preset the form (e.g. ?schemes=rope,alibi&steps=50).
 import '../components/relpos-lab.js';
+import { renderCurve } from '../components/relpos-curve.js';
+import { initI18n, lang, onLang, t } from '../i18n/index.js';
 import { labMessages } from './messages.js';
 import { labMessagesZh } from './messages.zh.js';
+// The worker as this site bundles it (its imports and wasm resolved), handed to the worker client.
+import workerUrl from '../../bindings/worker.js?worker&url';
 
 const workerClients = import.meta.glob('../../bindings/worker-client.js');
 
 const lab = document.getElementById('lab');
+const preview = document.getElementById('lab-preview');
 const query = new URLSearchParams(location.search);
 for (const name of ['task', 'schemes', 'length', 'steps', 'layers', 'heads', 'lr', 'clip', 'normalisation', 'seed']) {
   if (query.has(name)) lab.setAttribute(name, query.get(name));
 }
-if (query.get('lang') === 'zh') {
-  document.documentElement.lang = 'zh';
-  lab.messages = labMessagesZh;
-} else {
-  lab.messages = labMessages;
+
+initI18n();
+
+// The page's heading names the lab (the navigation's name); the element's own title names the form.
+const messages = () => ({ ...(lang() === 'zh' ? labMessagesZh : labMessages), title: t('site.lab.setup') });
+
+/** The empty plots of what a run measures, with the element's own axis words. */
+function drawPreview() {
+  if (preview.hidden) return;
+  const m = messages();
+  const steps = Number(lab.getAttribute('steps') ?? 500);
+  const length = Number(lab.getAttribute('length') ?? 32);
+  const stepAxis = Array.from({ length: Math.max(2, Math.min(steps, 1000)) }, (_, k) => k + 1);
+  const empty = (x) => [{ label: '', y: x.map(() => null) }];
+  const plots = [
+    ['.preview-loss', { x: stepAxis, xLabel: m.step, yLabel: m.lossAxis, title: m.lossTitle }],
+    ['.preview-grad', { x: stepAxis, xLabel: m.step, yLabel: m.gradAxis, title: m.gradTitle }],
+    [
+      '.preview-accuracy',
+      { x: [1, 2, 4, 8].map((f) => f * length), xLabel: m.lengthAxis, yLabel: m.accuracyAxis, title: m.accuracyTitle },
+    ],
+  ];
+  for (const [selector, data] of plots) {
+    renderCurve(preview.querySelector(selector), { ...data, series: empty(data.x) });
+  }
+}
+
+lab.messages = messages();
+drawPreview();
+onLang(() => {
+  lab.messages = messages();
+  drawPreview();
+});
+
+// Once a run starts, the element's streaming curves take the preview's place.
+function showingResults(runner) {
+  return (options, control) => {
+    preview.hidden = true;
+    return runner(options, control);
+  };
+}
+
+async function pageRunner() {
+  const { load } = await import('../../bindings/index.js');
+  const rp = await load();
+  return (options, control) => rp.lab.train({ ...options, ...control });
 }
 
 async function useWorker() {
   const loader = Object.values(workerClients)[0];
-  if (!loader) return;
+  let runner = null;
   try {
-    const { createRelposWorker } = await loader();
-    if (typeof createRelposWorker !== 'function') return;
-    const client = await createRelposWorker();
-    lab.runner = async (options, control) => {
-      try {
-        return await client.call('lab.train', { ...options, ...control }); // onProgress/signal travel in the options
-      } catch (error) {
-        if (control.signal?.aborted || error?.name === 'AbortError') throw error;
-        lab.runner = null; // this worker has no lab: train on the page from now on
-        const { load } = await import('../../bindings/index.js');
-        return (await load()).lab.train({ ...options, ...control });
-      }
-    };
+    const { createRelposWorker } = loader ? await loader() : {};
+    if (typeof createRelposWorker === 'function') {
+      const client = await createRelposWorker(workerUrl);
+      runner = async (options, control) => {
+        try {
+          return await client.call('lab.train', { ...options, ...control }); // onProgress/signal travel in the options
+        } catch (error) {
+          if (control.signal?.aborted || error?.name === 'AbortError') throw error;
+          runner = null; // this worker has no lab: train on the page from now on
+          return (await pageRunner())(options, control);
+        }
+      };
+    }
   } catch {
-    lab.runner = null; // fall back to the page's own core
+    runner = null; // fall back to the page's own core
   }
+  lab.runner = showingResults((options, control) =>
+    runner ? runner(options, control) : pageRunner().then((train) => train(options, control)),
+  );
 }
 
 await useWorker();
+document.documentElement.dataset.ready = 'true';
 if (query.has('autorun')) lab.train();

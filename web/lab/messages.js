@@ -1,5 +1,7 @@
-// English words of <relpos-lab> (the extrapolation lab). The tutorial's i18n passes its own table
-// through the element's `messages` property; keys missing there fall back to these.
+// English words of <relpos-lab> (the extrapolation lab); messages.zh.js holds the 中文 ones. A page
+// passes labMessagesFor(language) through the element's `messages` property (the chapter's labs and
+// /lab.html alike); keys missing there fall back to these.
+import { labMessagesZh } from './messages.zh.js';
 export const labMessages = Object.freeze({
   title: 'Extrapolation lab',
   intro:
@@ -58,3 +60,8 @@ export const labMessages = Object.freeze({
     xpos: 'xPos',
   },
 });
+
+/** The lab's words in a page language ('en' or 'zh'). */
+export function labMessagesFor(language) {
+  return language === 'zh' ? labMessagesZh : labMessages;
+}

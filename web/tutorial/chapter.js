@@ -1,6 +1,8 @@
 // The chapter page: words from the message files, formulas typeset by KaTeX, a live explorer at the
-// top and one demo per section, each mounted only when it comes near the viewport.
+// top and the demos of each section, each mounted only when it comes near the viewport. Sentences that
+// state a measured fact (data-claim) are filled with the numbers their check computes (claims.js).
 import { applyI18n, initI18n, onLang, t } from '../i18n/index.js';
+import { CLAIMS, claimDefaults } from './claims.js';
 import { mountLabs } from './lab.js';
 import { createPane, syncHash } from './pane.js';
 import { renderAllMath } from './tex.js';
@@ -17,14 +19,40 @@ const SECTIONS = {
   s219: () => import('./sections/s219.js'),
 };
 
+/** Fills the claim sentences under `root` with the numbers measured at the page's defaults. */
+export function fillClaims(rp, root) {
+  for (const span of root.querySelectorAll('[data-claim]')) {
+    const claim = CLAIMS[span.dataset.i18n];
+    if (!claim || claim.lab || span.dataset.holds) continue;
+    const { holds, values } = claim.measure(rp, claimDefaults(claim));
+    span.dataset.i18nValues = JSON.stringify(values);
+    span.dataset.holds = String(holds);
+    applyI18n(span.parentElement);
+  }
+}
+
+/** Anchors land below the sticky header: the scroll padding follows the header's height. */
+function padAnchors() {
+  const header = document.querySelector('.topbar, body > header');
+  const set = () => {
+    const height = header ? header.getBoundingClientRect().height : 0;
+    document.documentElement.style.scrollPaddingTop = `${Math.ceil(height) + 8}px`;
+  };
+  set();
+  if (header && typeof ResizeObserver === 'function') new ResizeObserver(set).observe(header);
+}
+
 export async function start(rpReady) {
   initI18n();
+  padAnchors();
+  let rpLoaded = null;
   // Sections typeset their formulas and math-bearing prose when they come near the viewport.
   const shown = (section) => {
     if (section.dataset.shown) return;
     section.dataset.shown = 'true';
     applyI18n(section);
     renderAllMath(section);
+    if (rpLoaded) fillClaims(rpLoaded, section);
   };
   const sectionObserver = new IntersectionObserver(
     (entries) => {
@@ -41,6 +69,8 @@ export async function start(rpReady) {
   renderAllMath(document.querySelector('.toc') ?? document);
 
   const rp = await rpReady;
+  rpLoaded = rp;
+  for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
   const build = document.getElementById('build');
   const buildText = () => {
     build.textContent = t(rp.simd ? 'footer.buildSimd' : 'footer.buildBaseline', { version: rp.version });
@@ -67,8 +97,9 @@ export async function start(rpReady) {
     container.dataset.state = 'loading';
     try {
       const { mount } = await SECTIONS[container.dataset.demo]();
-      await mount(container, { rp });
+      await mount(container, { rp, part: container.dataset.part });
       container.dataset.state = 'ready';
+      document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
     } catch (error) {
       container.dataset.state = 'error';
       const message = document.createElement('p');
@@ -91,10 +122,21 @@ export async function start(rpReady) {
   );
   for (const container of document.querySelectorAll('.demo[data-demo]')) observer.observe(container);
   // A link straight to a section (#s215) mounts it at once.
+  // A link straight to a section (#s215) mounts its demos at once, and the section stays where the link
+  // put it while demos around it mount and change height (until the reader scrolls).
+  let anchor = null;
+  const release = () => {
+    anchor = null;
+  };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(type, release, { passive: true });
+  }
+  document.addEventListener('relpos-demo-mounted', () => anchor?.scrollIntoView());
   window.addEventListener('hashchange', () => {
     const target = document.getElementById(location.hash.slice(1));
-    const demo = target?.querySelector?.('.demo[data-demo]');
-    if (demo) mountSection(demo);
+    anchor = target?.classList?.contains('chapter-section') ? target : null;
+    setTimeout(release, 3000);
+    for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mountSection(demo);
   });
-  mountLabs();
+  mountLabs(rp);
 }

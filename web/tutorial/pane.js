@@ -8,6 +8,7 @@ import { colormapNames } from '../components/colormap.js';
 import { VIEWS, viewsFor } from '../components/compute.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
+import { familyKey, segmented } from '../site/controls.js';
 import { el, fmt, words } from './ui.js';
 
 // Parameters the page sets itself or that need arrays (tables, probes) are not sliders.
@@ -72,7 +73,12 @@ export function createPane(
       el('input', { id: `${id}causal`, name: `${id}causal`, type: 'checkbox' }),
       words('pane.causal'),
     ),
-    selectInput('mode', 'pane.mode'),
+    segmented({
+      key: 'pane.mode',
+      id: `${id}mode`,
+      name: `${id}mode`,
+      options: ['', 'explicit', 'implicit', 'mixed'].map((v) => ({ value: v, key: `pane.mode.${v || 'default'}` })),
+    }).root,
     selectInput('colormap', 'pane.colormap'),
     selectInput('curve-kind', 'pane.curve'),
     el('fieldset', { id: `${id}scheme-params`, className: 'params' }, el('legend', {}, words('pane.params'))),
@@ -91,11 +97,16 @@ export function createPane(
   const schemeSelect = $('scheme');
   const viewSelect = $('view');
   const fieldset = $('scheme-params');
-  for (const s of drawable) schemeSelect.add(new Option(`${s.name} (${s.id})`, s.id));
-  for (const value of ['', 'explicit', 'implicit', 'mixed']) {
-    const o = new Option('', value);
-    o.dataset.i18n = `pane.mode.${value || 'default'}`;
-    $('mode').add(o);
+  // The scheme picker groups the catalogue's families (rp.schemes[].family); names come from the
+  // glossary (scheme.<id>), in the page's language.
+  for (const family of new Set(drawable.map((s) => s.family))) {
+    const group = el('optgroup', { dataset: { i18nAttr: `label:${familyKey(family)}` } });
+    for (const s of drawable.filter((x) => x.family === family)) {
+      const o = new Option(s.name, s.id);
+      o.dataset.i18n = `scheme.${s.id}`;
+      group.append(o);
+    }
+    schemeSelect.append(group);
   }
   const auto = new Option('', '');
   auto.dataset.i18n = 'pane.colormap.auto';
@@ -354,9 +365,9 @@ export function createPane(
   const captionText = () => {
     if (!last) return;
     caption.textContent = t('pane.caption', {
-      rows: last.rows,
-      cols: last.cols,
-      head: last.head,
+      rows: last.figure.rows,
+      cols: last.figure.cols,
+      head: last.figure.meta.head,
       renderer: last.renderer,
       compute: fmt(last.computeMs, 2),
       draw: fmt(last.drawMs, 2),

@@ -1,8 +1,11 @@
 // Small DOM helpers for the chapter's demos: labelled controls whose words come from the message
-// files (data-i18n keys), a matrix view (canvas + renderHeatmap, hover/keyboard readout) and number
-// formatting. No visible word is written here.
+// files (data-i18n keys), numbered figures with captions, a matrix view (canvas + renderHeatmap with
+// axes, colour scale and a hover/keyboard readout). No visible word is written here.
+import { colormapCss } from '../components/colormap.js';
 import { renderHeatmap } from '../components/render-heatmap.js';
-import { applyI18n, lang, onLang, t } from '../i18n/index.js';
+import { formatTick, integerTicks, niceTicks } from '../components/ticks.js';
+import { applyI18n, lang, LANGUAGES, onLang, t } from '../i18n/index.js';
+import { fmt } from './format.js';
 
 let uid = 0;
 export const nextId = (prefix) => `${prefix}-${++uid}`;
@@ -25,15 +28,47 @@ export function words(key, values) {
   return span;
 }
 
-/** A range slider with its label and live value. */
-export function slider({ key, min, max, step = 1, value, name, format = (v) => v }) {
+/** Sets a words() span's placeholder values and re-renders it in the current language. */
+export function setWords(span, values) {
+  span.dataset.i18nValues = JSON.stringify(values);
+  applyI18n(span.parentElement ?? span);
+}
+
+/** The unit after a slider's value: a message key (translated) or a symbol shown as is ("°", "×"). */
+function unitLabel(unit) {
+  if (unit == null || unit === '') return null;
+  if (Object.hasOwn(LANGUAGES.en.page, unit)) return el('span', { className: 'rp-unit', dataset: { i18n: unit } });
+  return el('span', { className: 'rp-unit', textContent: unit });
+}
+
+/**
+ * A range slider with its label, its live value and an optional `unit` (a message key, or a symbol
+ * shown as is). Screen readers hear the value as shown, with its unit (aria-valuetext).
+ */
+export function slider({ key, min, max, step = 1, value, name, format = (v) => v, unit }) {
   const id = nextId(name ?? 'slider');
   const input = el('input', { type: 'range', id, name: name ?? id, min, max, step, value });
   const output = el('output', { htmlFor: id, value: format(Number(value)) });
-  const label = el('label', { htmlFor: id, className: 'control' }, words(key), input, output);
-  input.addEventListener('input', () => {
+  const unitEl = unitLabel(unit);
+  const label = el(
+    'label',
+    { htmlFor: id, className: 'control rp-slider' },
+    words(key),
+    el('span', { className: 'rp-value' }, output, unitEl),
+    input,
+  );
+  const announce = () => {
+    const unitText = unitEl ? (unitEl.dataset.i18n ? t(unitEl.dataset.i18n) : unitEl.textContent) : '';
+    input.setAttribute('aria-valuetext', unitText ? `${output.value} ${unitText}` : String(output.value));
+  };
+  const show = () => {
     output.value = format(Number(input.value));
-  });
+    announce();
+  };
+  input.addEventListener('input', show);
+  onLang(announce);
+  if (unitEl?.dataset.i18n) unitEl.textContent = t(unitEl.dataset.i18n);
+  announce();
   return {
     root: label,
     input,
@@ -43,23 +78,34 @@ export function slider({ key, min, max, step = 1, value, name, format = (v) => v
     },
     set value(v) {
       input.value = String(v);
-      output.value = format(Number(input.value));
+      show();
     },
   };
 }
 
-/** A <select>; options are { value, key } (translated) or { value, text } (a proper name). */
+/**
+ * A <select>; options are { value, key } (translated) or { value, text } (a proper name), and may
+ * name a `group` (a message key): consecutive options of one group share an <optgroup>.
+ */
 export function select({ key, options, value, name }) {
   const id = nextId(name ?? 'select');
   const input = el('select', { id, name: name ?? id });
+  let group = null;
   for (const option of options) {
     const o = el('option', { value: option.value });
     if (option.key) o.dataset.i18n = option.key;
     else o.textContent = option.text ?? option.value;
-    input.append(o);
+    if (option.group && option.group !== group?.dataset.group) {
+      group = el('optgroup', { dataset: { group: option.group, i18nAttr: `label:${option.group}` } });
+      group.label = t(option.group);
+      input.append(group);
+    } else if (!option.group) {
+      group = null;
+    }
+    (group ?? input).append(o);
   }
   if (value !== undefined) input.value = value;
-  const label = el('label', { htmlFor: id, className: 'control' }, words(key), input);
+  const label = el('label', { htmlFor: id, className: 'control rp-select' }, words(key), input);
   return {
     root: label,
     input,
@@ -70,6 +116,11 @@ export function select({ key, options, value, name }) {
       input.value = v;
     },
   };
+}
+
+/** Select options for scheme ids, translated through the glossary of scheme names ('scheme.<id>'). */
+export function schemeOptions(ids) {
+  return ids.map((id) => ({ value: id, key: `scheme.${id}` }));
 }
 
 export function checkbox({ key, checked = false, name }) {
@@ -106,36 +157,105 @@ export function stat(key, name) {
   };
 }
 
-/** Formats a number for display (significant digits; exponent for very small / large). */
-export function fmt(x, digits = 3) {
-  if (x === Infinity) return '∞';
-  if (x === -Infinity) return '−∞';
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  const text = a < 1e-3 || a >= 1e6 ? x.toExponential(digits - 1) : Number(x.toPrecision(digits)).toString();
-  return text.replace('-', '−');
-}
-
-/** A panel of controls: relabels itself on language change. */
+/** A panel of controls, laid out by the site's stylesheet (web/styles/controls.css). */
 export function controls(...children) {
   return el('div', { className: 'controls' }, ...children);
 }
 
 /**
- * Canvas heatmap of a [rows, cols] (or [h, rows, cols]) tensor with a hover / keyboard readout.
- * `readout(i, j, value)` returns the readout text (from messages).
+ * A numbered figure: <figure class="rp-figure" id="fig-2-1-7-b"> with the body and a caption "Figure
+ * 2.1.7-b …" in the current language (the text refers to figures by these numbers). `values` fill the
+ * caption's {placeholders}.
+ */
+export function figure(number, captionKey, body, { values } = {}) {
+  const label = words('ui.figure', { n: number });
+  label.className = 'rp-figure-number';
+  const caption = words(captionKey, values);
+  caption.className = 'rp-figure-text';
+  return el(
+    'figure',
+    { className: 'rp-figure', id: `fig-${number.replace(/\./g, '-')}` },
+    el('div', { className: 'rp-figure-body' }, body),
+    el('figcaption', {}, label, ' ', caption),
+  );
+}
+
+/** Re-fills a figure caption's placeholders (a caption that quotes a live setting). */
+export function setCaption(fig, values) {
+  setWords(fig.querySelector('.rp-figure-text'), values);
+}
+
+const style = (node, rules) => Object.assign(node.style, rules);
+
+/**
+ * Canvas heatmap of a [rows, cols] (or [h, rows, cols]) tensor with axes (ticks on rows and columns,
+ * counted from 0 like the readout), a colour scale with its unit, and a hover / keyboard readout.
+ * `readout(i, j, value)` returns the readout text; `xKey`, `yKey`, `unitKey` are message keys.
  */
 export class MatrixView {
-  constructor({ captionKey, readout, colormap, size } = {}) {
+  constructor({ readout, colormap, size, xKey = 'ui.axisKey', yKey = 'ui.axisQuery', unitKey = 'ui.unitValue' } = {}) {
     this.canvas = el('canvas', { className: 'matrix', tabIndex: 0 });
     this.canvas.setAttribute('role', 'img');
     this.cursor = el('div', { className: 'matrix-cursor' });
     this.readoutEl = el('div', { className: 'readout', attrs: { 'aria-live': 'polite' } });
-    this.caption = captionKey ? el('figcaption', {}, words(captionKey)) : null;
     this.surface = el('div', { className: 'matrix-surface' }, this.canvas, this.cursor);
     if (size) this.surface.style.setProperty('--matrix-size', size);
-    this.root = el('figure', { className: 'matrix-figure' }, this.surface, this.readoutEl, this.caption);
+    this.xTicks = el('div', { className: 'rp-axis rp-axis-x', attrs: { 'aria-hidden': 'true' } });
+    this.yTicks = el('div', { className: 'rp-axis rp-axis-y', attrs: { 'aria-hidden': 'true' } });
+    this.bar = el('div', { className: 'rp-colorbar', attrs: { 'aria-hidden': 'true' } });
+    this.barTicks = el('div', { className: 'rp-colorbar-ticks', attrs: { 'aria-hidden': 'true' } });
+    const xTitle = words(xKey);
+    const yTitle = words(yKey);
+    const unit = words(unitKey);
+    xTitle.className = 'rp-axis-title';
+    yTitle.className = 'rp-axis-title';
+    unit.className = 'rp-colorbar-unit';
+    // Latin axis titles read bottom to top; Chinese ones stay upright, top to bottom.
+    const orient = () =>
+      style(yTitle, {
+        writingMode: 'vertical-rl',
+        transform: lang() === 'zh' ? 'none' : 'rotate(180deg)',
+        textAlign: 'center',
+        fontSize: '0.8em',
+      });
+    orient();
+    onLang(orient);
+    style(xTitle, { textAlign: 'center', fontSize: '0.8em' });
+    style(unit, { fontSize: '0.8em', whiteSpace: 'nowrap' });
+    style(this.xTicks, { position: 'relative', height: '1.2em', fontSize: '0.75em' });
+    style(this.yTicks, { position: 'relative', width: '2.2em', fontSize: '0.75em' });
+    style(this.surface, { width: '100%', aspectRatio: '1', alignSelf: 'start' });
+    style(this.bar, { width: '0.8rem', outline: '1px solid #8886' });
+    style(this.barTicks, { position: 'relative', width: '3.6em', fontSize: '0.75em' });
+    const blank = () => el('span');
+    // Row 1: y title, y ticks, map, colour bar, its ticks; row 2: x ticks; row 3: x title, unit.
+    const grid = el(
+      'div',
+      { className: 'rp-matrix-grid' },
+      yTitle,
+      this.yTicks,
+      this.surface,
+      this.bar,
+      this.barTicks,
+      blank(),
+      blank(),
+      this.xTicks,
+      blank(),
+      blank(),
+      blank(),
+      blank(),
+      xTitle,
+      blank(),
+      unit,
+    );
+    style(grid, {
+      display: 'grid',
+      gridTemplateColumns: 'auto auto minmax(0, var(--matrix-size, 320px)) auto auto',
+      gap: '0 0.3rem',
+      alignItems: 'stretch',
+      maxWidth: '100%',
+    });
+    this.root = el('div', { className: 'matrix-figure' }, grid, this.readoutEl);
     this.readout = readout ?? ((i, j, v) => t('ui.readout', { i, j, r: j - i, value: fmt(v) }));
     this.colormap = colormap;
     this.at = null;
@@ -169,10 +289,41 @@ export class MatrixView {
       range: options.range,
       head,
     });
-    this.label = options.labelKey ?? this.label;
+    this.#axes();
     if (this.at) this.point(...this.at);
     this.#describe();
     return this.drawn;
+  }
+
+  #axes() {
+    const { rows, cols } = this.matrix;
+    const tick = (value, count, horizontal) => {
+      const label = el('span', { textContent: String(value) });
+      const at = `${((value + 0.5) / count) * 100}%`;
+      style(label, { position: 'absolute', whiteSpace: 'nowrap', lineHeight: '1' });
+      if (horizontal) style(label, { left: at, top: '0.15em', transform: 'translateX(-50%)' });
+      else style(label, { top: at, right: '0.2em', transform: 'translateY(-50%)' });
+      return label;
+    };
+    this.xTicks.replaceChildren(...integerTicks(0, cols - 1, 4).map((v) => tick(v, cols, true)));
+    this.yTicks.replaceChildren(...integerTicks(0, rows - 1, 4).map((v) => tick(v, rows, false)));
+    const [lo, hi] = this.drawn.range;
+    const stops = Array.from({ length: 17 }, (_, k) => colormapCss(this.drawn.colormap, k / 16));
+    this.bar.style.background = `linear-gradient(to top, ${stops.join(', ')})`;
+    this.barTicks.replaceChildren(
+      ...niceTicks(lo, hi, 4).map((v) => {
+        const label = el('span', { textContent: formatTick(v) });
+        style(label, {
+          position: 'absolute',
+          left: '0.2em',
+          top: `${(1 - (v - lo) / (hi - lo)) * 100}%`,
+          transform: 'translateY(-50%)',
+          whiteSpace: 'nowrap',
+          lineHeight: '1',
+        });
+        return label;
+      }),
+    );
   }
 
   #describe() {
@@ -200,34 +351,10 @@ export class MatrixView {
   }
 }
 
-/** Seeded PRNG (mulberry32) with normal deviates: demo inputs (random Q, K, V, learned-style embeddings). */
-export function randomNormal(count, seed = 1) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-  const out = new Float32Array(count);
-  for (let k = 0; k < count; k++) {
-    const u = Math.max(uniform(), 1e-12);
-    out[k] = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * uniform());
-  }
-  return out;
-}
-
-/** A seeded random [rows, cols] tensor with entries ~ N(0, scale²). */
-export function randomTensor(rows, cols, seed, scale = 1) {
-  const data = randomNormal(rows * cols, seed);
-  if (scale !== 1) for (let k = 0; k < data.length; k++) data[k] *= scale;
-  return { shape: [rows, cols], data };
-}
-
 /** Re-applies data-i18n under a demo root after it built its DOM. */
 export function localize(root) {
   applyI18n(root);
 }
 
-export { lang, onLang, t };
+export { fmt, lang, onLang, t };
+export { randomNormal, randomTensor } from './random.js';

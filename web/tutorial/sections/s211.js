@@ -1,14 +1,16 @@
 // 2.1.1 Sequences and position maps: a token strip over the relative-distance matrix rel(i, j) = j − i
-// (from the core's clipped-distance index map) and a permutation test of attention without positions.
+// (Figure 2.1.1-a) and a permutation test of attention with and without positions.
+import { permutationGap, relativeDistances } from '../verdicts.js';
 import {
   button,
   controls,
   el,
+  figure,
   fmt,
   localize,
   MatrixView,
   onLang,
-  randomTensor,
+  schemeOptions,
   select,
   slider,
   stat,
@@ -17,15 +19,12 @@ import {
 } from '../ui.js';
 
 export function mount(root, { rp }) {
-  const n = slider({ key: 's211.n', min: 4, max: 24, value: 10, name: 'n' });
+  const n = slider({ key: 's211.n', min: 4, max: 24, value: 10, name: 'n', unit: 'ui.unit.tokens' });
   const scheme = select({
     key: 's211.scheme',
     name: 'scheme',
     value: 'alibi',
-    options: ['alibi', 'rope', 'kerple-log', 't5'].map((id) => ({
-      value: id,
-      text: rp.schemes.find((s) => s.id === id).name,
-    })),
+    options: schemeOptions(['alibi', 'rope', 'kerple-log', 't5']),
   });
   let seed = 1;
   const shuffle = button('s211.shuffle', () => {
@@ -34,7 +33,7 @@ export function mount(root, { rp }) {
   });
   const strip = el('div', { className: 'tokens', attrs: { role: 'list' } });
   const shuffled = el('div', { className: 'tokens', attrs: { role: 'list' } });
-  const view = new MatrixView({ colormap: 'rdbu', captionKey: 's211.caption' });
+  const view = new MatrixView({ colormap: 'rdbu', xKey: 'ui.axisKey', yKey: 'ui.axisQuery', unitKey: 's211.unit' });
   const rowText = el('p', { className: 'readout-row', attrs: { 'aria-live': 'polite' } });
   const nope = stat('s211.nope', 'nope');
   const withPos = stat('s211.withPos', 'withPos');
@@ -42,18 +41,22 @@ export function mount(root, { rp }) {
     controls(n.root, scheme.root, shuffle),
     el('p', {}, words('s211.strip')),
     strip,
-    el(
-      'div',
-      { className: 'demo-row' },
-      view.root,
+    figure(
+      '2.1.1-a',
+      's211.fig.a',
       el(
         'div',
-        { className: 'stats' },
-        rowText,
-        el('p', {}, words('s211.shuffled')),
-        shuffled,
-        nope.root,
-        withPos.root,
+        { className: 'demo-row' },
+        view.root,
+        el(
+          'div',
+          { className: 'stats' },
+          rowText,
+          el('p', {}, words('s211.shuffled')),
+          shuffled,
+          nope.root,
+          withPos.root,
+        ),
       ),
     ),
   );
@@ -63,56 +66,41 @@ export function mount(root, { rp }) {
   function showRow(i) {
     const size = rel.shape[0];
     const values = Array.from(rel.data.subarray(i * size, (i + 1) * size), (v) => fmt(v));
-    rowText.textContent = t('s211.row', { i: i + 1, values: values.join(', ') });
+    // Rows are counted from 0 here and in the hover readout alike.
+    rowText.textContent = t('s211.row', { i, values: values.join(', ') });
     strip.querySelectorAll('button').forEach((b, k) => b.classList.toggle('on', k === i));
   }
 
   function update() {
     const size = n.value;
-    // The core's clipped-distance index idx(i, j) = clamp(j − i, −k, k) + k with k = n − 1.
-    const idx = rp.buckets('shaw', { n: size, clip: size - 1 });
-    rel = { shape: [size, size], data: Float32Array.from(idx.data, (v) => v - (size - 1)) };
+    rel = relativeDistances(rp, size);
     view.show(rel, { colormap: 'rdbu' });
     view.onPoint = (i) => showRow(i);
-    const words_ = tokens();
+    const list = tokens();
     strip.replaceChildren(
       ...Array.from({ length: size }, (_, i) => {
-        const b = el('button', { type: 'button', className: 'token', textContent: words_[i % words_.length] });
-        b.setAttribute('role', 'listitem');
+        // A list item holding a button: the button keeps its own role for keyboard and readers.
+        const b = el('button', { type: 'button', className: 'token', textContent: list[i % list.length] });
         b.addEventListener('pointerenter', () => view.point(i, i));
         b.addEventListener('focus', () => view.point(i, i));
-        return b;
+        return el('span', { attrs: { role: 'listitem' } }, b);
       }),
     );
-    // Permutation π (seeded), inputs X (seeded): attention(Xπ) vs attention(X) permuted.
-    const d = 16;
-    const X = randomTensor(size, d, 7);
-    const order = Array.from({ length: size }, (_, i) => i);
-    const r = randomTensor(1, size, seed).data;
-    order.sort((a, b) => r[a] - r[b]);
-    const Xp = { shape: [size, d], data: new Float32Array(size * d) };
-    order.forEach((from, to) => Xp.data.set(X.data.subarray(from * d, (from + 1) * d), to * d));
-    const gap = (options) => {
-      const a = rp.attention({ q: X, k: X, v: X, ...options }).output.data;
-      const b = rp.attention({ q: Xp, k: Xp, v: Xp, ...options }).output.data;
-      let m = 0;
-      order.forEach((from, to) => {
-        for (let c = 0; c < d; c++) m = Math.max(m, Math.abs(b[to * d + c] - a[from * d + c]));
-      });
-      return m;
-    };
-    const g0 = gap({});
-    const g1 = gap({ scheme: scheme.value });
-    nope.set(
-      t('s211.gap', { value: fmt(g0), verdict: t(g0 < 1e-4 ? 's211.equivariant' : 's211.notEquivariant') }),
-      g0 < 1e-4 ? 'yes' : 'no',
-    );
-    withPos.set(
-      t('s211.gap', { value: fmt(g1), verdict: t(g1 < 1e-4 ? 's211.equivariant' : 's211.notEquivariant') }),
-      g1 < 1e-4 ? 'yes' : 'no',
-    );
+    const plain = permutationGap(rp, { n: size, seed });
+    const positioned = permutationGap(rp, { n: size, seed, scheme: scheme.value });
+    for (const [target, g] of [
+      [nope, plain],
+      [withPos, positioned],
+    ]) {
+      target.set(
+        t('s211.gap', { value: fmt(g.gap), verdict: t(g.equivariant ? 's211.equivariant' : 's211.notEquivariant') }),
+        g.equivariant ? 'yes' : 'no',
+      );
+    }
     shuffled.replaceChildren(
-      ...order.map((from) => el('span', { className: 'token', textContent: words_[from % words_.length] })),
+      ...plain.order.map((from) =>
+        el('span', { className: 'token', textContent: list[from % list.length], attrs: { role: 'listitem' } }),
+      ),
     );
     showRow(view.at ? view.at[0] : 0);
   }

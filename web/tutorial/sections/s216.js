@@ -1,32 +1,37 @@
-// 2.1.6 Explicit / implicit / mixed: three attention maps from the same seeded Q, K and the chosen
-// bias scheme, with α, β, causal and the seed's vs the modern explicit form. Each map also reports the
-// translation defect of its positional part, measured with a position-only probe (identical q, k for
-// every token): logits are recovered from the weights as log w_ij − log w_ii (the row's normaliser cancels).
+// 2.1.6 Explicit / implicit / mixed: four attention maps from the same seeded Q, K, V (2.1.6-a … -d) —
+// explicit with the chosen bias (modern or the original's form), implicit with absolute sinusoidal P,
+// implicit with Shaw's relative a_clip(j−i), mixed with α, β — each with the translation defect of its
+// positional logits (measured with a position-only probe, verdicts.js).
+import { classification, VISIBLE } from '../verdicts.js';
 import {
   checkbox,
   controls,
   el,
+  figure,
   fmt,
   localize,
   MatrixView,
   onLang,
-  randomTensor,
+  schemeOptions,
   select,
   slider,
   stat,
   t,
-  words,
 } from '../ui.js';
 
-const D = 16;
+const KINDS = [
+  ['explicit', '2.1.6-a'],
+  ['implicitAbsolute', '2.1.6-b'],
+  ['implicitRelative', '2.1.6-c'],
+  ['mixed', '2.1.6-d'],
+];
 
 export function mount(root, { rp }) {
-  const ids = ['alibi', 't5', 'kerple-log', 'exp-decay', 'sandwich'];
   const scheme = select({
     key: 's216.scheme',
     name: 'scheme',
     value: 'alibi',
-    options: ids.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })),
+    options: schemeOptions(Object.keys(VISIBLE)),
   });
   const form = select({
     key: 's216.form',
@@ -38,72 +43,50 @@ export function mount(root, { rp }) {
     ],
   });
   const alpha = slider({ key: 's216.alpha', min: 0, max: 2, step: 0.05, value: 1, name: 'alpha' });
-  const beta = slider({ key: 's216.beta', min: 0, max: 2, step: 0.05, value: 1, name: 'beta' });
+  const beta = slider({ key: 's216.beta', min: 0, max: 2, step: 0.05, value: 0, name: 'beta' });
   const causal = checkbox({ key: 's216.causal', name: 'causal' });
-  const n = slider({ key: 's216.n', min: 8, max: 64, step: 4, value: 24, name: 'n' });
-  const kinds = ['explicit', 'implicit', 'mixed'];
-  const views = kinds.map((kind) => new MatrixView({ captionKey: `s216.cap.${kind}` }));
-  const defects = kinds.map((kind) => stat(`s216.defect.${kind}`, `defect-${kind}`));
+  const n = slider({ key: 's216.n', min: 8, max: 64, step: 4, value: 24, name: 'n', unit: 'ui.unit.tokens' });
+  const views = KINDS.map(() => new MatrixView({ colormap: 'viridis', unitKey: 's216.unit' }));
+  const defects = KINDS.map(([kind]) => stat('s216.defect', `defect-${kind}`));
+  const moved = KINDS.map(([kind]) => stat('s216.moved', `moved-${kind}`));
   root.append(
     controls(scheme.root, form.root, alpha.root, beta.root, causal.root, n.root),
-    el('div', { className: 'demo-row three' }, ...views.map((v, i) => el('div', {}, v.root, defects[i].root))),
-    el('p', { className: 'note' }, words('s216.note')),
+    el(
+      'div',
+      { className: 'demo-row' },
+      ...KINDS.map(([kind, number], i) =>
+        figure(number, `s216.fig.${kind}`, el('div', {}, views[i].root, defects[i].root, moved[i].root)),
+      ),
+    ),
+    el('p', { className: 'note' }, el('span', { dataset: { i18n: 's216.note' } })),
   );
-
-  function options(kind, size) {
-    const params = {};
-    if (kind === 'explicit') {
-      return form.value === 'seed'
-        ? { scheme: scheme.value, params, mode: 'mixed', alpha: 1, beta: 0 }
-        : { scheme: scheme.value, params, mode: 'explicit' };
-    }
-    if (kind === 'implicit') return { scheme: 'sinusoidal', params, mode: 'implicit' };
-    return {
-      scheme: scheme.value,
-      params,
-      mode: 'mixed',
-      alpha: alpha.value,
-      beta: beta.value,
-      P: rp.encoding('sinusoidal', { n: size, d: D }),
-    };
-  }
-
-  function logitDefect(W, size) {
-    const L = new Float32Array(size * size);
-    for (let i = 0; i < size; i++) {
-      const diag = Math.log(W[i * size + i]);
-      for (let j = 0; j < size; j++) L[i * size + j] = Math.log(W[i * size + j]) - diag;
-    }
-    return rp.analysis.translationDefect({ shape: [size, size], data: L });
-  }
 
   function update() {
     const size = n.value;
-    const q = randomTensor(size, D, 31);
-    const k = randomTensor(size, D, 32);
-    const v = randomTensor(size, D, 33);
-    const probe = randomTensor(1, D, 34).data;
-    const same = { shape: [size, D], data: new Float32Array(size * D) };
-    for (let i = 0; i < size; i++) same.data.set(probe, i * D);
-    const B = rp.bias(scheme.value, { n: size, heads: 1 });
-    kinds.forEach((kind, index) => {
-      const opts = options(kind, size);
-      const { weights } = rp.attention({ q, k, v, causal: causal.value, ...opts });
-      const view = views[index];
-      view.readout = (i, j, w) =>
+    const c = classification(rp, {
+      scheme: scheme.value,
+      form: form.value,
+      alpha: alpha.value,
+      beta: beta.value,
+      causal: causal.value,
+      n: size,
+    });
+    KINDS.forEach(([kind], index) => {
+      const m = c[kind];
+      const W = m.weights.data;
+      views[index].readout = (i, j, w) =>
         t('s216.readout', {
           i,
           j,
           r: j - i,
           w: fmt(w),
-          logit: fmt(Math.log(w) - Math.log(weights.data[i * size + i])),
-          b: kind === 'implicit' ? '—' : fmt(B.data[i * size + j]),
+          logit: fmt(m.logits.data[i * size + j]),
+          b: kind === 'explicit' || kind === 'mixed' ? fmt(c.bias.data[i * size + j]) : '—',
         });
-      view.show(weights);
-      const pos = rp.attention({ q: same, k: same, causal: causal.value, ...opts }).weights;
-      const td = logitDefect(pos.data, size);
-      defects[index].set(fmt(td.max), td.isToeplitz ? 'yes' : 'no');
-      root.dataset[`defect${kind}`] = String(td.max);
+      views[index].show(m.weights, { colormap: 'viridis', range: [0, Math.max(...W)] });
+      defects[index].set(fmt(m.defect), m.invariant ? 'yes' : 'no');
+      moved[index].set(fmt(m.fromContent, 2));
+      root.dataset[`defect${kind.toLowerCase()}`] = String(m.defect);
     });
   }
   for (const c of [alpha, beta, n]) c.input.addEventListener('input', update);

@@ -1,36 +1,119 @@
-// 2.1.7 Decay and frequency design: the decay and frequency profiles, RoPE's long-range decay bound
-// for several bases, the rotation turns per dimension pair over the training window under linear /
-// NTK / YaRN / Llama-3 scaling (real-model presets), and the extrapolation test of 2.1.9.
+// 2.1.7 Decay and frequency design (r is the distance, d the dimension). Part "profiles": f(r) =
+// e^{−λ|r|} and sin(r/α), the dimension budget (2.1.7-a). Part "bound": RoPE's long-range decay bound
+// on a log distance axis (2.1.7-b). Part "turns": turns per pair over the training window and the
+// angles reached at the target length s·L, plain against scaled (2.1.7-c, -d). Part "extra": the
+// extrapolation test of 2.1.9 (2.1.7-e).
 import { renderCurve } from '../../components/relpos-curve.js';
-import { controls, el, fmt, localize, onLang, select, slider, stat, t, words } from '../ui.js';
-import { extrapolation, pastProfile, scoreMatrix } from '../verdicts.js';
+import {
+  angleReach,
+  decayBounds,
+  dimensionBudget,
+  extrapolation,
+  pastProfile,
+  profileValues,
+  SCALINGS,
+  turns,
+  unitScaled,
+} from '../verdicts.js';
+import {
+  controls,
+  el,
+  figure,
+  fmt,
+  localize,
+  onLang,
+  schemeOptions,
+  select,
+  setCaption,
+  slider,
+  stat,
+  t,
+} from '../ui.js';
 
-const SCALINGS = ['rope', 'rope-linear', 'rope-ntk', 'rope-yarn', 'rope-llama3'];
+const range = (n, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
-export function mount(root, { rp }) {
-  // (a) profiles
+function mountProfiles(root, rp) {
   const lambda = slider({ key: 's217.lambda', min: 0.01, max: 1, step: 0.01, value: 0.1, name: 'lambda' });
-  const alpha = slider({ key: 's217.alpha', min: 1, max: 32, step: 1, value: 8, name: 'alpha' });
-  const dim = slider({ key: 's217.d', min: 8, max: 256, step: 8, value: 64, name: 'd' });
+  const alpha = slider({
+    key: 's217.alpha',
+    min: 1,
+    max: 32,
+    step: 1,
+    value: 8,
+    name: 'alpha',
+    unit: 'ui.unit.positions',
+  });
+  const dim = slider({ key: 's217.d', min: 8, max: 256, step: 8, value: 64, name: 'd', unit: 'ui.unit.dims' });
   const budget = stat('s217.budget', 'budget');
-  const profiles = el('div', { className: 'curve-box' });
-  // (b) decay bound
-  const bound = el('div', { className: 'curve-box' });
-  // (c) angle coverage
-  const presetSel = select({
+  const box = el('div', { className: 'curve-box' });
+  root.append(
+    controls(lambda.root, alpha.root, dim.root),
+    el('div', { className: 'stats' }, budget.root),
+    figure('2.1.7-a', 's217.fig.a', box),
+  );
+
+  function update() {
+    const n = 64;
+    renderCurve(box, {
+      x: range(2 * n - 1, -(n - 1)),
+      series: [
+        { label: t('s217.decayLabel'), y: profileValues(rp, { name: 'exp-decay', lambda: lambda.value }, n) },
+        { label: t('s217.freqLabel'), y: profileValues(rp, { name: 'sin', alpha: alpha.value }, n) },
+      ],
+      xLabel: t('s217.distance'),
+      yLabel: t('s217.value'),
+    });
+    const b = dimensionBudget(rp, dim.value);
+    budget.set(t('s217.budgetValue', { d: b.d, count: b.count }));
+  }
+  for (const c of [lambda, alpha, dim]) c.input.addEventListener('input', update);
+  onLang(update);
+  localize(root);
+  update();
+}
+
+function mountBound(root, rp) {
+  const dim = slider({ key: 's217.d', min: 8, max: 256, step: 8, value: 128, name: 'd', unit: 'ui.unit.dims' });
+  const box = el('div', { className: 'curve-box' });
+  const fig = figure('2.1.7-b', 's217.fig.b', box, { values: { d: dim.value } });
+  root.append(controls(dim.root), fig);
+  const bases = [100, 10000, 500000];
+
+  function update() {
+    const maxDistance = 65536;
+    const x = range(maxDistance, 1);
+    const bounds = decayBounds(rp, { d: dim.value, bases, maxDistance });
+    renderCurve(box, {
+      x,
+      series: bounds.map((y, k) => ({ label: t('s217.baseLabel', { base: bases[k] }), y })),
+      xLabel: t('s217.distanceLog'),
+      yLabel: t('s217.boundY'),
+      logX: true,
+      log: true,
+    });
+    setCaption(fig, { d: dim.value });
+  }
+  dim.input.addEventListener('input', update);
+  onLang(update);
+  localize(root);
+  update();
+}
+
+function mountTurns(root, rp) {
+  const preset = select({
     key: 's217.preset',
     name: 'preset',
     value: '',
     options: [
       { value: '', key: 's217.preset.none' },
-      ...rp.presets.filter((p) => p.scheme.startsWith('rope')).map((p) => ({ value: p.id, text: p.name })),
+      ...rp.presets.filter((p) => SCALINGS.includes(p.scheme)).map((p) => ({ value: p.id, text: p.name })),
     ],
   });
   const scaling = select({
     key: 's217.scaling',
     name: 'scaling',
-    value: 'rope-llama3',
-    options: SCALINGS.map((id) => ({ value: id, text: rp.schemes.find((s) => s.id === id).name })),
+    value: 'rope-linear',
+    options: schemeOptions(SCALINGS),
   });
   const factor = slider({ key: 's217.factor', min: 1, max: 32, step: 1, value: 8, name: 'factor' });
   const base = select({
@@ -51,174 +134,130 @@ export function mount(root, { rp }) {
     value: '128',
     options: ['64', '96', '128'].map((v) => ({ value: v, text: v })),
   });
-  const turns = el('div', { className: 'curve-box' });
-  const incompletePlain = stat('s217.incompletePlain', 'incompletePlain');
-  const incompleteScaled = stat('s217.incompleteScaled', 'incompleteScaled');
-  // (d) extrapolation
-  const L = slider({ key: 's217.L', min: 16, max: 128, step: 16, value: 32, name: 'L' });
-  const extra = el('div', { className: 'curve-box' });
-  const extraStats = ['rope', 'alibi', 'kerple-log'].map((id) => stat(`s217.extra.${id}`, `extra-${id}`));
+  const turnsBox = el('div', { className: 'curve-box' });
+  const reachBox = el('div', { className: 'curve-box' });
+  const incomplete = stat('s217.incomplete', 'incomplete');
+  const unseenPlain = stat('s217.unseenPlain', 'unseenPlain');
+  const unseenScaled = stat('s217.unseenScaled', 'unseenScaled');
+  const turnsFig = figure('2.1.7-c', 's217.fig.c', turnsBox, { values: { L: train.value } });
+  const reachFig = figure('2.1.7-d', 's217.fig.d', reachBox, { values: { s: factor.value, L: train.value } });
   root.append(
-    el('h3', {}, words('s217.h.profiles')),
-    controls(lambda.root, alpha.root, dim.root),
-    el('div', { className: 'stats' }, budget.root),
-    profiles,
-    el('h3', {}, words('s217.h.bound')),
-    el('p', {}, words('s217.p.bound')),
-    bound,
-    el('h3', {}, words('s217.h.turns')),
-    el('p', {}, words('s217.p.turns')),
-    controls(presetSel.root, scaling.root, factor.root, base.root, train.root, rotD.root),
-    el('div', { className: 'stats' }, incompletePlain.root, incompleteScaled.root),
-    turns,
-    el('h3', {}, words('s217.h.extra')),
-    el('p', {}, words('s217.p.extra')),
-    controls(L.root),
-    el('div', { className: 'stats' }, ...extraStats.map((s) => s.root)),
-    extra,
+    controls(preset.root, scaling.root, factor.root, base.root, train.root, rotD.root),
+    el('div', { className: 'stats' }, incomplete.root, unseenPlain.root, unseenScaled.root),
+    el('div', { className: 'demo-row' }, turnsFig, reachFig),
   );
 
-  function updateProfiles() {
-    const n = 64;
-    const r = Array.from({ length: 2 * n - 1 }, (_, i) => i - (n - 1));
-    const decay = rp.analysis.derivative({ name: 'exp-decay', lambda: lambda.value }, { n }).value;
-    const freq = rp.analysis.derivative({ name: 'sin', alpha: alpha.value }, { n }).value;
-    renderCurve(profiles, {
-      x: r,
-      series: [
-        { label: t('s217.decayLabel'), y: Array.from(decay) },
-        { label: t('s217.freqLabel'), y: Array.from(freq) },
-      ],
-      xLabel: t('s217.distance'),
-      yLabel: t('s217.value'),
-      title: t('s217.profilesTitle'),
-    });
-    const { invFreq } = rp.frequencies('rope', { d: dim.value });
-    budget.set(t('s217.budgetValue', { d: dim.value, count: invFreq.length }));
-  }
+  const ensureOption = (control, value) => {
+    if (![...control.input.options].some((o) => o.value === value)) control.input.add(new Option(value, value));
+    control.value = value;
+  };
 
-  function updateBound() {
-    const maxDistance = 2048;
-    const x = Array.from({ length: maxDistance + 1 }, (_, i) => i);
-    const series = [100, 10000, 500000].map((b) => ({
-      label: t('s217.baseLabel', { base: b }),
-      y: Array.from(rp.analysis.decayBound({ d: dim.value, base: b, maxDistance })),
-    }));
-    renderCurve(bound, {
-      x,
-      series,
-      xLabel: t('s217.distance'),
-      yLabel: t('s217.boundY'),
-      title: t('s217.boundTitle', { d: dim.value }),
-    });
-  }
-
-  function scalingParams(id) {
-    const params = { factor: factor.value };
-    if (id === 'rope') return {};
-    if (id === 'rope-yarn' || id === 'rope-llama3') params.originalMaxPositionEmbeddings = Number(train.value);
-    return params;
-  }
-
-  function updateTurns() {
+  function update() {
     const d = Number(rotD.value);
-    const trainLength = Number(train.value);
+    const L = Number(train.value);
     const b = Number(base.value);
-    const plain = rp.analysis.angleCoverage({ d, base: b, trainLength });
-    const scaled = rp.analysis.angleCoverage({
-      d,
-      base: b,
-      trainLength,
-      scheme: scaling.value,
-      params: scalingParams(scaling.value),
-    });
-    incompletePlain.set(
-      t('s217.incompleteValue', { count: plain.incompleteCount, pairs: d / 2, first: plain.firstIncomplete }),
-      plain.incompleteCount ? 'no' : 'yes',
+    const s = factor.value;
+    const plainTurns = turns(rp, { d, base: b, L });
+    const plain = angleReach(rp, { d, base: b, L, s, scheme: 'rope' });
+    const scaled = angleReach(rp, { d, base: b, L, s, scheme: scaling.value });
+    incomplete.set(
+      t('s217.incompleteValue', { count: plainTurns.incompleteCount, pairs: d / 2, first: plainTurns.firstIncomplete }),
+      plainTurns.incompleteCount ? 'no' : 'yes',
     );
-    incompleteScaled.set(
-      t('s217.incompleteValue', { count: scaled.incompleteCount, pairs: d / 2, first: scaled.firstIncomplete }),
-      scaled.incompleteCount ? 'no' : 'yes',
+    unseenPlain.set(
+      t('s217.unseenValue', { count: plain.unseenCount, pairs: d / 2 }),
+      plain.unseenCount ? 'no' : 'yes',
     );
-    root.dataset.incomplete = String(plain.incompleteCount);
-    renderCurve(turns, {
-      x: Array.from({ length: d / 2 }, (_, k) => k),
+    unseenScaled.set(
+      t('s217.unseenValue', { count: scaled.unseenCount, pairs: d / 2 }),
+      scaled.unseenCount ? 'no' : 'yes',
+    );
+    root.dataset.incomplete = String(plainTurns.incompleteCount);
+    root.dataset.unseenPlain = String(plain.unseenCount);
+    root.dataset.unseenScaled = String(scaled.unseenCount);
+    const pairs = range(d / 2);
+    renderCurve(turnsBox, {
+      x: pairs,
       series: [
-        { label: t('s217.turnsPlain'), y: Array.from(plain.turns) },
-        { label: t('s217.turnsScaled', { scheme: scaling.value }), y: Array.from(scaled.turns) },
+        { label: t('s217.turnsPlain'), y: Array.from(plainTurns.turns) },
+        { label: t('s217.oneTurn'), y: pairs.map(() => 1) },
       ],
       xLabel: t('s217.pair'),
       yLabel: t('s217.turnsY'),
       log: true,
-      title: t('s217.turnsTitle', { L: trainLength }),
     });
+    renderCurve(reachBox, {
+      x: pairs,
+      series: [
+        { label: t('s217.reachPlain'), y: plain.ratio },
+        { label: t('scheme.' + scaling.value), y: scaled.ratio },
+        { label: t('s217.trainedRange'), y: pairs.map(() => 1) },
+      ],
+      xLabel: t('s217.pair'),
+      yLabel: t('s217.reachY'),
+      log: true,
+    });
+    setCaption(turnsFig, { L });
+    setCaption(reachFig, { s, L });
   }
 
-  function updateExtra() {
+  preset.input.addEventListener('change', () => {
+    const p = rp.presets.find((x) => x.id === preset.value);
+    if (!p) return;
+    if (SCALINGS.includes(p.scheme) && p.scheme !== 'rope') scaling.value = p.scheme;
+    if (p.params.factor) factor.value = p.params.factor;
+    ensureOption(base, String(p.params.base ?? 10000));
+    const original = p.params.originalMaxPositionEmbeddings ?? p.model?.maxPositionEmbeddings;
+    if (original) ensureOption(train, String(original));
+    ensureOption(rotD, String(p.params.d ?? 128));
+    update();
+  });
+  factor.input.addEventListener('input', update);
+  for (const c of [scaling, base, train, rotD]) c.input.addEventListener('change', update);
+  onLang(update);
+  localize(root);
+  update();
+}
+
+function mountExtra(root, rp) {
+  const L = slider({ key: 's217.L', min: 16, max: 128, step: 16, value: 32, name: 'L', unit: 'ui.unit.positions' });
+  const ids = ['rope', 'alibi', 'kerple-log'];
+  const box = el('div', { className: 'curve-box' });
+  const stats = ids.map((id) => stat(`scheme.${id}`, `extra-${id}`));
+  const fig = figure('2.1.7-e', 's217.fig.e', box, { values: { L: L.value } });
+  root.append(controls(L.root), el('div', { className: 'stats' }, ...stats.map((s) => s.root)), fig);
+
+  function update() {
     const length = L.value;
-    const series = [];
-    ['rope', 'alibi', 'kerple-log'].forEach((id, index) => {
+    const series = ids.map((id, index) => {
       const info = rp.schemes.find((s) => s.id === id);
-      const e = extrapolation(rp, info, length);
-      extraStats[index].set(
+      const profile = pastProfile(rp, info, 4 * length, length);
+      const e = extrapolation(rp, info, profile, length);
+      stats[index].set(
         e.kind === 'angles'
           ? t('s217.extraAngles', { count: e.value, pairs: e.pairs })
-          : t(e.verdict ? 's217.extraGraceful' : 's217.extraRises', { value: fmt(e.value) }),
+          : t(e.verdict ? 's217.extraStays' : 's217.extraRises', { value: fmt(e.value) }),
         e.verdict ? 'yes' : 'no',
       );
-      const s = pastProfile(scoreMatrix(rp, id, 4 * length));
-      let m = 1e-12;
-      for (const v of s) m = Math.max(m, Math.abs(v));
-      series.push({ label: info.name, y: Array.from(s, (v) => v / m) });
+      return { label: t(`scheme.${id}`), y: unitScaled(profile) };
     });
-    renderCurve(extra, {
-      x: Array.from({ length: 4 * length }, (_, r) => r),
+    renderCurve(box, {
+      x: range(4 * length),
       series,
-      xLabel: t('s217.pastDistance', { L: length }),
+      xLabel: t('s217.pastDistance'),
       yLabel: t('s217.scaled'),
-      title: t('s217.extraTitle', { L: length }),
     });
+    setCaption(fig, { L: length });
   }
-
-  presetSel.input.addEventListener('change', () => {
-    const preset = rp.presets.find((p) => p.id === presetSel.value);
-    if (!preset) return;
-    if (SCALINGS.includes(preset.scheme)) scaling.value = preset.scheme;
-    if (preset.params.factor) factor.value = preset.params.factor;
-    base.value = String(preset.params.base ?? 10000);
-    if (![...base.input.options].some((o) => o.value === base.value)) {
-      base.input.add(new Option(base.value, base.value));
-    }
-    base.value = String(preset.params.base ?? 10000);
-    const original = preset.params.originalMaxPositionEmbeddings ?? preset.model?.maxPositionEmbeddings;
-    if (original) {
-      if (![...train.input.options].some((o) => o.value === String(original))) {
-        train.input.add(new Option(String(original), String(original)));
-      }
-      train.value = String(original);
-    }
-    const d = String(preset.params.d ?? 128);
-    if (![...rotD.input.options].some((o) => o.value === d)) rotD.input.add(new Option(d, d));
-    rotD.value = d;
-    updateTurns();
-  });
-  for (const c of [lambda, alpha]) c.input.addEventListener('input', updateProfiles);
-  dim.input.addEventListener('input', () => {
-    updateProfiles();
-    updateBound();
-  });
-  factor.input.addEventListener('input', updateTurns);
-  for (const c of [scaling, base, train, rotD]) c.input.addEventListener('change', updateTurns);
-  L.input.addEventListener('input', updateExtra);
-  onLang(() => {
-    updateProfiles();
-    updateBound();
-    updateTurns();
-    updateExtra();
-  });
+  L.input.addEventListener('input', update);
+  onLang(update);
   localize(root);
-  updateProfiles();
-  updateBound();
-  updateTurns();
-  updateExtra();
+  update();
+}
+
+export function mount(root, { rp, part }) {
+  if (part === 'bound') mountBound(root, rp);
+  else if (part === 'turns') mountTurns(root, rp);
+  else if (part === 'extra') mountExtra(root, rp);
+  else mountProfiles(root, rp);
 }

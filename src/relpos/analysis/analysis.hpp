@@ -1,0 +1,17 @@
+// The analyses of chapter 2.1 (rp.analysis): invariance, geometry, spectra, probability, decay and
+// precision, with Eigen for the linear algebra.
+#pragma once
+#include <string>
+
+#include "relpos/base/params.hpp"
+#include "relpos/base/tensor.hpp"
+
+namespace relpos {
+
+// The single entry point of rp.analysis: `name` is the analysis (translationDefect, svd, eig,
+// distances, project2d, entropy, distanceEntropy, kernelCheck, gpSample, gpPosterior, derivative, decayBound,
+// precision, angleCoverage, scaledCosine, peBound; see analysis_internal.hpp and bindings/analysis.d.ts).
+// Unknown names are a RangeError listing the known ones.
+Result analyze(const std::string& name, const Params& params);
+
+}  // namespace relpos

@@ -1,0 +1,37 @@
+// The parameters many calls share, defined once: each has one name, range and doc everywhere (a call
+// that needs another default takes withDefault(common::d(), …)).
+#pragma once
+#include <cmath>
+
+#include "relpos/base/params.hpp"
+
+namespace relpos::common {
+
+inline const ParamInfo& n() {
+  static const ParamInfo p =
+      integerParam("n", std::nan(""), 1, 1 << 20, "sequence length (query and key positions 0..n-1)");
+  return p;
+}
+inline const ParamInfo& d() {
+  static const ParamInfo p = integerParam("d", std::nan(""), 1, 1 << 16, "per-head dimension");
+  return p;
+}
+inline const ParamInfo& heads() {
+  static const ParamInfo p = integerParam("heads", 1, 1, 1024, "number of attention heads");
+  return p;
+}
+inline const ParamInfo& causal() {
+  static const ParamInfo p = booleanParam("causal", false, "mask keys after the query (-Infinity above the diagonal)");
+  return p;
+}
+inline const ParamInfo& base() {
+  static const ParamInfo p = numberParam("base", 10000, 1, 1e12, "frequency base (theta)", true);
+  return p;
+}
+inline const ParamInfo& queryOffset() {
+  static const ParamInfo p = integerParam("queryOffset", std::nan(""), -1e9, 1e9,
+                                          "position of query row 0 (default m - n: the queries are the last n keys)");
+  return p;
+}
+
+}  // namespace relpos::common

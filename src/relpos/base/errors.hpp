@@ -1,0 +1,42 @@
+// Errors the public edge raises; the JS binding maps Kind onto TypeError / RangeError.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace relpos {
+
+class ArgumentError : public std::invalid_argument {
+ public:
+  enum class Kind { Type, Range };
+  ArgumentError(Kind kind, const std::string& message) : std::invalid_argument(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+[[noreturn]] void throwType(const std::string& message);
+[[noreturn]] void throwRange(const std::string& message);
+
+// Refuses results over the documented per-result limit before anything is allocated.
+void checkResultSize(const std::string& where, double elements);
+constexpr double kMaxResultElements = 64.0 * 1024 * 1024;  // 256 MiB of float32
+
+// The wasm heap is capped at 2 GiB (-sMAXIMUM_MEMORY=2GB in CMakeLists.txt) and also holds the
+// inputs, so everything one call allocates at once (result plus scratch: packed keys, rotated rows,
+// tables, decompositions) must fit in this budget. Calls size their buffers up front with
+// checkWorkingSet, so an allocation never fails half-way (and 32-bit size_t never wraps).
+constexpr double kMaxWorkingSetBytes = 1024.0 * 1024 * 1024;  // 1 GiB
+
+// RangeError naming the limit and rp.attentionMap when `bytes` exceeds kMaxWorkingSetBytes; `what`
+// says what needs the memory ("rotated queries and keys"), may be empty.
+void checkWorkingSet(const std::string& where, double bytes, const std::string& what = "");
+
+// A number as error messages show it (%.10g; NaN, Infinity, -Infinity).
+std::string formatNumber(double value);
+
+// "'a', 'b', 'c'": the one way a message lists names (allowed options, known ids, choices).
+std::string quotedList(const std::vector<std::string>& names);
+
+}  // namespace relpos

@@ -1,0 +1,107 @@
+// Named, typed call parameters and their metadata. Every public call of the core takes a Params
+// (converted from the JS options object by the binding) and reads it through the accessors below,
+// which validate type and range against the scheme's ParamInfo and name the argument on failure.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "relpos/base/tensor.hpp"
+
+namespace relpos {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class ParamType { Number, Integer, Boolean, Choice, PerHead, Array };
+
+// One documented parameter: default, valid range and a one-line doc (rp.schemes exposes these).
+struct ParamInfo {
+  std::string name;
+  ParamType type = ParamType::Number;
+  double def = 0;  // NaN: no default (required, or derived by the scheme)
+  double min = -kInf;
+  double max = kInf;
+  bool minOpen = false;  // true: value must be > min (not >=)
+  std::string choices;   // "half|interleaved" for Choice; the default is the first
+  std::string doc;
+  bool listOfStrings = false;  // Array whose entries are strings (e.g. DeBERTa's posAttType), from `choices`
+};
+
+ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
+ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc);
+ParamInfo booleanParam(std::string name, bool def, std::string doc);
+ParamInfo choiceParam(std::string name, std::string choices, std::string doc);
+ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
+ParamInfo arrayParam(std::string name, std::string doc);
+// The same parameter with another default (and, when given, another upper bound): one name, range
+// and doc, with the default a particular call needs.
+ParamInfo withDefault(const ParamInfo& info, double def, double max = std::numeric_limits<double>::quiet_NaN());
+
+// The allowed values of a Choice parameter, default first.
+std::vector<std::string> choiceList(const ParamInfo& info);
+
+struct Value {
+  enum class Type { Number, Boolean, String, Array, Strings };
+  Type type = Type::Number;
+  double number = 0;
+  bool boolean = false;
+  std::string text;
+  std::vector<float> array;  // float32 payload, row-major
+  Shape shape;               // of array; {size} when the caller gave a flat list
+  std::vector<std::string> strings;
+};
+
+class Params {
+ public:
+  explicit Params(std::string where = "relpos") : where_(std::move(where)) {}
+
+  const std::string& where() const { return where_; }
+  void setWhere(std::string where) { where_ = std::move(where); }
+
+  void set(const std::string& name, Value value) { values_[name] = std::move(value); }
+  void setNumber(const std::string& name, double v);
+  void setBoolean(const std::string& name, bool v);
+  void setString(const std::string& name, std::string v);
+  void setArray(const std::string& name, std::vector<float> data, Shape shape);
+  void erase(const std::string& name) { values_.erase(name); }
+
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  const Value* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+  // Accessors validated against metadata (default, range, integer-ness, choices).
+  double number(const ParamInfo& info) const;
+  int64_t integer(const ParamInfo& info) const;
+  bool boolean(const ParamInfo& info) const;
+  std::string choice(const ParamInfo& info) const;
+  // A scalar (same for every head) or a list of `heads` values; `fallback` when absent.
+  std::vector<double> perHead(const ParamInfo& info, int64_t heads, const std::vector<double>& fallback) const;
+  // An array parameter; nullptr when absent. Checks the element count when expected >= 0.
+  const Value* array(const std::string& name, int64_t expected = -1, const std::string& shapeText = "") const;
+  std::vector<std::string> strings(const std::string& name, const std::vector<std::string>& fallback) const;
+
+  // Plain required numbers without metadata (sizes such as n, d).
+  int64_t requiredInteger(const std::string& name, double min, double max) const;
+
+  std::string argument(const std::string& name) const { return where_ + ": " + name; }
+
+ private:
+  std::string where_;
+  std::map<std::string, Value> values_;
+};
+
+// "1.5", "'abc'", "true", "an array of 3 values": the "got ..." part of an error message.
+std::string describeValue(const Value& value);
+
+// The one check of option names: a RangeError "<where>: unknown parameter '<name>'; allowed: 'a',
+// 'b', …" (sorted) for the first given name that is not in `allowed`.
+void checkKnownNames(const Params& params, const std::set<std::string>& allowed);
+
+// Validates a parameter that is present against its metadata (type, range, integer-ness, choices,
+// finite array entries) whether or not the call then reads it; absent parameters pass.
+void validateParam(const Params& params, const ParamInfo& info);
+
+}  // namespace relpos

@@ -1,0 +1,85 @@
+#include "relpos/kernels/rotary.hpp"
+
+#include <cmath>
+
+#include "relpos/kernels/simd.hpp"
+
+namespace relpos {
+
+RotaryPoint RotaryPlan::at(double position) const {
+  if (gridWidth <= 0) return {position, 0.0};
+  const double row = std::floor(position / static_cast<double>(gridWidth));
+  return {position - row * static_cast<double>(gridWidth), row};
+}
+
+double RotaryPlan::magnitude(const RotaryPoint& point, int64_t k, bool queryRole) const {
+  if (xposZeta.empty()) return attentionFactor;
+  const double exponent = (queryRole ? 1.0 : -1.0) * (point.x - xposCenter) / xposScaleBase;
+  return attentionFactor * std::pow(xposZeta[k], exponent);
+}
+
+double RotaryPlan::decay(int64_t k, double delta) const {
+  return xposZeta.empty() ? 1.0 : std::pow(xposZeta[k], -delta / xposScaleBase);
+}
+
+void rotateRow(const RotaryPlan& plan, const RotaryPoint& point, bool queryRole, float* row) {
+  for (int64_t k = 0; k < plan.pairs(); ++k) {
+    const double angle = plan.angle(point, k);
+    const double magnitude = plan.magnitude(point, k, queryRole);
+    const double c = std::cos(angle) * magnitude;
+    const double s = std::sin(angle) * magnitude;
+    const auto [ia, ib] = plan.pairIndex(k);
+    const double a = row[ia];
+    const double b = row[ib];
+    row[ia] = static_cast<float>(a * c - b * s);
+    row[ib] = static_cast<float>(b * c + a * s);
+  }
+}
+
+RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole)
+    : first_(firstPosition), pairs_(plan.pairs()), interleaved_(plan.interleaved) {
+  cos_.resize(static_cast<size_t>(count * pairs_));
+  sin_.resize(static_cast<size_t>(count * pairs_));
+  for (int64_t t = 0; t < count; ++t) {
+    const RotaryPoint point = plan.at(static_cast<double>(firstPosition + t));
+    for (int64_t k = 0; k < pairs_; ++k) {
+      const double angle = plan.angle(point, k);
+      const double magnitude = plan.magnitude(point, k, queryRole);
+      cos_[t * pairs_ + k] = static_cast<float>(std::cos(angle) * magnitude);
+      sin_[t * pairs_ + k] = static_cast<float>(std::sin(angle) * magnitude);
+    }
+  }
+}
+
+void RotaryTable::apply(int64_t position, float* row) const {
+  const float* c = cos_.data() + (position - first_) * pairs_;
+  const float* s = sin_.data() + (position - first_) * pairs_;
+  if (interleaved_) {
+    for (int64_t k = 0; k < pairs_; ++k) {
+      const float a = row[2 * k];
+      const float b = row[2 * k + 1];
+      row[2 * k] = a * c[k] - b * s[k];
+      row[2 * k + 1] = b * c[k] + a * s[k];
+    }
+    return;
+  }
+  float* x = row;
+  float* y = row + pairs_;
+  int64_t k = 0;
+  for (; k + 4 <= pairs_; k += 4) {
+    const simd::F4 a = simd::load(x + k);
+    const simd::F4 b = simd::load(y + k);
+    const simd::F4 cv = simd::load(c + k);
+    const simd::F4 sv = simd::load(s + k);
+    simd::store(x + k, simd::sub(simd::mul(a, cv), simd::mul(b, sv)));
+    simd::store(y + k, simd::add(simd::mul(b, cv), simd::mul(a, sv)));
+  }
+  for (; k < pairs_; ++k) {
+    const float a = x[k];
+    const float b = y[k];
+    x[k] = a * c[k] - b * s[k];
+    y[k] = b * c[k] + a * s[k];
+  }
+}
+
+}  // namespace relpos

@@ -1,0 +1,520 @@
+#include "relpos/ops/attention_map.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "relpos/base/common_params.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/base/rng.hpp"
+#include "relpos/kernels/kernels.hpp"
+#include "relpos/kernels/simd.hpp"
+#include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
+
+namespace relpos {
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+const ParamInfo kSize = integerParam("size", 512, 1, 4096, "side of the pooled map");
+const ParamInfo kPool = choiceParam("pool", "max|mean", "how a tile of weights becomes one cell");
+const ParamInfo kHead = integerParam("head", 0, 0, 1023, "which head to map");
+const ParamInfo kD = withDefault(common::d(), 64, 4096);
+const ParamInfo kSeed = integerParam("seed", 0, 0, 9007199254740991.0, "seed of random N(0,1) queries and keys");
+
+// Tile t of `size` covers [bound(t), bound(t + 1)) of n positions.
+std::vector<int64_t> tileBounds(int64_t n, int64_t size) {
+  std::vector<int64_t> bounds(static_cast<size_t>(size + 1));
+  for (int64_t t = 0; t <= size; ++t) bounds[t] = t * n / size;
+  return bounds;
+}
+
+// Reproducible N(0,1) content for a seed: SplitMix64 uniforms (u1 shifted into (0, 1)) and Box–Muller.
+auto normalStream(uint64_t seed) {
+  return NormalPairs([bits = SplitMix64(seed)]() mutable {
+    const double u1 = (static_cast<double>(bits.next() >> 11) + 0.5) * 0x1.0p-53;
+    const double u2 = static_cast<double>(bits.next() >> 11) * 0x1.0p-53;
+    return std::make_pair(u1, u2);
+  });
+}
+using Normal = decltype(normalStream(0));
+
+// Whether a scheme's position-only logits depend on j - i alone (so one profile describes them).
+bool shiftInvariant(const Scheme& s, const Params& params, int64_t d) {
+  return s.shiftInvariant && s.logitProfile && s.shiftInvariant(params, d);
+}
+
+// Logit profile f(r) for r = -(n-1) .. n-1 (index r + n - 1) of one head, position-only.
+std::vector<double> logitProfile(const Scheme& s, const Params& params, int64_t n, int64_t d, int64_t heads,
+                                 int64_t head) {
+  return s.logitProfile(s, params, ProfileRequest{n, d, heads, head});
+}
+
+// Range maximum over a fixed array in O(1) for ranges up to 2^levels long.
+class RangeMax {
+ public:
+  RangeMax(const std::vector<double>& values, int64_t longest) {
+    int levels = 1;
+    while ((int64_t{1} << levels) <= longest) ++levels;
+    table_.emplace_back(values.begin(), values.end());
+    for (int level = 1; level < levels; ++level) {
+      const std::vector<float>& prev = table_.back();
+      const int64_t half = int64_t{1} << (level - 1);
+      std::vector<float> next(prev.size());
+      for (size_t t = 0; t < prev.size(); ++t) {
+        next[t] = t + half < prev.size() ? std::max(prev[t], prev[t + half]) : prev[t];
+      }
+      table_.push_back(std::move(next));
+    }
+  }
+  // max over [lo, hi), hi > lo
+  float query(int64_t lo, int64_t hi) const {
+    int level = 0;
+    while ((int64_t{2} << level) <= hi - lo) ++level;
+    return std::max(table_[level][lo], table_[level][hi - (int64_t{1} << level)]);
+  }
+
+ private:
+  std::vector<std::vector<float>> table_;
+};
+
+// Shared by both paths: tiles, the pooled accumulator and the visible range of a row.
+class PooledMap {
+ public:
+  PooledMap(int64_t n, int64_t size, bool max, bool causal)
+      : n_(n),
+        size_(size),
+        max_(max),
+        causal_(causal),
+        bounds_(tileBounds(n, size)),
+        cells_(static_cast<size_t>(size * size), 0.0) {}
+
+  int64_t size() const { return size_; }
+  int64_t visible(int64_t i) const { return causal_ ? i + 1 : n_; }
+  const std::vector<int64_t>& bounds() const { return bounds_; }
+  bool pooledByMax() const { return max_; }
+  double& cell(int64_t rowTile, int64_t colTile) { return cells_[rowTile * size_ + colTile]; }
+
+  Tensor finish() const {
+    Tensor out = Tensor::floats({size_, size_});
+    for (int64_t a = 0; a < size_; ++a) {
+      for (int64_t b = 0; b < size_; ++b) {
+        double v = cells_[a * size_ + b];
+        if (!max_) v /= static_cast<double>((bounds_[a + 1] - bounds_[a]) * (bounds_[b + 1] - bounds_[b]));
+        out.f32[a * size_ + b] = static_cast<float>(v);
+      }
+    }
+    return out;
+  }
+
+ private:
+  int64_t n_, size_;
+  bool max_, causal_;
+  std::vector<int64_t> bounds_;
+  std::vector<double> cells_;
+};
+
+int64_t rowTile(const std::vector<int64_t>& bounds, int64_t i) {
+  return static_cast<int64_t>(std::upper_bound(bounds.begin(), bounds.end(), i) - bounds.begin()) - 1;
+}
+
+// Position-only logits that depend on j - i: every row's weights are e(j - i) / Z_i with one
+// profile e = exp(f - max f), so Z_i and any window sum come from prefix sums and window maxima
+// from a range-max table — O(n) memory for any n.
+//
+// With equal tiles (size divides n) a tile's sum or max for row i = I*W + u depends only on the
+// tile offset D = J - I and on u, so one table T[D][u] serves every tile row and a cell is a
+// contiguous dot (mean) or max-product (max) of length W: vector work, size^2 * W in all. Other
+// sizes walk row by row, skipping tiles the profile's support cannot reach.
+class ProfileMapJob : public Job {
+ public:
+  ProfileMapJob(const std::vector<double>& f, int64_t n, int64_t size, bool max, bool causal)
+      : n_(n), size_(size), max_(max), causal_(causal), map_(n, size, max, causal) {
+    const double top = *std::max_element(f.begin(), f.end());
+    e_.resize(f.size());
+    for (size_t t = 0; t < f.size(); ++t) e_[t] = std::exp(f[t] - top);  // exp(-inf) = 0: masked
+    prefix_.assign(e_.size() + 1, 0.0);
+    for (size_t t = 0; t < e_.size(); ++t) prefix_[t + 1] = prefix_[t] + e_[t];
+    support_ = {0, static_cast<int64_t>(e_.size())};
+    while (support_.first < support_.second && e_[support_.first] == 0) ++support_.first;
+    while (support_.second > support_.first && e_[support_.second - 1] == 0) --support_.second;
+    int64_t widest = 1;
+    for (int64_t t = 0; t < size; ++t) widest = std::max(widest, map_.bounds()[t + 1] - map_.bounds()[t]);
+    equalTiles_ = n % size == 0;
+    if (equalTiles_) {
+      buildTileTables();
+    } else if (max) {
+      rangeMax_ = std::make_unique<RangeMax>(e_, widest);
+    }
+  }
+
+  double step(int64_t budget) override {
+    if (equalTiles_) {
+      const int64_t width = n_ / size_;
+      for (int64_t done = 0; done < budget && row_ < n_; done += width, row_ += width) tileRow(row_ / width);
+    } else {
+      for (int64_t done = 0; done < budget && row_ < n_; ++done, ++row_) walkRow(row_);
+    }
+    return static_cast<double>(std::min(row_, n_)) / static_cast<double>(n_);
+  }
+  bool done() const override { return row_ >= n_; }
+  Result result() override { return single(map_.finish()); }
+
+ private:
+  int64_t base(int64_t i) const { return n_ - 1 - i; }  // profile index of key j is j + base(i)
+  double rowSum(int64_t i) const { return prefix_[map_.visible(i) + base(i)] - prefix_[base(i)]; }
+  double windowSum(int64_t lo, int64_t hi) const { return prefix_[hi] - prefix_[lo]; }
+  double windowMax(int64_t lo, int64_t hi) const { return rangeMax_->query(lo, hi); }
+
+  // T[D][u] for D = -(size-1) .. size-1 and u < W: the sum (or max) of e over the keys of tile
+  // I + D as seen from row I*W + u, including the causal cut on the diagonal tile. Every full
+  // window has width W, so one sliding-window maximum (a monotone deque, O(n)) gives all maxima.
+  void buildTileTables() {
+    const int64_t width = n_ / size_;
+    table_.assign(static_cast<size_t>((2 * size_ - 1) * width), 0.0f);
+    std::vector<float> slidingMax;
+    std::vector<float> suffixMax;
+    if (max_) {
+      slidingMax.assign(e_.size(), 0.0f);  // slidingMax[s] = max e[s, s + W)
+      std::vector<int64_t> window;
+      size_t head = 0;
+      const int64_t count = static_cast<int64_t>(e_.size());
+      for (int64_t t = count - 1; t >= 0; --t) {
+        while (window.size() > head && e_[window.back()] <= e_[t]) window.pop_back();
+        window.push_back(t);
+        if (window[head] >= t + width) ++head;
+        slidingMax[t] = static_cast<float>(e_[window[head]]);
+      }
+      suffixMax.assign(static_cast<size_t>(n_ + 1), 0.0f);  // suffixMax[lo] = max e[lo, n)
+      for (int64_t t = n_ - 1; t >= 0; --t) suffixMax[t] = std::max(suffixMax[t + 1], static_cast<float>(e_[t]));
+    }
+    for (int64_t offset = -(size_ - 1); offset <= size_ - 1; ++offset) {
+      float* out = table_.data() + (offset + size_ - 1) * width;
+      for (int64_t u = 0; u < width; ++u) {
+        // Keys j - i in [offset*W - u, (offset+1)*W - u), shifted to profile indices.
+        const int64_t lo = offset * width - u + n_ - 1;
+        int64_t hi = lo + width;
+        if (causal_) hi = std::min(hi, n_);  // j - i <= 0
+        if (hi <= lo || hi <= support_.first || lo >= support_.second) continue;
+        if (!max_) {
+          out[u] = static_cast<float>(windowSum(lo, hi));
+        } else {
+          out[u] = hi - lo == width ? slidingMax[lo] : suffixMax[lo];  // a short window ends at n (causal)
+        }
+      }
+    }
+  }
+
+  void tileRow(int64_t tile) {
+    const int64_t width = n_ / size_;
+    std::vector<float> invZ(static_cast<size_t>(width), 0.0f);
+    for (int64_t u = 0; u < width; ++u) {
+      const double z = rowSum(tile * width + u);
+      invZ[u] = z > 0 ? static_cast<float>(1.0 / z) : 0.0f;  // an all-underflow row stays zero
+    }
+    for (int64_t other = 0; other < size_; ++other) {
+      const float* t = table_.data() + (other - tile + size_ - 1) * width;
+      simd::F4 acc = simd::splat(0.0f);
+      int64_t u = 0;
+      for (; u + 4 <= width; u += 4) {
+        const simd::F4 product = simd::mul(simd::load(invZ.data() + u), simd::load(t + u));
+        acc = max_ ? simd::max(acc, product) : simd::add(acc, product);
+      }
+      double value = max_ ? simd::horizontalMax(acc) : simd::horizontalSum(acc);
+      for (; u < width; ++u) value = max_ ? std::max<double>(value, invZ[u] * t[u]) : value + invZ[u] * t[u];
+      map_.cell(tile, other) = value;
+    }
+  }
+
+  void walkRow(int64_t i) {
+    const std::vector<int64_t>& b = map_.bounds();
+    const double z = rowSum(i);
+    if (!(z > 0)) return;
+    const double invZ = 1.0 / z;
+    const int64_t tile = rowTile(b, i);
+    const int64_t visible = map_.visible(i);
+    // Only keys whose profile index lies in the support contribute.
+    const int64_t firstKey = std::max<int64_t>(0, support_.first - base(i));
+    const int64_t lastKey = std::min(visible, support_.second - base(i));
+    for (int64_t t = rowTile(b, std::min(firstKey, n_ - 1)); t < size_ && b[t] < lastKey; ++t) {
+      const int64_t lo = std::max(b[t], firstKey) + base(i);
+      const int64_t hi = std::min(b[t + 1], lastKey) + base(i);
+      if (hi <= lo) continue;
+      double& c = map_.cell(tile, t);
+      c = max_ ? std::max(c, windowMax(lo, hi) * invZ) : c + windowSum(lo, hi) * invZ;
+    }
+  }
+
+  int64_t n_, size_;
+  bool max_, causal_;
+  int64_t row_ = 0;
+  PooledMap map_;
+  std::vector<double> e_;
+  std::vector<double> prefix_;
+  std::pair<int64_t, int64_t> support_;
+  std::unique_ptr<RangeMax> rangeMax_;
+  bool equalTiles_ = false;
+  std::vector<float> table_;
+};
+
+// Everything else streams: a block of query rows against blocks of keys through the fused logits
+// kernel, an online max/sum per row (rescaled when the max grows) and per-tile partial sums and
+// maxima, folded into the pooled map when the row is complete. O(n^2 d) time, O(n d + size^2) memory.
+class StreamingMapJob : public Job {
+ public:
+  static constexpr int64_t kRows = 4;
+  static constexpr int64_t kKeys = 2048;
+
+  StreamingMapJob(const Params& params, const Scheme* scheme, std::vector<float> q, std::vector<float> k, int64_t n,
+                  int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool content)
+      : params_(params),
+        scheme_(scheme),
+        q_(std::move(q)),
+        n_(n),
+        d_(d),
+        heads_(heads),
+        head_(head),
+        content_(content),
+        causal_(causal),
+        map_(n, size, max, causal) {
+    panels_ = kernels::packKeys(k.data(), n, d, d);
+    if (scheme_ && scheme_->term == AttentionTerm::Bias && shiftInvariant(*scheme_, params_, d)) {
+      profile_ = logitProfile(*scheme_, params_, n, d, heads, head);
+    }
+    logits_.resize(static_cast<size_t>(kRows * kKeys));
+    biasBlock_.resize(static_cast<size_t>(heads * kRows * kKeys));
+    tileSum_.resize(static_cast<size_t>(kRows * size));
+    tileMax_.resize(static_cast<size_t>(kRows * size));
+  }
+
+  double step(int64_t budget) override {
+    for (int64_t done = 0; done < budget && row_ < n_; done += kRows) {
+      processRows(row_, std::min(kRows, n_ - row_));
+      row_ += kRows;
+    }
+    return std::min(1.0, static_cast<double>(row_) / static_cast<double>(n_));
+  }
+  bool done() const override { return row_ >= n_; }
+  Result result() override { return single(map_.finish()); }
+
+ private:
+  void processRows(int64_t i0, int64_t rows) {
+    const int64_t size = map_.size();
+    const std::vector<int64_t>& b = map_.bounds();
+    std::vector<double> rowMax(static_cast<size_t>(rows), kNegInf), rowSum(static_cast<size_t>(rows), 0.0);
+    std::fill(tileSum_.begin(), tileSum_.end(), 0.0);
+    std::fill(tileMax_.begin(), tileMax_.end(), kNegInf);
+    const float scale = static_cast<float>(1 / std::sqrt(static_cast<double>(d_)));
+    const int64_t lastKey = causal_ ? std::min(n_, i0 + rows) : n_;
+    for (int64_t j0 = 0; j0 < lastKey; j0 += kKeys) {
+      const int64_t cols = std::min(kKeys, n_ - j0);
+      const float* bias = fillBias(i0, rows, j0, cols);
+      const kernels::Mask mask{causal_, i0 - j0};
+      if (content_) {
+        kernels::logits(q_.data() + i0 * d_, rows, d_, panels_.data() + j0 * d_, cols, d_, scale, bias, cols, 1.0f,
+                        mask, logits_.data(), cols);
+      } else {
+        for (int64_t r = 0; r < rows; ++r) {
+          for (int64_t j = 0; j < cols; ++j) {
+            logits_[r * cols + j] = j < mask.visible(r, cols) ? (bias ? bias[r * cols + j] : 0.0f)
+                                                              : -std::numeric_limits<float>::infinity();
+          }
+        }
+      }
+      for (int64_t r = 0; r < rows; ++r) accumulate(r, j0, cols, mask.visible(r, cols), rowMax[r], rowSum[r]);
+    }
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t tile = rowTile(b, i0 + r);
+      if (!(rowSum[r] > 0)) continue;
+      for (int64_t t = 0; t < size; ++t) {
+        if (map_.pooledByMax()) {
+          const double m = tileMax_[r * size + t];
+          if (m > kNegInf) map_.cell(tile, t) = std::max(map_.cell(tile, t), std::exp(m - rowMax[r]) / rowSum[r]);
+        } else {
+          map_.cell(tile, t) += tileSum_[r * size + t] / rowSum[r];
+        }
+      }
+    }
+  }
+
+  // Online softmax statistics of one row over one key block, plus per-tile sums and maxima.
+  void accumulate(int64_t r, int64_t j0, int64_t cols, int64_t visible, double& rowMax, double& rowSum) {
+    const int64_t size = map_.size();
+    const std::vector<int64_t>& b = map_.bounds();
+    float* row = logits_.data() + r * cols;
+    simd::F4 top4 = simd::splat(-std::numeric_limits<float>::infinity());
+    int64_t j = 0;
+    for (; j + 4 <= visible; j += 4) top4 = simd::max(top4, simd::load(row + j));
+    float blockMax = simd::horizontalMax(top4);
+    for (; j < visible; ++j) blockMax = std::max(blockMax, row[j]);
+    if (blockMax == -std::numeric_limits<float>::infinity()) return;
+    if (blockMax > rowMax) {
+      const double rescale = rowMax == kNegInf ? 0.0 : std::exp(rowMax - blockMax);
+      rowSum *= rescale;
+      for (int64_t t = 0; t < size; ++t) tileSum_[r * size + t] *= rescale;
+      rowMax = blockMax;
+    }
+    // Tile maxima come from the logits; then the row turns into weights exp(l - rowMax) in place.
+    int64_t t = rowTile(b, j0);
+    for (j = 0; j < visible; ++t) {
+      const int64_t end = std::min(visible, b[t + 1] - j0);
+      float top = -std::numeric_limits<float>::infinity();
+      for (int64_t x = j; x < end; ++x) top = std::max(top, row[x]);
+      tileMax_[r * size + t] = std::max<double>(tileMax_[r * size + t], top);
+      j = end;
+    }
+    const simd::F4 shift = simd::splat(static_cast<float>(rowMax));
+    for (j = 0; j + 4 <= visible; j += 4)
+      simd::store(row + j, simd::expNonPositive(simd::sub(simd::load(row + j), shift)));
+    for (; j < visible; ++j) row[j] = simd::expNonPositive(row[j] - static_cast<float>(rowMax));
+    t = rowTile(b, j0);
+    for (j = 0; j < visible; ++t) {
+      const int64_t end = std::min(visible, b[t + 1] - j0);
+      double sum = 0;
+      for (; j < end; ++j) sum += row[j];
+      tileSum_[r * size + t] += sum;
+      rowSum += sum;
+    }
+  }
+
+  // The bias of rows [i0, i0+rows) x keys [j0, j0+cols) for the mapped head, or null.
+  const float* fillBias(int64_t i0, int64_t rows, int64_t j0, int64_t cols) {
+    if (!scheme_ || scheme_->term != AttentionTerm::Bias) return nullptr;
+    if (!profile_.empty()) {
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t j = 0; j < cols; ++j)
+          biasBlock_[r * cols + j] = static_cast<float>(profile_[(j0 + j) - (i0 + r) + n_ - 1]);
+      }
+      return biasBlock_.data();
+    }
+    scheme_->fillBias(params_, BiasWindow{heads_, rows, cols, i0, j0}, biasBlock_.data());
+    return biasBlock_.data() + head_ * rows * cols;
+  }
+
+  Params params_;
+  const Scheme* scheme_;
+  std::vector<float> q_;
+  std::vector<float> panels_;
+  int64_t n_, d_, heads_, head_;
+  bool content_, causal_;
+  PooledMap map_;
+  std::vector<double> profile_;
+  std::vector<float> logits_, biasBlock_;
+  std::vector<double> tileSum_, tileMax_;
+  int64_t row_ = 0;
+};
+
+std::vector<float> matrixOrRandom(const Params& params, const std::string& name, int64_t n, int64_t d, Normal* rng) {
+  if (const Value* v = params.array(name)) {
+    if (v->shape.size() != 2 || v->shape[0] != n || v->shape[1] != d) {
+      throwRange(params.where() + ": " + name + " must have shape [n, d] = [" + std::to_string(n) + ", " +
+                 std::to_string(d) + "]");
+    }
+    return v->array;
+  }
+  std::vector<float> out(static_cast<size_t>(n * d));
+  for (float& x : out) x = static_cast<float>(rng->next());
+  return out;
+}
+
+}  // namespace
+
+namespace {
+
+// The scheme named by `scheme`, if any; it must have a position-only term for long maps.
+const Scheme* mapScheme(const Params& params) {
+  const Value* id = params.find("scheme");
+  if (!id) return nullptr;
+  if (id->type != Value::Type::String) throwType(params.where() + ": scheme must be a scheme id string");
+  const Scheme* scheme = &findScheme(params.where(), id->text);
+  const AttentionTerm term = scheme->term;
+  if (term != AttentionTerm::None && term != AttentionTerm::Bias && term != AttentionTerm::Rotary &&
+      term != AttentionTerm::KeyVector) {
+    throwRange(params.where() + ": scheme '" + scheme->id +
+               "' has no position-only attention term for long maps; supported: bias, rotary and sinusoidal schemes");
+  }
+  return scheme;
+}
+
+// Rotary schemes: queries and keys rotated by position; without content they are the probe of
+// rp.scores, ones on the rotary dims.
+void rotateForMap(const Scheme& scheme, const Params& params, bool content, int64_t n, int64_t d, std::vector<float>& q,
+                  std::vector<float>& k) {
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!content) {
+      std::fill_n(q.begin() + i * d, plan.rotaryDim, 1.0f);
+      std::fill_n(k.begin() + i * d, plan.rotaryDim, 1.0f);
+    }
+    rotateRow(plan, static_cast<double>(i), true, q.data() + i * d);
+    rotateRow(plan, static_cast<double>(i), false, k.data() + i * d);
+  }
+}
+
+// Implicit mode: keys carry the absolute position vectors; without content the queries are the
+// position vectors too, so the logits are PE(i).PE(j)/sqrt(d).
+void addPositionVectors(const Scheme& scheme, const Params& params, bool content, int64_t n, int64_t d,
+                        std::vector<float>& q, std::vector<float>& k) {
+  constexpr int64_t kChunk = 1024;
+  std::vector<float> pe(static_cast<size_t>(std::min(n, kChunk) * d));
+  for (int64_t first = 0; first < n; first += kChunk) {
+    const int64_t count = std::min(kChunk, n - first);
+    scheme.positionVectors(params, first, count, d, pe.data());
+    for (int64_t t = 0; t < count * d; ++t) k[first * d + t] += pe[t];
+    if (!content) std::copy_n(pe.begin(), count * d, q.begin() + first * d);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Job> startAttentionMap(const Params& params) {
+  const std::string where = params.where();
+  const Scheme* scheme = mapScheme(params);
+  std::set<std::string> allowed = {"n", "d", "scheme", "heads", "head", "size", "pool", "seed", "q", "k", "causal"};
+  if (scheme) {
+    for (const auto& p : scheme->params) allowed.insert(p.name);
+  }
+  checkKnownNames(params, allowed);
+  if (scheme) {
+    for (const auto& p : scheme->params) validateParam(params, p);  // against rp.schemes, read or not
+  }
+  const int64_t n = params.integer(common::n());
+  const int64_t d = params.integer(kD);
+  const int64_t heads = params.integer(common::heads());
+  const int64_t head = params.integer(kHead);
+  if (head >= heads)
+    throwRange(where + ": head must be < heads (" + std::to_string(heads) + "), got " + std::to_string(head));
+  const int64_t size = std::min(params.integer(kSize), n);
+  const bool max = params.choice(kPool) == "max";
+  const bool causal = params.boolean(common::causal());
+  const bool content = params.has("seed") || params.has("q") || params.has("k");
+
+  if (!content && scheme && shiftInvariant(*scheme, params, d)) {
+    return std::make_unique<ProfileMapJob>(logitProfile(*scheme, params, n, d, heads, head), n, size, max, causal);
+  }
+  if (n > kMaxMapContent) {
+    throwRange(where + ": n must be <= " + std::to_string(kMaxMapContent) + " for maps with content" +
+               (scheme ? " or with scheme '" + scheme->id + "'" : std::string()) + " (O(n^2) work), got " +
+               std::to_string(n) + "; position-only maps of shift-invariant schemes go to " +
+               std::to_string(kMaxMapPositionOnly));
+  }
+  // Queries and keys [n, d] are held for the whole job: sized before allocating (n = 131072 with
+  // d = 4096 would be 4 GiB).
+  checkWorkingSet(where, 4.0 * (2.0 * static_cast<double>(n) * d + static_cast<double>(size) * size),
+                  "queries and keys [n, d] held by the job");
+  Normal rng = normalStream(static_cast<uint64_t>(params.has("seed") ? params.integer(kSeed) : 0));
+  std::vector<float> q =
+      content ? matrixOrRandom(params, "q", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
+  std::vector<float> k =
+      content ? matrixOrRandom(params, "k", n, d, &rng) : std::vector<float>(static_cast<size_t>(n * d), 0.0f);
+  if (scheme && scheme->term == AttentionTerm::Rotary) rotateForMap(*scheme, params, content, n, d, q, k);
+  if (scheme && scheme->term == AttentionTerm::KeyVector) addPositionVectors(*scheme, params, content, n, d, q, k);
+  const bool gemm = content || (scheme && scheme->term != AttentionTerm::Bias);
+  return std::make_unique<StreamingMapJob>(params, scheme, std::move(q), std::move(k), n, d, heads, head, size, max,
+                                           causal, gemm);
+}
+
+}  // namespace relpos

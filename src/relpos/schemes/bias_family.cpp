@@ -1,0 +1,77 @@
+#include "relpos/schemes/bias_family.hpp"
+
+#include "relpos/base/common_params.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/kernels/kernels.hpp"
+
+namespace relpos {
+
+Result squareBias(const Params& params, BiasFillFn fill) {
+  const int64_t n = params.integer(common::n());
+  const int64_t heads = params.integer(common::heads());
+  const bool causal = params.boolean(common::causal());
+  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
+  Tensor b = Tensor::floats({heads, n, n});
+  fill(params, BiasWindow{heads, n, n, 0, 0}, b.f32.data());
+  if (causal) kernels::applyCausalMask(b.f32.data(), heads, n, n, 0);
+  return single(std::move(b));
+}
+
+Result biasCall(const Scheme& scheme, const Params& params) {
+  return squareBias(params, scheme.fillBias);
+}
+
+std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params, const ProfileRequest& request) {
+  const int64_t n = request.n, count = 2 * n - 1;
+  std::vector<float> row(static_cast<size_t>(request.heads * count));
+  scheme.fillBias(params, BiasWindow{request.heads, 1, count, n - 1, 0}, row.data());
+  return std::vector<double>(row.begin() + request.head * count, row.begin() + (request.head + 1) * count);
+}
+
+Scheme biasScheme(std::string id, std::string name, std::string cite, std::string description,
+                  std::vector<ParamInfo> params, BiasFillFn fill, ClosedFormFn closedForm) {
+  params.insert(params.begin(), {common::n(), common::heads(), common::causal()});
+  Scheme s = describedScheme(std::move(id), "relative bias", std::move(name), std::move(cite), std::move(description),
+                             std::move(params));
+  s.bias = s.scores = biasCall;  // S = B
+  s.term = AttentionTerm::Bias;
+  s.fillBias = fill;  // for any window of query and key positions
+  // A function of j - i unless the scheme says otherwise; its fill is then the profile of long maps.
+  s.shiftInvariant = alwaysShiftInvariant;
+  s.logitProfile = biasLogitProfile;
+  s.closedForm = closedForm;
+  return s;
+}
+
+namespace {
+
+class FixedBiasTerm : public lab::Term {
+ public:
+  FixedBiasTerm(const Scheme& scheme, const lab::TermSetup& setup, Params params)
+      : scheme_(scheme), heads_(setup.heads), params_(std::move(params)) {}
+
+  void prepare(int64_t n, bool) override {
+    if (n == n_) return;
+    n_ = n;
+    std::vector<float> out(static_cast<size_t>(heads_ * n * n));
+    scheme_.fillBias(params_, BiasWindow{heads_, n, n, 0, 0}, out.data());
+    bias_.assign(out.begin(), out.end());
+  }
+  bool addsBias() const override { return true; }
+  void bias(const double*, double* out) const override { std::copy(bias_.begin(), bias_.end(), out); }
+
+ private:
+  const Scheme& scheme_;
+  int64_t heads_;
+  Params params_;
+  int64_t n_ = -1;
+  std::vector<double> bias_;
+};
+
+}  // namespace
+
+std::unique_ptr<lab::Term> fixedBiasTerm(const Scheme& scheme, const lab::TermSetup& setup, Params params) {
+  return std::make_unique<FixedBiasTerm>(scheme, setup, std::move(params));
+}
+
+}  // namespace relpos

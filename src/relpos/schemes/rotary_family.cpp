@@ -1,0 +1,437 @@
+#include "relpos/schemes/rotary_family.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "relpos/base/common_params.hpp"
+#include "relpos/base/errors.hpp"
+#include "relpos/base/numeric.hpp"
+
+namespace relpos {
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+const RotaryParams& rotaryParams() {
+  static const RotaryParams p = [] {
+    RotaryParams r;
+    r.width =
+        integerParam("d", std::nan(""), 2, 1 << 16, "rotary dimension for frequencies; head dimension for scores");
+    r.halfLayout = choiceParam("layout", "half|interleaved",
+                               "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
+    r.interleavedLayout =
+        choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})");
+    r.rotaryDim = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
+                               "rotated dims (even, <= d; default d); the rest pass through");
+    r.positions =
+        arrayParam("positions", "positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2]");
+    r.seqLen =
+        integerParam("seqLen", std::nan(""), 1, 1e9, "current sequence length (default: the length the call covers)");
+    r.factor = numberParam("factor", 1, 0, 1e6, "context extension factor s", true);
+    r.factor8 = withDefault(r.factor, 8);
+    r.original2048 = integerParam("originalMaxPositionEmbeddings", 2048, 1, 1e9, "pre-extension context length L0");
+    r.original4096 = withDefault(r.original2048, 4096);
+    r.original8192 = withDefault(r.original2048, 8192);
+    return r;
+  }();
+  return p;
+}
+
+namespace {
+
+const ParamInfo kEncodingOutput = choiceParam("output", "cos|sin", "Hugging Face cos/sin cache for the layout");
+const ParamInfo kScoresOutput = choiceParam("output", "matrix|offsets", "matrix [heads, n, n] or s(delta) per offset");
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Plans
+
+std::vector<double> ropeInvFreq(int64_t rotaryDim, double base) {
+  std::vector<double> inv(static_cast<size_t>(rotaryDim / 2));
+  for (int64_t k = 0; k < rotaryDim / 2; ++k) inv[k] = std::pow(base, -2.0 * static_cast<double>(k) / rotaryDim);
+  return inv;
+}
+
+double ntkExponent(const RotaryContext& c) {
+  if (c.rotaryDim < 4)
+    throwRange(c.params.where() + ": NTK scaling needs a rotary dimension >= 4, got " + std::to_string(c.rotaryDim));
+  return static_cast<double>(c.rotaryDim) / (c.rotaryDim - 2);
+}
+
+int64_t currentSeqLen(const RotaryContext& c, int64_t original) {
+  if (c.params.has(rotaryParams().seqLen.name)) return c.params.integer(rotaryParams().seqLen);
+  return c.seqLen > 0 ? c.seqLen : original;
+}
+
+namespace {
+
+int64_t rotaryDimFor(const Params& params, int64_t d) {
+  int64_t r = d;
+  if (params.has(rotaryParams().rotaryDim.name)) r = params.integer(rotaryParams().rotaryDim);
+  if (r % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(r));
+  if (r > d)
+    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(r));
+  return r;
+}
+
+// The plan of a validated rotary dimension, with the scheme's layout.
+RotaryPlan planFor(const Scheme& scheme, const Params& params, int64_t rotaryDim, int64_t seqLen) {
+  RotaryPlan plan =
+      scheme.rotary(RotaryContext{params, rotaryDim, params.number(*scheme.param(common::base().name)), seqLen});
+  plan.rotaryDim = rotaryDim;
+  plan.interleaved = params.choice(*scheme.param(rotaryParams().halfLayout.name)) == "interleaved";
+  return plan;
+}
+
+}  // namespace
+
+RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen) {
+  if (!scheme.rotary) throwRange(params.where() + ": '" + scheme.id + "' is not a rotary scheme");
+  return planFor(scheme, params, rotaryDimFor(params, d), seqLen);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+namespace {
+
+// Positions are any finite float32, so the span is clamped before it becomes an integer (a cast of
+// 1e30 to int64 is undefined behaviour).
+constexpr double kMaxSeqLen = 1e15;
+
+int64_t seqLenOf(const std::vector<double>& positions) {
+  double top = 0;
+  for (double x : positions) top = std::max(top, x);
+  return static_cast<int64_t>(std::min(top, kMaxSeqLen)) + 1;
+}
+
+// The positions of n rows: 0 .. n-1, the given [n] values, or (x, y) rows [n, 2] (`points`, for
+// axial schemes only; `flat` then holds the x of each row).
+struct RowPositions {
+  std::vector<double> flat;
+  std::vector<RotaryPoint> points;
+};
+
+RowPositions rowPositions(const Params& params, int64_t n) {
+  RowPositions out;
+  const Value* v = params.find(rotaryParams().positions.name);
+  if (v && v->type == Value::Type::Array && v->shape.size() == 2 && v->shape[0] == n && v->shape[1] == 2) {
+    params.array(rotaryParams().positions.name);  // finite values
+    for (int64_t i = 0; i < n; ++i) {
+      out.points.push_back({v->array[2 * i], v->array[2 * i + 1]});
+      out.flat.push_back(v->array[2 * i]);
+    }
+  } else if (const Value* given = params.array(rotaryParams().positions.name, n, "[n]")) {
+    out.flat.assign(given->array.begin(), given->array.end());
+  } else {
+    for (int64_t i = 0; i < n; ++i) out.flat.push_back(static_cast<double>(i));
+  }
+  return out;
+}
+
+// The point of row i: the given (x, y), or the plan's point of its position.
+RotaryPoint pointOf(const RotaryPlan& plan, const RowPositions& positions, int64_t i, const Params& params) {
+  if (positions.points.empty()) return plan.at(positions.flat[i]);
+  if (plan.gridWidth <= 0) {
+    throwRange(params.where() + ": positions must hold " + std::to_string(positions.flat.size()) +
+               " values (shape [n]), got " + std::to_string(2 * positions.flat.size()));
+  }
+  return positions.points[i];
+}
+
+Result frequencies(const Scheme& scheme, const Params& params) {
+  const int64_t width = params.integer(rotaryParams().width);
+  if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
+  // d is the rotary dimension here; a rotaryDim, if given, must fit it and then is the one used.
+  const int64_t d = rotaryDimFor(params, width);
+  int64_t seqLen = 0;
+  if (const Value* v = params.array(rotaryParams().positions.name)) {
+    std::vector<double> positions(v->array.begin(), v->array.end());
+    seqLen = seqLenOf(positions);
+  }
+  const RotaryPlan plan = planFor(scheme, params, d, seqLen);
+  Tensor inv = Tensor::floats({d / 2});
+  for (int64_t k = 0; k < d / 2; ++k) inv.f32[k] = static_cast<float>(plan.invFreq[k]);
+  return {{"invFreq", std::move(inv)}, {"attentionFactor", Tensor::scalar(plan.attentionFactor)}};
+}
+
+// Integer positions in a compact range share one cos/sin table (built once, applied with the SIMD
+// kernel); anything else is rotated row by row with its own float64 angles.
+// (x, y) points with integral coordinates on the grid are the flat positions y * width + x, so they
+// take the same path (and give the same bits) as those.
+RowPositions onTheGrid(const RotaryPlan& plan, RowPositions positions) {
+  const double w = static_cast<double>(plan.gridWidth);
+  for (const RotaryPoint& p : positions.points) {
+    if (plan.gridWidth <= 0 || p.x != std::floor(p.x) || p.y != std::floor(p.y) || p.x < 0 || p.x >= w) {
+      return positions;
+    }
+  }
+  for (size_t i = 0; i < positions.points.size(); ++i)
+    positions.flat[i] = positions.points[i].y * w + positions.points[i].x;
+  positions.points.clear();
+  return positions;
+}
+
+void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params& params, int64_t width, float* rows) {
+  const RowPositions positions = onTheGrid(plan, given);
+  const int64_t n = static_cast<int64_t>(positions.flat.size());
+  const bool query = !plan.keyRole;
+  double lo = 0, hi = 0;
+  bool integral = positions.points.empty();
+  for (int64_t i = 0; i < n; ++i) {
+    const double p = positions.flat[i];
+    integral = integral && p == std::floor(p);
+    lo = i == 0 ? p : std::min(lo, p);
+    hi = i == 0 ? p : std::max(hi, p);
+  }
+  if (integral && n > 0 && hi - lo < 4.0 * n + 64) {
+    const RotaryTable table(plan, static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo) + 1, query);
+    for (int64_t i = 0; i < n; ++i) table.apply(static_cast<int64_t>(positions.flat[i]), rows + i * width);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) rotateRow(plan, pointOf(plan, positions, i, params), query, rows + i * width);
+}
+
+Result rotate(const Scheme& scheme, const Params& params) {
+  const Value* x = params.array("x");
+  if (!x || x->shape.size() != 2) throwType(params.where() + ": x must be a tensor of shape [n, d]");
+  const int64_t n = x->shape[0];
+  const int64_t width = x->shape[1];
+  checkResultSize(params.where(), static_cast<double>(n) * width);
+  const int64_t d = params.has("d") ? params.integer(rotaryParams().width) : width;
+  if (d % 2 != 0 && !params.has(rotaryParams().rotaryDim.name))
+    throwRange(params.where() + ": d must be even, got " + std::to_string(d));
+  if (d > width)
+    throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " +
+               std::to_string(d));
+  const RowPositions positions = rowPositions(params, n);
+  Params withRotary = params;
+  if (!params.has(rotaryParams().rotaryDim.name))
+    withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(d));
+  const RotaryPlan plan = rotaryPlan(scheme, withRotary, width, seqLenOf(positions.flat));
+  Tensor out = Tensor::floats({n, width});
+  std::copy(x->array.begin(), x->array.end(), out.f32.begin());
+  rotateRows(plan, positions, params, width, out.f32.data());
+  return single(std::move(out));
+}
+
+Result encoding(const Scheme& scheme, const Params& params) {
+  const int64_t n = params.integer(common::n());
+  const int64_t d = params.integer(rotaryParams().width);
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  const bool wantCos = params.choice(kEncodingOutput) == "cos";
+  const RowPositions positions = rowPositions(params, n);
+  checkResultSize(params.where(), static_cast<double>(n) * d);
+  Tensor out = Tensor::floats({n, d});
+  for (int64_t i = 0; i < n; ++i) {
+    const RotaryPoint point = pointOf(plan, positions, i, params);
+    for (int64_t k = 0; k < plan.pairs(); ++k) {
+      const double angle = plan.angle(point, k);
+      const float v = static_cast<float>((wantCos ? std::cos(angle) : std::sin(angle)) * plan.attentionFactor);
+      const auto [ia, ib] = plan.pairIndex(k);
+      out.f32[i * d + ia] = v;
+      out.f32[i * d + ib] = v;
+    }
+  }
+  return single(std::move(out));
+}
+
+// s(delta) = (R_0 q).(R_delta k) for each offset delta.
+Result offsetScores(const Scheme& scheme, const Params& params, const std::vector<float>& q,
+                    const std::vector<float>& k, int64_t d) {
+  const Value* list = params.array("offsets");
+  if (!list) throwType(params.where() + ": offsets must be a list of relative offsets for output 'offsets'");
+  double far = 0;
+  for (float delta : list->array) far = std::max(far, std::fabs(static_cast<double>(delta)));
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, static_cast<int64_t>(std::min(far, kMaxSeqLen)) + 1);
+  std::vector<float> rq = q;
+  rotateRow(plan, 0.0, true, rq.data());
+  const int64_t count = static_cast<int64_t>(list->array.size());
+  Tensor out = Tensor::floats({count});
+  std::vector<float> rk(k.size());
+  for (int64_t t = 0; t < count; ++t) {
+    rk = k;
+    rotateRow(plan, list->array[t], false, rk.data());
+    out.f32[t] = static_cast<float>(dot(rq.data(), rk.data(), d));
+  }
+  return single(std::move(out));
+}
+
+// S_ij = (R_i q).(R_j k) at positions 0 .. n-1 with probe vectors (default: ones on the rotary dims).
+Result scores(const Scheme& scheme, const Params& params) {
+  const int64_t d = params.integer(rotaryParams().width);
+  const int64_t r = rotaryDimFor(params, d);
+  std::vector<float> q(static_cast<size_t>(d), 0.0f);
+  std::vector<float> k(static_cast<size_t>(d), 0.0f);
+  std::fill(q.begin(), q.begin() + r, 1.0f);
+  std::fill(k.begin(), k.begin() + r, 1.0f);
+  if (const Value* v = params.array("q", d, "[d]")) q = v->array;
+  if (const Value* v = params.array("k", d, "[d]")) k = v->array;
+  if (params.choice(kScoresOutput) == "offsets") return offsetScores(scheme, params, q, k, d);
+  const int64_t n = params.integer(common::n());
+  const int64_t heads = params.integer(common::heads());
+  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
+  checkWorkingSet(params.where(), 4.0 * (static_cast<double>(heads) * n * n + 2.0 * n * d),
+                  "the [heads, n, n] result and rotated queries and keys [n, d]");
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  std::vector<float> rq(static_cast<size_t>(n * d));
+  std::vector<float> rk(static_cast<size_t>(n * d));
+  for (int64_t i = 0; i < n; ++i) {
+    std::copy(q.begin(), q.end(), rq.begin() + i * d);
+    std::copy(k.begin(), k.end(), rk.begin() + i * d);
+    rotateRow(plan, static_cast<double>(i), true, rq.data() + i * d);
+    rotateRow(plan, static_cast<double>(i), false, rk.data() + i * d);
+  }
+  Tensor out = Tensor::floats({heads, n, n});
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      const float v = static_cast<float>(dot(rq.data() + i * d, rk.data() + j * d, d));
+      for (int64_t h = 0; h < heads; ++h) out.f32[(h * n + i) * n + j] = v;
+    }
+  }
+  return single(std::move(out));
+}
+
+// s(delta)/sqrt(d) with the ones probe on the rotary dims: each pair adds 2 af^2 cos(delta theta_k)
+// (times xPos's decay). The angles advance by a rotation recurrence in float64, re-anchored to exact
+// cos/sin every 256 steps, so a million offsets cost no trig per offset.
+std::vector<double> profile(const Scheme& scheme, const Params& params, const ProfileRequest& request) {
+  const int64_t n = request.n, d = request.d;
+  std::vector<double> f(static_cast<size_t>(2 * n - 1));
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  const double scale = 2.0 * plan.attentionFactor * plan.attentionFactor / std::sqrt(static_cast<double>(d));
+  for (int64_t k = 0; k < plan.pairs(); ++k) {
+    const double theta = plan.invFreq[k];
+    const double stepCos = std::cos(theta), stepSin = std::sin(theta);
+    double c = 1, sn = 0;
+    for (int64_t delta = 0; delta < n; ++delta) {
+      if (delta % 256 == 0) {
+        c = std::cos(static_cast<double>(delta) * theta);
+        sn = std::sin(static_cast<double>(delta) * theta);
+      }
+      const double forward = scale * c * plan.decay(k, static_cast<double>(delta));
+      const double backward = scale * c * plan.decay(k, -static_cast<double>(delta));
+      f[n - 1 + delta] += forward;
+      if (delta > 0) f[n - 1 - delta] += backward;
+      const double nextCos = c * stepCos - sn * stepSin;
+      sn = sn * stepCos + c * stepSin;
+      c = nextCos;
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+                    std::vector<ParamInfo> extra, RotaryFn rotary) {
+  const RotaryParams& p = rotaryParams();
+  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim, p.positions});
+  Scheme s = describedScheme(std::move(id), std::move(family), std::move(name), std::move(cite), std::move(description),
+                             std::move(extra));
+  s.frequencies = frequencies;
+  s.rotate = rotate;
+  s.encoding = encoding;  // Hugging Face's cos / sin cache
+  s.scores = scores;
+  // In attention q and k turn by the scheme's plan; a 1-D plan's scores depend on j - i alone.
+  s.term = AttentionTerm::Rotary;
+  s.rotary = rotary;
+  s.shiftInvariant = alwaysShiftInvariant;
+  s.logitProfile = profile;
+  return s;
+}
+
+void replaceParam(Scheme& scheme, ParamInfo info) {
+  for (auto& p : scheme.params) {
+    if (p.name == info.name) p = info;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lab: queries and keys rotated per head by cos/sin tables [n, pairs] in float64.
+
+namespace {
+
+class RotaryTerm : public lab::Term {
+ public:
+  RotaryTerm(const Scheme& scheme, const lab::TermSetup& setup)
+      : scheme_(scheme),
+        heads_(setup.heads),
+        headDim_(setup.headDim),
+        trainLength_(setup.trainLength),
+        where_(setup.options->where()) {
+    if (headDim_ % 2 != 0) throwRange(where_ + ": rotary schemes need an even head width dModel/heads");
+    prepare(trainLength_, false);  // the scheme's own checks (e.g. an axial plan's width), up front
+  }
+
+  void prepare(int64_t n, bool eval) override {
+    Params params(where_);
+    if (scheme_.lab.adjust) scheme_.lab.adjust(params, trainLength_, n, eval);
+    const RotaryPlan plan = rotaryPlan(scheme_, params, headDim_, n);
+    n_ = n;
+    pairs_ = plan.pairs();
+    pairA_.clear();
+    pairB_.clear();
+    for (int64_t k = 0; k < pairs_; ++k) {
+      pairA_.push_back(plan.pairIndex(k).first);
+      pairB_.push_back(plan.pairIndex(k).second);
+    }
+    const size_t size = static_cast<size_t>(n * pairs_);
+    cos_.resize(size);
+    sin_.resize(size);
+    scaleQ_.resize(size);
+    scaleK_.resize(size);
+    for (int64_t i = 0; i < n; ++i) {
+      const RotaryPoint point = plan.at(static_cast<double>(i));
+      for (int64_t k = 0; k < pairs_; ++k) {
+        const double angle = plan.angle(point, k);
+        cos_[i * pairs_ + k] = std::cos(angle);
+        sin_[i * pairs_ + k] = std::sin(angle);
+        scaleQ_[i * pairs_ + k] = plan.magnitude(point, k, true);
+        scaleK_[i * pairs_ + k] = plan.magnitude(point, k, false);
+      }
+    }
+  }
+
+  bool rotates() const override { return true; }
+
+  void rotate(double* rows, bool query, bool backward) const override {
+    const std::vector<double>& scale = query ? scaleQ_ : scaleK_;
+    const int64_t width = heads_ * headDim_;
+    for (int64_t i = 0; i < n_; ++i) {
+      for (int64_t h = 0; h < heads_; ++h) {
+        double* r = rows + i * width + h * headDim_;
+        for (int64_t k = 0; k < pairs_; ++k) {
+          const size_t t = static_cast<size_t>(i * pairs_ + k);
+          const double cs = cos_[t], sn = backward ? -sin_[t] : sin_[t], s = scale[t];
+          const double a = r[pairA_[k]], b = r[pairB_[k]];
+          r[pairA_[k]] = s * (a * cs - b * sn);
+          r[pairB_[k]] = s * (b * cs + a * sn);
+        }
+      }
+    }
+  }
+
+ private:
+  const Scheme& scheme_;
+  int64_t heads_, headDim_, trainLength_;
+  std::string where_;
+  int64_t n_ = 0, pairs_ = 0;
+  std::vector<int64_t> pairA_, pairB_;
+  std::vector<double> cos_, sin_, scaleQ_, scaleK_;
+};
+
+}  // namespace
+
+lab::Hooks rotaryLabHooks(std::string name) {
+  lab::Hooks hooks;
+  hooks.name = std::move(name);
+  hooks.modes = {"explicit"};
+  hooks.make = [](const Scheme& scheme, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
+    return std::make_unique<RotaryTerm>(scheme, setup);
+  };
+  return hooks;
+}
+
+}  // namespace relpos

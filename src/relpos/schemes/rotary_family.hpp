@@ -1,0 +1,62 @@
+// What the rotary schemes (q and k rotated by position; docs/rotary.md) share: their common
+// parameters, the plan a call applies, the public calls (frequencies, rotate, the cos/sin encoding,
+// scores), the profile for pooled maps and the lab term. Each scheme adds only its frequencies.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "relpos/schemes/scheme.hpp"
+
+namespace relpos {
+
+// The parameters rotary schemes share, defined once.
+struct RotaryParams {
+  ParamInfo width;              // "d": the rotary dimension for frequencies, the head dim for scores
+  ParamInfo halfLayout;         // "layout", default 'half'
+  ParamInfo interleavedLayout;  // "layout", default 'interleaved'
+  ParamInfo rotaryDim;
+  ParamInfo positions;
+  ParamInfo seqLen;
+  ParamInfo factor;        // context extension factor s, default 1
+  ParamInfo factor8;       // the same, default 8
+  ParamInfo original2048;  // L0 = originalMaxPositionEmbeddings, default 2048
+  ParamInfo original4096;
+  ParamInfo original8192;
+};
+const RotaryParams& rotaryParams();
+
+// theta_k = base^(-2k/r), k = 0 .. r/2 - 1, in float64.
+std::vector<double> ropeInvFreq(int64_t rotaryDim, double base);
+
+// A plan of these frequencies alone (attention factor 1, 1-D, no decay); the caller sets the layout.
+inline RotaryPlan planOf(std::vector<double> invFreq) {
+  RotaryPlan plan;
+  plan.invFreq = std::move(invFreq);
+  return plan;
+}
+
+// The NTK exponent r / (r - 2) (RangeError for r < 4).
+double ntkExponent(const RotaryContext& c);
+
+// The current sequence length: seqLen if given, else the length the call covers, else `original`.
+int64_t currentSeqLen(const RotaryContext& c, int64_t original);
+
+// The plan a rotary scheme applies for a head of dimension d (rotaryDim defaults to d); seqLen is
+// the sequence length the call covers (schemes that scale with it use it when seqLen is not given).
+RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen);
+
+// A rotary scheme: the common parameters (d, base, layout, rotaryDim, positions) and `extra`, the
+// calls frequencies / rotate / encoding (Hugging Face's cos / sin cache) / scores, the rotary term
+// in attention, shift-invariant with the ones-probe profile for pooled maps.
+Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+                    std::vector<ParamInfo> extra, RotaryFn rotary);
+
+// Replaces the scheme's parameter of the same name (e.g. a layout or base with another default).
+void replaceParam(Scheme& scheme, ParamInfo info);
+
+// The lab hooks of a rotary scheme: queries and keys rotated by the scheme's plan with its defaults
+// (and whatever the hooks' `adjust` sets per sequence length).
+lab::Hooks rotaryLabHooks(std::string name);
+
+}  // namespace relpos

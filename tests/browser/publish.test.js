@@ -1,0 +1,191 @@
+// The production build published the way static hosts publish it: under a subpath (/relpos/), by
+// scripts/serve-site.mjs (gzip, application/wasm, cache headers, 404.html). Every page loads with
+// no failed request and draws its figures; a missing address gets the site's not-found page; each
+// page has a title, a description, language alternates and a preview image; the chapter's first
+// view stays within the weight budget the README states; a host without the wasm MIME type still
+// works, the slower way the README describes.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveSite } from '../../scripts/serve-site.mjs';
+import siteEn from '../../web/i18n/site.en.js';
+import siteZh from '../../web/i18n/site.zh.js';
+import { startBrowser } from './browser.js';
+import { ALL_PAGES, buildSite, PAGES, waitDrawn } from './site-pages.js';
+
+let built;
+let host;
+let browser;
+
+beforeAll(async () => {
+  built = await buildSite();
+  host = await serveSite({ root: built.outDir, base: '/relpos/' });
+  browser = await startBrowser();
+}, 120000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  built?.remove();
+});
+
+/** A fresh browser context recording console errors, failed requests and every URL asked for. */
+async function visit(url, { serviceWorkers = 'allow', viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.newContext({ serviceWorkers, viewport });
+  const problems = [];
+  const urls = [];
+  context.on('request', (r) => urls.push(r.url()));
+  context.on('requestfailed', (r) => problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`));
+  context.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page: ${e}`));
+  const response = await page.goto(url);
+  return { context, page, problems, urls, response };
+}
+
+describe('the built site under /relpos/', () => {
+  it('every page loads with no failed request, asks for nothing outside /relpos/, and draws its figures', async () => {
+    for (const [name, path] of Object.entries(PAGES)) {
+      const { context, page, problems, urls } = await visit(`${host.url}${path}`);
+      await waitDrawn(page, name);
+      // The service worker installs after the first view; let it finish before judging requests.
+      await page.waitForFunction(() => document.documentElement.dataset.offline, null, { timeout: 60000 });
+      expect(await page.evaluate(() => document.documentElement.dataset.offline)).toBe('ready');
+      expect(problems, name).toEqual([]);
+      expect(
+        urls.filter((u) => !u.startsWith(host.url) && !/^(data|blob):/.test(u)),
+        name,
+      ).toEqual([]);
+      await context.close();
+    }
+  }, 180000);
+
+  it('a missing address answers 404 with the site’s not-found page, whose links lead back in', async () => {
+    const { context, page, response } = await visit(`${host.url}no-such-page`);
+    expect(response.status()).toBe(404);
+    await waitDrawn(page, 'notfound');
+    expect(await page.textContent('h1')).toBe(siteEn['site.notfound.heading']);
+    await Promise.all([page.waitForURL(`${host.url}playground.html`), page.click('main a[data-page="playground"]')]);
+    await waitDrawn(page, 'playground');
+    await context.close();
+  }, 60000);
+
+  it('each page has its title, description, language alternates and a preview image, in both languages', async () => {
+    for (const [name, path] of Object.entries(ALL_PAGES)) {
+      for (const lang of ['en', 'zh']) {
+        const { context, page } = await visit(`${host.url}${path}${lang === 'zh' ? '?lang=zh' : ''}`, {
+          serviceWorkers: 'block',
+        });
+        await waitDrawn(page, name);
+        const words = lang === 'zh' ? siteZh : siteEn;
+        const head = await page.evaluate(() => ({
+          title: document.title,
+          description: document.querySelector('meta[name="description"]').content,
+          alternates: Object.fromEntries(
+            [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.hreflang, l.href]),
+          ),
+          image: document.querySelector('meta[property="og:image"]').content,
+          ogTitle: document.querySelector('meta[property="og:title"]').content,
+        }));
+        expect(head.title, `${name} ${lang}`).toBe(words[`site.title.${name}`]);
+        expect(head.description, `${name} ${lang}`).toBe(words[`site.description.${name}`]);
+        expect(head.ogTitle).toBe(siteEn[`site.title.${name}`]);
+        if (name !== 'notfound') {
+          expect(Object.keys(head.alternates).sort()).toEqual(['en', 'x-default', 'zh-CN']);
+          expect(head.alternates['zh-CN']).toBe(`${host.url}${path}?lang=zh`);
+          for (const href of Object.values(head.alternates)) expect((await fetch(href)).status, href).toBe(200);
+        }
+        const image = await fetch(new URL(head.image, page.url()));
+        expect(image.headers.get('content-type')).toBe('image/png');
+        const bytes = Buffer.from(await image.arrayBuffer());
+        expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]); // IHDR width, height
+        await context.close();
+      }
+    }
+  }, 180000);
+});
+
+// The README's publishing section states the budget and the measured first view.
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const stated = (pattern) => Number(README.match(pattern)?.[1]);
+
+describe('weight budget', () => {
+  it('the chapter’s first view (HTML, JS, CSS, wasm, fonts; gzip) stays within the README’s budget', async () => {
+    const { context, page, problems } = await visit(host.url, { serviceWorkers: 'block' });
+    await waitDrawn(page, 'chapter');
+    // Settled: no request for half a second, and every font the first screen uses has loaded.
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => document.fonts.ready);
+    await page.waitForTimeout(500);
+    await page.waitForLoadState('networkidle');
+    const entries = await page.evaluate(() =>
+      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((e) => ({
+        url: e.name,
+        bytes: e.encodedBodySize,
+      })),
+    );
+    await context.close();
+    expect(problems).toEqual([]);
+    const kind = (url) => {
+      const ext = extname(new URL(url).pathname);
+      if (ext === '' || ext === '.html') return 'html';
+      if (ext === '.js' || ext === '.mjs') return 'js';
+      if (ext === '.css') return 'css';
+      if (ext === '.wasm') return 'wasm';
+      if (/^\.(woff2?|ttf)$/.test(ext)) return 'fonts';
+      return 'other';
+    };
+    const byKind = {};
+    for (const { url, bytes } of entries) byKind[kind(url)] = (byKind[kind(url)] ?? 0) + bytes;
+    const total = Object.values(byKind).reduce((a, b) => a + b, 0);
+    const kb = (bytes) => Math.round(bytes / 1024);
+    const report = {
+      totalKB: kb(total),
+      byKindKB: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, kb(v)])),
+      requests: entries.length,
+      files: entries.map((e) => `${new URL(e.url).pathname.replace('/relpos/', '')} ${kb(e.bytes)} KB`),
+    };
+    mkdirSync('build/reports', { recursive: true });
+    writeFileSync('build/reports/weight.json', `${JSON.stringify(report, null, 2)}\n`);
+    console.log(
+      `chapter first view: ${report.totalKB} KB gzip in ${report.requests} requests ${JSON.stringify(report.byKindKB)}`,
+    );
+    // One wasm build, woff2 fonts only.
+    expect(entries.filter((e) => e.url.endsWith('.wasm'))).toHaveLength(1);
+    expect(entries.filter((e) => /\.(woff|ttf)$/.test(e.url))).toEqual([]);
+    const budget = stated(/first-view budget[^\d]*(\d+) KB/i);
+    const measured = stated(/first view transfers[^\d]*(\d+) KB/i);
+    expect(budget, 'the README states the budget').toBeGreaterThan(0);
+    expect(report.totalKB).toBeLessThanOrEqual(budget);
+    // The README's measured number is this build's, within 15 %.
+    expect(Math.abs(report.totalKB - measured) / measured).toBeLessThanOrEqual(0.15);
+  }, 120000);
+});
+
+describe('a host without the wasm MIME type', () => {
+  it('still draws, compiling the wasm only after it has downloaded whole (the console says so)', async () => {
+    const plain = await serveSite({
+      root: built.outDir,
+      base: '/relpos/',
+      mime: { '.wasm': 'application/octet-stream' },
+    });
+    try {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      const warnings = [];
+      page.on('console', (m) => warnings.push(m.text()));
+      await page.goto(plain.url);
+      await waitDrawn(page, 'chapter');
+      expect(warnings.some((w) => /wasm streaming compile failed/.test(w))).toBe(true);
+      expect(warnings.some((w) => /falling back to ArrayBuffer instantiation/.test(w))).toBe(true);
+      await context.close();
+    } finally {
+      await plain.close();
+    }
+  }, 60000);
+});

@@ -1,0 +1,97 @@
+// The core's layers include one way (docs/architecture.md): base → kernels → schemes → ops →
+// {analysis, lab, models} → src/relpos/relpos.hpp, the one header the binding includes. A file may
+// include its own folder and any lower layer; the three top folders do not include each other.
+// This test reads every #include "relpos/…" and fails on a wrong-way one.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const core = join(root, 'src/relpos');
+
+// The layer of each folder; equal numbers are siblings that must not include each other.
+const LAYERS = { base: 0, kernels: 1, schemes: 2, ops: 3, analysis: 4, lab: 4, models: 4, '': 5 };
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return /\.(cpp|hpp|inc)$/.test(entry.name) ? [path] : [];
+  });
+}
+
+// The folder under src/relpos a path names ('' for the top: relpos.hpp, relpos.cpp).
+const folderOf = (path) => (path.includes('/') ? path.split('/')[0] : '');
+const includes = (file) =>
+  [...readFileSync(file, 'utf8').matchAll(/^\s*#include\s+"relpos\/([^"]+)"/gm)].map((match) => match[1]);
+
+// Every include that goes the wrong way, as "from → to".
+export function wrongWayIncludes() {
+  const problems = [];
+  for (const file of sources(core)) {
+    const from = relative(core, file);
+    const own = folderOf(from);
+    if (!(own in LAYERS)) {
+      problems.push(`${from}: folder '${own}' has no layer`);
+      continue;
+    }
+    for (const target of includes(file)) {
+      const other = folderOf(target);
+      const allowed = other === own || (other in LAYERS && LAYERS[other] < LAYERS[own]);
+      if (!allowed) problems.push(`${from} → ${target}`);
+    }
+  }
+  return problems;
+}
+
+// Files the comments of the core, the binding and the native tests cite ("docs/rotary.md",
+// "tests/node/layers.test.js", …) — each must exist in the repository.
+function citedFiles() {
+  const files = [...sources(core), ...sources(join(root, 'bindings')), ...sources(join(root, 'tests/cpp'))];
+  const js = readdirSync(join(root, 'bindings')).filter((name) => /\.(js|ts)$/.test(name));
+  const texts = [...files, ...js.map((name) => join(root, 'bindings', name))].map((file) => [
+    relative(root, file),
+    readFileSync(file, 'utf8'),
+  ]);
+  return texts.flatMap(([from, text]) =>
+    [...text.matchAll(/\b((?:docs|tests|src|bindings|scripts)\/[\w./-]+\.(?:md|js|cpp|hpp|json|cmake|sh))\b/g)].map(
+      (match) => ({ from, path: match[1] }),
+    ),
+  );
+}
+
+describe('comments cite files of the repository', () => {
+  it('every cited docs/, tests/, src/, bindings/ or scripts/ file exists', () => {
+    const cited = citedFiles();
+    expect(cited.length).toBeGreaterThan(20);
+    expect(
+      cited.filter(({ path }) => !existsSync(join(root, path))).map(({ from, path }) => `${from} → ${path}`),
+    ).toEqual([]);
+  });
+
+  it('cites no document outside it and speaks of no issues', () => {
+    const files = [...sources(core), ...sources(join(root, 'bindings'))];
+    const offending = files.filter((file) =>
+      /schemes\.md|spec\/|toolchain\.md|anchors\.md|\bissue\b/i.test(readFileSync(file, 'utf8')),
+    );
+    expect(offending.map((file) => relative(root, file))).toEqual([]);
+  });
+});
+
+describe('the core includes one way', () => {
+  it('has a layer for every folder and no wrong-way include', () => {
+    expect(sources(core).length).toBeGreaterThan(40);
+    expect(wrongWayIncludes()).toEqual([]);
+  });
+
+  it('has one public header, the only core header the binding includes', () => {
+    const binding = join(root, 'bindings/relpos_bindings.cpp');
+    expect(includes(binding)).toEqual(['relpos.hpp']);
+  });
+
+  it('keeps the SIMD kernels free of schemes', () => {
+    const kernels = sources(join(core, 'kernels')).flatMap((file) => includes(file));
+    expect(kernels.filter((target) => !/^(base|kernels)\//.test(target))).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+// The chapter's glossary, both languages in one place. The 中文 terms are the original chapter's own
+// (2.1 相对位置编码的数学理论) wherever it has one. tests/node/glossary.test.js checks the message files
+// against it: a message whose English uses a term (any of its `en` forms) uses the term's `zh` (or one
+// of the original's variants under `also`) in Chinese; no Chinese message uses a form listed in AVOID
+// (calques); scheme names are translated here once and reach every select and table through the
+// `scheme.<id>` messages.
+
+export const TERMS = [
+  // The original's terms (its headings and its vocabulary)
+  { en: ['relative positional encoding', 'relative encoding'], zh: '相对位置编码', also: ['相对编码'] },
+  { en: ['absolute positional encoding', 'absolute encoding'], zh: '绝对位置编码' },
+  { en: ['position dependence'], zh: '位置依赖性' },
+  { en: ['translation invarian*', 'translation-invarian*'], zh: '平移不变' },
+  { en: ['translation defect'], zh: '平移不变性误差' },
+  { en: ['extrapolat*'], zh: '外推' },
+  { en: ['distance decay', 'decay function'], zh: '距离衰减' },
+  { en: ['frequency tuning'], zh: '频率调节' },
+  { en: ['dimension tuning'], zh: '维度调节' },
+  { en: ['manifold*'], zh: '流形' },
+  { en: ['dimensionality reduction'], zh: '降维' },
+  { en: ['singular value decomposition'], zh: '奇异值分解' },
+  { en: ['singular value*'], zh: '奇异值' },
+  { en: ['eigenvalue*'], zh: '特征值' },
+  { en: ['mean function'], zh: '均值函数' },
+  { en: ['covariance function'], zh: '协方差函数' },
+  { en: ['gaussian process'], zh: '高斯过程' },
+  { en: ['bayes*'], zh: '贝叶斯' },
+  { en: ['posterior'], zh: '后验' },
+  { en: ['prior'], zh: '先验' },
+  { en: ['entropy'], zh: '熵' },
+  { en: ['explicit'], zh: '显式' },
+  { en: ['implicit'], zh: '隐式' },
+  { en: ['mixed form', 'mixed relative', 'mixed map', 'mixed encoding'], zh: '混合' },
+  { en: ['numerical stability'], zh: '数值稳定性', also: ['数值计算稳定性'] },
+  { en: ['normalisation'], zh: '归一化' },
+  { en: ['gradient clipping', 'clipping'], zh: '裁剪' },
+  { en: ['learning rate', 'learning-rate'], zh: '学习率' },
+  { en: ['gradient norm'], zh: '梯度范数' },
+  // Terms of the page
+  { en: ['positive semi-definite'], zh: '半正定' },
+  { en: ['conditionally positive definite'], zh: '条件正定' },
+  { en: ['kernel*'], zh: '核' },
+  { en: ['profile*'], zh: '函数', also: ['曲线'] },
+  { en: ['sinc'], zh: 'sinc 函数' },
+  { en: ['euclidean'], zh: '欧几里得距离' },
+  { en: ['cosine distance'], zh: '余弦距离' },
+  { en: ['manhattan'], zh: '曼哈顿距离' },
+  { en: ['effective rank'], zh: '有效秩' },
+  { en: ['numerical rank'], zh: '数值秩' },
+  { en: ['condition number'], zh: '条件数' },
+  { en: ['attention'], zh: '注意力' },
+  { en: ['temperature'], zh: '温度' },
+  { en: ['training length'], zh: '训练长度' },
+  { en: ['rotation angle*'], zh: '旋转角' },
+  { en: ['position vector*'], zh: '位置向量' },
+  { en: ['toeplitz'], zh: 'Toeplitz 矩阵' },
+  { en: ['softmax'], zh: 'softmax' },
+  { en: ['bias*'], zh: '偏置' },
+  { en: ['figure'], zh: '图' },
+];
+
+/** Chinese forms no message may use (calques and awkward renderings), with what to say instead. */
+export const AVOID = [
+  { zh: '轮廓', instead: '函数 / 核函数 / 衰减曲线' },
+  { zh: '平移缺陷', instead: '平移不变性误差' },
+  { zh: '辛格函数', instead: 'sinc 函数' },
+  { zh: '（相对位置 0）', instead: '到位置 0 的……' },
+];
+
+/** Scheme names in both languages; proper names stay as their authors wrote them. */
+export const SCHEME_NAMES = {
+  sinusoidal: { en: 'Sinusoidal', zh: '正弦位置编码' },
+  shaw: { en: 'Shaw relative positions', zh: 'Shaw 相对位置表示' },
+  'transformer-xl': { en: 'Transformer-XL', zh: 'Transformer-XL 相对位置编码' },
+  deberta: { en: 'DeBERTa disentangled attention', zh: 'DeBERTa 解耦注意力' },
+  alibi: { en: 'ALiBi', zh: 'ALiBi 线性偏置' },
+  t5: { en: 'T5 relative buckets', zh: 'T5 相对位置分桶' },
+  'kerple-log': { en: 'KERPLE (log)', zh: 'KERPLE（对数型）' },
+  'kerple-power': { en: 'KERPLE (power)', zh: 'KERPLE（幂函数型）' },
+  sandwich: { en: 'Sandwich', zh: 'Sandwich 偏置' },
+  fire: { en: 'FIRE', zh: 'FIRE 函数插值' },
+  'exp-decay': { en: 'Exponential distance decay', zh: '指数距离衰减' },
+  'sin-freq': { en: 'Sinusoidal frequency bias', zh: '正弦频率偏置' },
+  rope: { en: 'RoPE', zh: 'RoPE 旋转位置编码' },
+  xpos: { en: 'xPos', zh: 'xPos（带衰减的 RoPE）' },
+  'rope-linear': { en: 'Position Interpolation', zh: '位置插值（线性缩放）' },
+  'rope-ntk': { en: 'NTK-aware scaling', zh: 'NTK 感知缩放' },
+  'rope-dynamic': { en: 'Dynamic NTK', zh: '动态 NTK 缩放' },
+  'rope-yarn': { en: 'YaRN', zh: 'YaRN 缩放' },
+  'rope-llama3': { en: 'Llama 3.1 scaling', zh: 'Llama 3.1 缩放' },
+  'rope-longrope': { en: 'LongRoPE', zh: 'LongRoPE 缩放' },
+  cope: { en: 'CoPE (contextual)', zh: 'CoPE 上下文位置编码' },
+};
+
+/** The `scheme.<id>` messages of one language. */
+export function schemeMessages(language) {
+  return Object.fromEntries(Object.entries(SCHEME_NAMES).map(([id, names]) => [`scheme.${id}`, names[language]]));
+}

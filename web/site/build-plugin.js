@@ -1,0 +1,103 @@
+// Vite plugin of the site: writes the shared shell (web/site/partials.js) into every page, and
+// after a production build writes the service worker (web/site/sw.js) with the list of files it
+// caches for offline use.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import en from '../i18n/en.js';
+import siteEn from '../i18n/site.en.js';
+import { footer, head, header, PAGES } from './partials.js';
+
+const WORDS = { ...en.page, ...siteEn };
+
+/** Every file under `dir`, as paths relative to it with forward slashes. */
+function walk(dir, root = dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path, root) : [relative(root, path).split('\\').join('/')];
+  });
+}
+
+/**
+ * What the service worker caches at install: pages, scripts, styles, icons and the woff2 fonts
+ * (every browser that runs a service worker reads woff2, so .woff / .ttf are never fetched); the
+ * wasm builds are listed apart, one of them is cached on request. Source maps and the link-preview
+ * image stay out.
+ */
+export function precacheManifest(outDir) {
+  const files = walk(outDir).sort();
+  const wasm = {};
+  for (const file of files) {
+    const build = /relpos\.(simd|baseline)[^/]*\.wasm$/.exec(file)?.[1];
+    if (build) wasm[build] = file;
+  }
+  const cached = files.filter((f) => /\.(html|js|css|woff2|svg)$/.test(f) && f !== 'sw.js');
+  const hash = createHash('sha256');
+  for (const file of [...cached, ...Object.values(wasm)]) hash.update(file).update(readFileSync(join(outDir, file)));
+  return { version: hash.digest('hex').slice(0, 16), files: cached, wasm };
+}
+
+const pageOf = (html) => {
+  const id = /<html[^>]*\sdata-page="(\w+)"/.exec(html)?.[1];
+  return id && PAGES[id] ? id : null;
+};
+// Pages whose first view is a live heatmap, computed as soon as the core is ready.
+const CORE_AT_ONCE = new Set(['chapter', 'playground']);
+
+export function relposSite({ siteUrl = '' } = {}) {
+  let outDir = null;
+  let base = './';
+  const shell = {
+    name: 'relpos-site',
+    // The shell registers the service worker only where one was written: in a build.
+    config(_, { command }) {
+      return { define: { 'import.meta.env.RELPOS_SERVICE_WORKER': JSON.stringify(command === 'build') } };
+    },
+    configResolved(config) {
+      outDir = config.command === 'build' ? config.build.outDir : null;
+      base = config.base === '' ? './' : config.base;
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler(html) {
+        const id = pageOf(html);
+        if (!id) return html;
+        return html
+          .replace('<!--rp:head-->', head(id, WORDS, { siteUrl }))
+          .replace('<!--rp:header-->', header(id, WORDS))
+          .replace('<!--rp:footer-->', footer(id, WORDS));
+      },
+    },
+    closeBundle() {
+      if (!outDir) return;
+      const template = readFileSync(new URL('./sw.js', import.meta.url), 'utf8');
+      const manifest = precacheManifest(outDir);
+      const source = template.replace(/\/\* rp:manifest \*\/[\s\S]*?\/\* \/rp:manifest \*\//, JSON.stringify(manifest));
+      if (source === template) throw new Error('relpos-site: sw.js has no manifest marker');
+      writeFileSync(join(outDir, 'sw.js'), source);
+    },
+  };
+  // Pages that draw a heatmap at once ask for the core while their scripts still load: the SIMD
+  // build (what every current browser runs) and its glue, in parallel with the module chain that
+  // would otherwise request them last.
+  const preloadCore = {
+    name: 'relpos-site-preload-core',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle || !CORE_AT_ONCE.has(pageOf(html))) return html;
+        const file = (pattern) => Object.keys(bundle).find((name) => pattern.test(name));
+        const wasm = file(/relpos\.simd-[^/]*\.wasm$/);
+        const glue = file(/relpos\.simd-[^/]*\.js$/);
+        const tags = [];
+        if (wasm) {
+          tags.push({ rel: 'preload', href: base + wasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
+        }
+        if (glue) tags.push({ rel: 'modulepreload', href: base + glue, crossorigin: '' });
+        return { html, tags: tags.map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' })) };
+      },
+    },
+  };
+  return [shell, preloadCore];
+}

@@ -1,0 +1,587 @@
+// The claims ledger: every sentence of the chapter that states a measured fact is a message whose key
+// contains ".claim." (the same key in en.js and zh.js) and has an entry here. `measure(rp, settings)`
+// computes the fact through the core with the functions of verdicts.js and returns whether it holds
+// and the numbers the sentence shows. The page fills the sentence with those numbers
+// (chapter.js); tests/node/claims.test.js runs every check at the page's defaults and, where the
+// sentence depends on a slider, at both ends of its range. Lab claims (`lab: true`) train small models;
+// the page states their budget in the sentence and shows no number the reader has not run.
+import { fmt, pct } from './format.js';
+import {
+  angleReach,
+  attentionEntropy,
+  bayes,
+  biasGrowth,
+  classification,
+  COPY_BUDGET,
+  derivativeCheck,
+  dimensionBudget,
+  extrapolation,
+  FLOAT32_EXP_LIMIT,
+  formFactor,
+  geometry,
+  gpPrior,
+  invariance,
+  kernelVerdict,
+  LAB_BUDGET,
+  lowRank,
+  pastProfile,
+  permutationGap,
+  positionOnlySchemes,
+  precisionBreaks,
+  profileKernel,
+  PROFILES,
+  relativeMap,
+  runSummary,
+  SCALINGS,
+  sinusoidalBound,
+  softmaxOverflow,
+  spectrum,
+  STRATEGIES,
+  summaryRow,
+  toeplitzValues,
+  turns,
+  VISIBLE,
+} from './verdicts.js';
+
+const all = (list) => list.every(Boolean);
+
+// Lab runs are memoised per configuration: several claims read the same runs.
+const labRuns = new Map();
+function labRun(rp, options) {
+  const key = JSON.stringify(options);
+  if (!labRuns.has(key)) labRuns.set(key, rp.lab.train(options));
+  return labRuns.get(key);
+}
+
+async function copyRuns(rp) {
+  const { schemes, ...budget } = COPY_BUDGET;
+  const out = {};
+  for (const scheme of schemes) out[scheme] = await labRun(rp, { ...budget, scheme });
+  return out;
+}
+
+/** Weights of the last query at L over keys r = 0, 1, 2, … back, per head. */
+function lastRowWeights(result) {
+  const A = result.attention.L;
+  const [heads, n] = A.shape;
+  return Array.from({ length: heads }, (_, h) =>
+    Array.from({ length: n }, (_, r) => A.data[h * n * n + (n - 1) * n + (n - 1 - r)]),
+  );
+}
+
+async function strategyRuns(rp, name) {
+  const runs = [];
+  for (const config of STRATEGIES[name]) runs.push(runSummary(await labRun(rp, { ...LAB_BUDGET, ...config })));
+  return runs;
+}
+
+export const CLAIMS = {
+  // 2.1.1 -----------------------------------------------------------------------------------------
+  's211.claim.nopePermutes': {
+    controls: { n: { value: 10, min: 4, max: 24 } },
+    measure(rp, { n }) {
+      const { gap } = permutationGap(rp, { n });
+      return { holds: gap < 1e-4, values: { gap: fmt(gap) } };
+    },
+  },
+  's211.claim.positionsSeeOrder': {
+    controls: { n: { value: 10, min: 4, max: 24 } },
+    measure(rp, { n }) {
+      const gaps = ['alibi', 'rope', 'kerple-log', 't5'].map((scheme) => permutationGap(rp, { n, scheme }).gap);
+      const least = Math.min(...gaps);
+      return { holds: least > 1e-4, values: { least: fmt(least) } };
+    },
+  },
+
+  // 2.1.2 -----------------------------------------------------------------------------------------
+  's212.claim.relativeInvariant': {
+    controls: { n: { value: 48, min: 8, max: 128 } },
+    measure(rp, { n }) {
+      const relative = positionOnlySchemes(rp).filter((s) => s.id !== 'sinusoidal');
+      const worst = Math.max(...relative.map((s) => invariance(rp, s.id, n).relative));
+      return { holds: worst <= 1e-5, values: { count: relative.length, worst: fmt(worst) } };
+    },
+  },
+  's212.claim.absoluteNotInvariant': {
+    controls: { n: { value: 48, min: 8, max: 128 } },
+    measure(rp, { n }) {
+      const learned = invariance(rp, 'learned', n).relative;
+      const projected = invariance(rp, 'sinusoidal-wqk', n).relative;
+      const raw = invariance(rp, 'sinusoidal', n).relative;
+      return {
+        holds: learned > 1e-2 && projected > 1e-2 && raw <= 1e-5,
+        values: { learned: fmt(learned), projected: fmt(projected), raw: fmt(raw) },
+      };
+    },
+  },
+  's212.claim.ropeUnseen': {
+    measure(rp) {
+      const reach = angleReach(rp, { d: 64, base: 10000, L: 32, s: 4, scheme: 'rope' });
+      return { holds: reach.unseenCount > 0, values: { count: reach.unseenCount, pairs: reach.pairs } };
+    },
+  },
+  's212.claim.labCopy': {
+    lab: true,
+    async measure(rp) {
+      const runs = await copyRuns(rp);
+      const acc = (id) => Array.from(runs[id].accuracy);
+      const holds =
+        acc('alibi')[0] < 0.5 &&
+        acc('kerple-log').every((a) => a >= 0.8) &&
+        ['t5', 'rope'].every((id) => acc(id)[0] >= 0.95 && acc(id)[3] < 0.6);
+      const values = Object.fromEntries(
+        Object.keys(runs).map((id) => [
+          id,
+          acc(id)
+            .map((a) => fmt(a, 2))
+            .join(' / '),
+        ]),
+      );
+      return { holds, values };
+    },
+  },
+  's212.claim.labWhy': {
+    lab: true,
+    async measure(rp) {
+      const runs = await copyRuns(rp);
+      const peak = (id) => lastRowWeights(runs[id]).map((w) => w.indexOf(Math.max(...w)));
+      const alibiMax = Math.max(...lastRowWeights(runs.alibi).flat());
+      const kerpleMax = Math.min(...lastRowWeights(runs['kerple-log']).map((w) => Math.max(...w)));
+      const slopes = Array.from(rp.bias('alibi', { heads: 2, output: 'slopes' }).data);
+      const holds =
+        slopes[0] === 1 / 16 &&
+        slopes[1] === 1 / 256 &&
+        alibiMax < 0.15 &&
+        kerpleMax > 0.3 &&
+        peak('kerple-log').every((r) => r <= 3) &&
+        peak('rope').every((r) => r === 2) &&
+        peak('t5').every((r) => r === 2);
+      return {
+        holds,
+        values: { alibiMax: fmt(alibiMax, 2), kerpleMax: fmt(kerpleMax, 2), peaks: `${peak('t5')} ${peak('rope')}` },
+      };
+    },
+  },
+  's212.claim.t5Unseen': {
+    measure(rp) {
+      // T5's bucket of each distance: the buckets of distances ≥ L = 16 never occur in training at L.
+      const n = 128;
+      const idx = rp.buckets('t5', { n }).data;
+      const seen = new Set();
+      const beyond = new Set();
+      for (let r = 0; r < n; r++) (r < 16 ? seen : beyond).add(idx[(n - 1) * n + (n - 1 - r)]);
+      const fresh = [...beyond].filter((b) => !seen.has(b)).length;
+      return { holds: fresh === beyond.size && fresh > 0, values: { buckets: fresh } };
+    },
+  },
+
+  // 2.1.3 -----------------------------------------------------------------------------------------
+  's213.claim.l1NotRelative': {
+    controls: { n: { value: 128, min: 16, max: 256 }, d: { value: 16, min: 4, max: 128 } },
+    measure(rp, { n, d }) {
+      const sin = geometry(rp, 'sinusoidal', n, d).metrics;
+      const rope = geometry(rp, 'rope', n, d).metrics;
+      const holds = all([
+        sin.euclidean.relative,
+        sin.cosine.relative,
+        rope.euclidean.relative,
+        rope.cosine.relative,
+        sin.manhattan.defect > 1e-2,
+        rope.manhattan.defect > 1e-2,
+      ]);
+      return {
+        holds,
+        values: {
+          l2: fmt(Math.max(sin.euclidean.defect, rope.euclidean.defect, sin.cosine.defect, rope.cosine.defect)),
+          l1sin: fmt(sin.manhattan.defect),
+          l1rope: fmt(rope.manhattan.defect),
+        },
+      };
+    },
+  },
+  's213.claim.notMonotone': {
+    controls: { n: { value: 128, min: 16, max: 256 }, d: { value: 16, min: 4, max: 128 } },
+    measure(rp, { n, d }) {
+      const { euclidean } = geometry(rp, 'sinusoidal', n, d).metrics;
+      return { holds: euclidean.firstMax > 0, values: { r: euclidean.firstMax } };
+    },
+  },
+  's213.claim.pcaShadow': {
+    measure(rp) {
+      const { pca } = geometry(rp, 'sinusoidal', 128, 16);
+      const [a, b] = pca.explained;
+      return { holds: a + b < 0.5, values: { a: pct(a), b: pct(b) } };
+    },
+  },
+  's213.claim.phiRelative': {
+    controls: { n: { value: 128, min: 16, max: 256 }, d: { value: 16, min: 4, max: 128 } },
+    measure(rp, { n, d }) {
+      const sin = relativeMap(rp, 'sinusoidal', n, d).defect;
+      const rope = relativeMap(rp, 'rope', n, d).defect;
+      const learned = relativeMap(rp, 'learned', n, d).defect;
+      return {
+        holds: sin < 1e-5 && rope < 1e-5 && learned > 0.1,
+        values: { sin: fmt(Math.max(sin, rope)), learned: fmt(learned) },
+      };
+    },
+  },
+
+  // 2.1.4 -----------------------------------------------------------------------------------------
+  's214.claim.rankAtMostD': {
+    controls: { n: { value: 64, min: 16, max: 256 } },
+    measure(rp, { n }) {
+      const { svd } = spectrum(rp, 'sinusoidal', n);
+      return { holds: svd.rank <= 32, values: { rank: svd.rank, n } };
+    },
+  },
+  's214.claim.noCondition': {
+    measure(rp) {
+      const { svd } = spectrum(rp, 'sinusoidal', 64);
+      return { holds: svd.rank < 64 && svd.conditionNumber === Infinity, values: { rank: svd.rank } };
+    },
+  },
+  's214.claim.oddNotKernel': {
+    controls: { n: { value: 64, min: 16, max: 256 } },
+    measure(rp, { n }) {
+      // The same object in three sections: eig here, kernelCheck in 2.1.5, the table of 2.1.9.
+      const { eig } = spectrum(rp, 'sin-freq', n);
+      const kernel = kernelVerdict(rp, toeplitzValues(rp.bias('sin-freq', { n, heads: 1 })));
+      const row = summaryRow(
+        rp,
+        rp.schemes.find((s) => s.id === 'sin-freq'),
+        { n: 64, L: 32 },
+      );
+      const holds = !eig.symmetric && !eig.isPSD && !kernel.symmetric && !kernel.psd && row.psd.verdict === false;
+      return { holds, values: { asym: fmt(eig.asymmetry) } };
+    },
+  },
+  's214.claim.eckartYoung': {
+    controls: { k: { value: 8, min: 1, max: 64 } },
+    measure(rp, { k }) {
+      const { M, svd } = spectrum(rp, 'sinusoidal', 64);
+      const r = lowRank(M, svd, k);
+      return {
+        holds: Math.abs(r.error - r.predicted) < 1e-3,
+        values: { measured: fmt(r.error), predicted: fmt(r.predicted) },
+      };
+    },
+  },
+  's214.claim.rebuildAtRank': {
+    measure(rp) {
+      const { M, svd } = spectrum(rp, 'sinusoidal', 64);
+      const r = lowRank(M, svd, svd.rank);
+      const one = lowRank(M, svd, 1);
+      return {
+        holds: r.error < 1e-5 && one.error > 0.1,
+        values: { rank: svd.rank, error: fmt(r.error), one: fmt(one.error) },
+      };
+    },
+  },
+
+  // 2.1.5 -----------------------------------------------------------------------------------------
+  's215.claim.kernels': {
+    controls: {
+      n: { value: 64, min: 16, max: 128 },
+      ...Object.fromEntries(
+        Object.entries(PROFILES).map(([name, p]) => [name, { value: p.value, min: p.min, max: p.max }]),
+      ),
+    },
+    measure(rp, settings) {
+      const check = (name) => profileKernel(rp, name, settings[name], settings.n);
+      const valid = ['exp-decay', 'gaussian', 'cosine', 'sinc'].every((name) => check(name).isPSD);
+      const sin = check('sin');
+      const indefinite = ['sin-even', 'box'].every((name) => check(name).symmetric && !check(name).isPSD);
+      return { holds: valid && !sin.symmetric && !sin.isPSD && indefinite, values: {} };
+    },
+  },
+  's215.claim.gpBias': {
+    measure(rp) {
+      const prior = gpPrior(rp, { name: 'gaussian', value: 4, n: 32, slope: 0.1 });
+      return { holds: prior.defect === 0, values: { defect: fmt(prior.defect) } };
+    },
+  },
+  's215.claim.posterior': {
+    controls: { count: { value: 4, min: 1, max: 16 } },
+    measure(rp, { count }) {
+      const b = bayes(rp, { count, sigma: 4, slope: 0.1 });
+      const near = Math.max(...b.at.map((r) => b.posterior.std[r]));
+      return {
+        holds: near < 2 * 0.1 && b.posteriorError < b.priorError,
+        values: { near: fmt(near), prior: fmt(b.priorError), post: fmt(b.posteriorError) },
+      };
+    },
+  },
+  's215.claim.moreData': {
+    measure(rp) {
+      const few = bayes(rp, { count: 2, sigma: 4, slope: 0.1 }).posteriorError;
+      const many = bayes(rp, { count: 16, sigma: 4, slope: 0.1 }).posteriorError;
+      return { holds: many < few, values: { few: fmt(few), many: fmt(many) } };
+    },
+  },
+  's215.claim.temperature': {
+    measure(rp) {
+      const hot = attentionEntropy(rp, { lambda: 0.1, tau: 1 });
+      const cold = attentionEntropy(rp, { lambda: 0.1, tau: 0.1 });
+      return {
+        holds:
+          cold.rowEntropy < hot.rowEntropy &&
+          cold.distanceEntropy > hot.distanceEntropy &&
+          cold.meanDistance > hot.meanDistance,
+        values: {
+          row1: fmt(hot.rowEntropy),
+          row2: fmt(cold.rowEntropy),
+          dist1: fmt(hot.distanceEntropy),
+          dist2: fmt(cold.distanceEntropy),
+          mean1: fmt(hot.meanDistance),
+          mean2: fmt(cold.meanDistance),
+        },
+      };
+    },
+  },
+  's215.claim.decayVsEntropy': {
+    measure(rp) {
+      const [h0, h1, h2] = [0, 0.1, 1].map((lambda) => attentionEntropy(rp, { lambda, tau: 1 }));
+      return {
+        holds:
+          h0.distanceEntropy > h1.distanceEntropy &&
+          h1.distanceEntropy > h2.distanceEntropy &&
+          h0.distanceEntropy <= h0.maxDistanceEntropy &&
+          h0.meanDistance > h1.meanDistance &&
+          h1.meanDistance > h2.meanDistance,
+        values: {
+          max: fmt(h0.maxDistanceEntropy),
+          h0: fmt(h0.distanceEntropy),
+          h1: fmt(h1.distanceEntropy),
+          h2: fmt(h2.distanceEntropy),
+          m0: fmt(h0.meanDistance),
+          m2: fmt(h2.meanDistance),
+        },
+      };
+    },
+  },
+
+  // 2.1.6 -----------------------------------------------------------------------------------------
+  's216.claim.biasVisible': {
+    controls: { n: { value: 24, min: 8, max: 64 } },
+    measure(rp, { n }) {
+      const diffs = Object.keys(VISIBLE).map((scheme) => classification(rp, { scheme, n }).explicit.fromContent);
+      const least = Math.min(...diffs);
+      return { holds: least > 0.05, values: { least: fmt(least, 2) } };
+    },
+  },
+  's216.claim.formFactor': {
+    measure(rp) {
+      const ratio = formFactor(rp, 'alibi', 24);
+      return { holds: Math.abs(ratio - 4) < 1e-3, values: { ratio: fmt(ratio) } };
+    },
+  },
+  's216.claim.implicitForms': {
+    controls: { n: { value: 24, min: 8, max: 64 } },
+    measure(rp, { n }) {
+      const c = classification(rp, { scheme: 'alibi', n });
+      return {
+        holds: !c.implicitAbsolute.invariant && c.implicitAbsolute.defect > 1e-2 && c.implicitRelative.invariant,
+        values: { absolute: fmt(c.implicitAbsolute.defect), relative: fmt(c.implicitRelative.defect) },
+      };
+    },
+  },
+  's216.claim.mixedBeta': {
+    controls: { alpha: { value: 1, min: 0, max: 2 } },
+    measure(rp, { alpha }) {
+      const zero = classification(rp, { scheme: 'alibi', n: 24, alpha, beta: 0 }).mixed;
+      const two = classification(rp, { scheme: 'alibi', n: 24, alpha, beta: 2 }).mixed;
+      return {
+        holds: zero.invariant && two.defect > 1e-2,
+        values: { zero: fmt(zero.defect), two: fmt(two.defect) },
+      };
+    },
+  },
+  's216.claim.alpha': {
+    measure(rp) {
+      const off = classification(rp, { scheme: 'alibi', n: 24, alpha: 0, beta: 0 }).mixed.fromContent;
+      const one = classification(rp, { scheme: 'alibi', n: 24, alpha: 1, beta: 0 }).mixed.weights.data;
+      const two = classification(rp, { scheme: 'alibi', n: 24, alpha: 2, beta: 0 }).mixed.weights.data;
+      let change = 0;
+      for (let t = 0; t < one.length; t++) change = Math.max(change, Math.abs(one[t] - two[t]));
+      return { holds: off < 1e-6 && change > 0.05, values: { off: fmt(off), change: fmt(change, 2) } };
+    },
+  },
+
+  // 2.1.7 -----------------------------------------------------------------------------------------
+  's217.claim.budget': {
+    controls: { d: { value: 64, min: 8, max: 256 } },
+    measure(rp, { d }) {
+      const b = dimensionBudget(rp, d);
+      return { holds: 2 * b.count === d, values: { d, count: b.count } };
+    },
+  },
+  's217.claim.turnsPlain': {
+    measure(rp) {
+      const t = turns(rp, { d: 128, base: 10000, L: 4096 });
+      return { holds: t.incompleteCount > 0, values: { count: t.incompleteCount, first: t.firstIncomplete } };
+    },
+  },
+  's217.claim.scalingInside': {
+    controls: { factor: { value: 8, min: 1, max: 32 } },
+    measure(rp, { factor }) {
+      const base = { d: 128, base: 10000, L: 4096, s: factor };
+      const counts = Object.fromEntries(
+        SCALINGS.map((scheme) => [scheme, angleReach(rp, { ...base, scheme }).unseenCount]),
+      );
+      const holds = counts['rope-linear'] === 0 && SCALINGS.every((id) => counts[id] <= counts.rope);
+      return {
+        holds,
+        values: {
+          s: factor,
+          plain: counts.rope,
+          linear: counts['rope-linear'],
+          ntk: counts['rope-ntk'],
+          yarn: counts['rope-yarn'],
+          llama3: counts['rope-llama3'],
+        },
+      };
+    },
+  },
+  's217.claim.extrapolationTest': {
+    controls: { L: { value: 32, min: 16, max: 128 } },
+    measure(rp, { L }) {
+      const info = (id) => rp.schemes.find((s) => s.id === id);
+      const e = (id) => extrapolation(rp, info(id), pastProfile(rp, info(id), 4 * L, L), L);
+      const rope = e('rope');
+      return {
+        holds: !rope.verdict && e('alibi').verdict && e('kerple-log').verdict,
+        values: { count: rope.value, pairs: rope.pairs },
+      };
+    },
+  },
+
+  // 2.1.8 -----------------------------------------------------------------------------------------
+  's218.claim.sinusoidalBound': {
+    controls: { d: { value: 64, min: 8, max: 256 } },
+    measure(rp, { d }) {
+      const pe = sinusoidalBound(rp, d);
+      return {
+        holds: Math.abs(pe.measured - Math.sqrt(d / 2)) < 1e-4 * pe.C && pe.elementBound <= 1,
+        values: { C: fmt(pe.C), measured: fmt(pe.measured) },
+      };
+    },
+  },
+  's218.claim.biasGrowth': {
+    measure(rp) {
+      const alibi = biasGrowth(rp, 'alibi');
+      const exp = biasGrowth(rp, 'exp-decay');
+      return {
+        holds: alibi.growth > 3 && exp.growth > 3 && alibi.expMax <= 1 && exp.expMax <= 1,
+        values: { alibi: fmt(alibi.growth), exp: fmt(exp.growth) },
+      };
+    },
+  },
+  's218.claim.derivative': {
+    measure(rp) {
+      const ids = ['alibi', 'kerple-log', 'kerple-power', 'sin-freq', 'sandwich', 'exp-decay'];
+      const worst = Math.max(...ids.map((id) => derivativeCheck(rp, id).worst));
+      return { holds: worst < 1e-2, values: { worst: fmt(worst) } };
+    },
+  },
+  's218.claim.precision': {
+    measure(rp) {
+      const b = precisionBreaks(rp, 10000);
+      return {
+        holds: b.bfloat16.breaksAt < b.float16.breaksAt && b.float16.breaksAt < b.float32.breaksAt,
+        values: {
+          bf16: b.bfloat16.breaksAt.toLocaleString('en'),
+          f16: b.float16.breaksAt.toLocaleString('en'),
+          f32: Number.isFinite(b.float32.breaksAt) ? b.float32.breaksAt.toLocaleString('en') : '∞',
+        },
+      };
+    },
+  },
+  's218.claim.softmax': {
+    controls: { scale: { value: 20, min: 1, max: 200 } },
+    measure(rp, { scale }) {
+      const s = softmaxOverflow(rp, scale);
+      const overflows = s.maxLogit > FLOAT32_EXP_LIMIT;
+      return {
+        holds: overflows === s.bad > 0 && s.stableFinite && Math.abs(s.stableSum - 1) < 1e-5,
+        values: { limit: fmt(FLOAT32_EXP_LIMIT) },
+      };
+    },
+  },
+  's218.claim.labNormalisation': {
+    lab: true,
+    async measure(rp) {
+      const [without, withLn] = await strategyRuns(rp, 'normalisation');
+      return {
+        holds: without.maxGradNorm > 20 && withLn.maxGradNorm < 2,
+        values: { without: fmt(without.maxGradNorm), with: fmt(withLn.maxGradNorm) },
+      };
+    },
+  },
+  's218.claim.labClipping': {
+    lab: true,
+    async measure(rp) {
+      const [free, clipped] = await strategyRuns(rp, 'clipping');
+      return {
+        holds: free.tailLoss > 0.5 && clipped.tailLoss < 0.05,
+        values: { free: fmt(free.tailLoss), clipped: fmt(clipped.tailLoss) },
+      };
+    },
+  },
+  's218.claim.labLearningRate': {
+    lab: true,
+    async measure(rp) {
+      const [small, good, large] = await strategyRuns(rp, 'learningRate');
+      return {
+        holds: small.tailLoss > 1 && good.tailLoss < 0.05 && large.tailLoss > 0.5,
+        values: { small: fmt(small.tailLoss), good: fmt(good.tailLoss), large: fmt(large.tailLoss) },
+      };
+    },
+  },
+
+  // 2.1.9 -----------------------------------------------------------------------------------------
+  's219.claim.cpd': {
+    measure(rp) {
+      const row = (id) =>
+        summaryRow(
+          rp,
+          rp.schemes.find((s) => s.id === id),
+          { n: 64, L: 32 },
+        );
+      const ids = ['alibi', 'kerple-log', 'kerple-power', 'exp-decay'];
+      const rows = ids.map(row);
+      const holds = rows.every((r) => r.cpd.verdict === true && r.psd.verdict === false);
+      // e^{b} of the same biases is PSD (Schoenberg): what softmax multiplies by is a kernel.
+      const expPsd = ids.every((id) => {
+        const values = Array.from(toeplitzValues(rp.bias(id, { n: 64, heads: 1 })), Math.exp);
+        return kernelVerdict(rp, values).psd;
+      });
+      return { holds: holds && expPsd, values: {} };
+    },
+  },
+  's219.claim.practical': {
+    lab: true,
+    async measure(rp) {
+      const runs = await copyRuns(rp);
+      return {
+        holds: runs['kerple-log'].accuracy[3] >= 0.8 && runs.alibi.accuracy[0] < 0.5,
+        values: {},
+      };
+    },
+  },
+};
+
+/** The settings a claim is checked at: its defaults, then each control at its two ends. */
+export function claimSettings(claim) {
+  const controls = claim.controls ?? {};
+  const defaults = Object.fromEntries(Object.entries(controls).map(([name, c]) => [name, c.value]));
+  const settings = [defaults];
+  for (const [name, c] of Object.entries(controls)) {
+    settings.push({ ...defaults, [name]: c.min }, { ...defaults, [name]: c.max });
+  }
+  return settings;
+}
+
+/** The defaults of a claim's controls. */
+export function claimDefaults(claim) {
+  return claimSettings(claim)[0];
+}
