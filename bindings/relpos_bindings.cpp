@@ -87,11 +87,24 @@ val guarded(Body&& body) {
   return failure;
 }
 
+// The result's notes beside its tensors: `synthetic` (names) and `sameForEveryHead`, when they say something.
+void setNotes(val& out, const std::string& op, const std::string& id, const relpos::Params& params) {
+  const relpos::CallNotes notes = relpos::callNotes(op, id, params);
+  if (!notes.synthetic.empty()) {
+    val names = val::array();
+    for (const auto& name : notes.synthetic) names.call<void>("push", name);
+    out.set("synthetic", names);
+  }
+  if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+}
+
 val compute(const std::string& op, const std::string& id, const val& options) {
   return guarded([&] {
-    const relpos::Result result = relpos::compute(op, id, toParams("relpos." + op, options));
+    const relpos::Params params = toParams("relpos." + op, options);
+    const relpos::Result result = relpos::compute(op, id, params);
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    setNotes(out, op, id, params);
     return out;
   });
 }
@@ -106,9 +119,11 @@ std::unique_ptr<relpos::Result>& lastView() {
 val computeView(const std::string& op, const std::string& id, const val& options) {
   return guarded([&] {
     lastView().reset();
-    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, toParams("relpos." + op, options)));
+    const relpos::Params params = toParams("relpos." + op, options);
+    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params));
     val out = val::object();
     for (const auto& entry : *lastView()) out.set(entry.first, toJs(entry.second, true));
+    setNotes(out, op, id, params);
     return out;
   });
 }

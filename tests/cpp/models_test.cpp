@@ -233,9 +233,8 @@ TEST(Presets, AlibiPresetsGiveBloomSlopes) {
   const JsonValue list = presets();
   const JsonValue& bloom = presetById(list, "bloom-7b1");
   Params p = toParams(*bloom.find("params"), "bias");
-  p.setNumber("n", 2);
   p.setNumber("heads", bloom.find("heads")->number);
-  p.setString("output", "slopes");
+  p.setString("output", "slopes");  // the slopes take no n: they are per head
   const auto slopes = relpos::testing::data(compute("bias", "alibi", p));
   ASSERT_EQ(slopes.size(), 32u);
   for (int t = 0; t < 32; ++t) EXPECT_FLOAT_EQ(slopes[t], std::pow(2.0, -0.25 * (t + 1)));
@@ -278,10 +277,13 @@ TEST(FromConfig, YarnWithoutOriginalLengthFallsBackToMaxPositionsAndWarns) {
       "max_position_embeddings":4096,"rope_theta":10000,
       "rope_scaling":{"rope_type":"yarn","factor":4,"beta_fast":32,"beta_slow":1,"mscale":0.707,
                       "mscale_all_dim":0.707,"truncate":false,"attention_factor":1.1}})");
+  // A given attention_factor replaces the mscale pair (as Hugging Face): the pair is not used, and said so.
   EXPECT_EQ(toJson(*r.find("params")),
             R"({"d":64,"base":10000,"layout":"half","factor":4,"originalMaxPositionEmbeddings":4096,"betaFast":32,)"
-            R"("betaSlow":1,"attentionFactor":1.1,"mscale":0.707,"mscaleAllDim":0.707,"truncate":false})");
+            R"("betaSlow":1,"attentionFactor":1.1,"truncate":false})");
   EXPECT_TRUE(anyContains(warnings(r), "original_max_position_embeddings is missing")) << toJson(*r.find("warnings"));
+  EXPECT_TRUE(anyContains(warnings(r), "attention_factor replaces the factor of mscale"))
+      << toJson(*r.find("warnings"));
   // Without factor the ratio is used, and said so.
   const JsonValue ratio = fromConfig(R"({"model_type":"llama","head_dim":64,"num_attention_heads":8,
       "max_position_embeddings":16384,"rope_scaling":{"type":"yarn","original_max_position_embeddings":4096}})");
@@ -308,10 +310,11 @@ TEST(FromConfig, ReadsLinearDynamicAndNtkScaling) {
 TEST(FromConfig, PartialRotaryFactorAndRotaryPct) {
   const JsonValue phi = fromConfig(R"({"model_type":"phi","hidden_size":2560,"num_attention_heads":32,
       "partial_rotary_factor":0.4,"rope_theta":10000})");
-  EXPECT_EQ(toJson(*phi.find("params")), R"({"d":32,"base":10000,"layout":"half","rotaryDim":32})");
+  // d is the head width (2560 / 32 = 80); rotaryDim the rotated part of it.
+  EXPECT_EQ(toJson(*phi.find("params")), R"({"d":80,"rotaryDim":32,"base":10000,"layout":"half"})");
   const JsonValue v5 = fromConfig(R"({"model_type":"gpt_neox","hidden_size":6144,"num_attention_heads":64,
       "rope_parameters":{"rope_type":"default","rope_theta":10000,"partial_rotary_factor":0.25}})");
-  EXPECT_EQ(toJson(*v5.find("params")), R"({"d":24,"base":10000,"layout":"half","rotaryDim":24})");
+  EXPECT_EQ(toJson(*v5.find("params")), R"({"d":96,"rotaryDim":24,"base":10000,"layout":"half"})");
   EXPECT_TRUE(warnings(v5).empty());
 }
 
@@ -390,9 +393,9 @@ TEST(FromConfig, UnreadableConfigsAreRangeErrorsNamingWhatIsMissing) {
   f = failure(R"({"model_type":"llama","hidden_size":4096})");
   EXPECT_EQ(f.message.rfind("relpos.fromConfig: cannot find the number of heads", 0), 0u) << f.message;
   f = failure(
-      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"mrope","factor":2}})");
+      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"wobble","factor":2}})");
   EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
-  EXPECT_EQ(f.message.rfind("relpos.fromConfig: unknown rope_scaling.rope_type 'mrope'; known: ", 0), 0u) << f.message;
+  EXPECT_EQ(f.message.rfind("relpos.fromConfig: unknown rope_scaling.rope_type 'wobble'; known: ", 0), 0u) << f.message;
   f = failure(
       R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"llama3","factor":8}})");
   EXPECT_NE(f.message.find("rope_scaling.low_freq_factor, required for rope_type 'llama3'"), std::string::npos)

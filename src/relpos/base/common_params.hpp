@@ -34,4 +34,20 @@ inline const ParamInfo& queryOffset() {
   return p;
 }
 
+inline const ParamInfo& m() {
+  static const ParamInfo p =
+      integerParam("m", std::nan(""), 1, 1 << 20, "number of keys (default n); the n queries are the last n of them");
+  return p;
+}
+inline const ParamInfo& queryPositions() {
+  static const ParamInfo p = arrayParam(
+      "queryPositions", "positions of the queries [n], or per sequence [batch, n] (default i + queryOffset)");
+  return p;
+}
+inline const ParamInfo& keyPositions() {
+  static const ParamInfo p =
+      arrayParam("keyPositions", "positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1)");
+  return p;
+}
+
 }  // namespace relpos::common

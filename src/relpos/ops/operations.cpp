@@ -1,5 +1,6 @@
 #include "relpos/ops/operations.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "relpos/base/common_params.hpp"
@@ -8,44 +9,66 @@
 #include "relpos/base/json.hpp"
 #include "relpos/ops/attention.hpp"
 #include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 
 namespace relpos {
 
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> table = [] {
-    const OpOption n{"n", "sequence length", &common::n()};
-    const OpOption d{"d", "head dimension", &common::d()};
+    const OpOption n{"n", "number of queries (and keys, unless m says otherwise)", &common::n()};
+    const OpOption d{"d", "head dimension", &common::d(), true};
     const OpOption heads{"heads", "number of heads", &common::heads()};
     const OpOption causal{"causal", "mask keys after the query", &common::causal()};
-    const OpOption output{"output", "an alternative result the scheme offers (rp.schemes lists its choices)"};
+    const OpOption output{"output", "an alternative result the scheme offers (rp.schemes lists its choices)", nullptr,
+                          true};
+    // The query-key grid of bias, buckets and scores (schemes/grid.hpp).
+    const OpOption m{"m", "number of keys (KV cache: the n queries are the last n of them)", &common::m()};
+    const OpOption queryOffset{"queryOffset", "position of query row 0 (default m - n)", &common::queryOffset()};
+    const OpOption queryPositions{"queryPositions", "explicit query positions [n] or [batch, n]",
+                                  &common::queryPositions()};
+    const OpOption keyPositions{"keyPositions", "explicit key positions [m] or [batch, m]", &common::keyPositions()};
+    const OpOption positions{"positions", "positions of the rows / tokens", &rotaryParams().positions, true};
     std::vector<Operation> ops(7);
-    ops[0] = {"encoding", "absolute position vectors [n, d]", &Scheme::encoding, {n, d, output}};
-    ops[1] = {"bias", "the additive logit bias B [heads, n, n]", &Scheme::bias, {n, heads, causal, output}};
-    ops[2] = {"buckets", "bucket / clipped-distance index map [n, n] (Int32)", &Scheme::buckets, {n, output}};
+    ops[0] = {"encoding", "absolute position vectors [n, d]", &Scheme::encoding, {n, d, positions, output}};
+    ops[1] = {"bias",
+              "the additive logit bias B [heads, n, m]",
+              &Scheme::bias,
+              {n, m, queryOffset, queryPositions, keyPositions, heads, causal, output}};
+    ops[2] = {"buckets",
+              "bucket / clipped-distance index map [n, m] (Int32)",
+              &Scheme::buckets,
+              {n, m, queryOffset, queryPositions, keyPositions, causal, output}};
     ops[3] = {"frequencies",
-              "rotary inverse frequencies [d/2] and the attention factor",
+              "rotary inverse frequencies [rotaryDim/2] and the attention factor",
               &Scheme::frequencies,
-              {{"d", "rotary dimension"}, {"positions", "positions the call covers"}, {"seqLen", "sequence length"}}};
+              {{"d", "head width (the rotated dims: rotaryDim, default d)", nullptr, true}, positions}};
     ops[3].returns = {{"invFreq", "array"}, {"attentionFactor", "number"}};
     ops[4] = {"rotate",
-              "rows of x rotated by position [n, d]",
+              "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
-              {{"x", "rows [n, d]"},
-               {"positions", "positions of the rows"},
+              {{"x", "rows [n, heads*d]"},
+               positions,
+               heads,
+               {"d", "head width (a check: x and heads fix it)", nullptr, true},
+               {"startIndex", "where the rotated dims start in each head", &rotaryParams().startIndex, true},
                {"layout", "pair layout"},
-               {"rotaryDim", "rotated dims"},
-               {"d", "rotary width"}}};
+               {"rotaryDim", "rotated dims"}}};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
     ops[5] = {"scores",
-              "the position-only logit matrix [heads, n, n]",
+              "the position-only logit matrix [heads, n, m]",
               &Scheme::scores,
               {n,
+               m,
+               queryOffset,
+               positions,
+               queryPositions,
+               keyPositions,
                d,
                heads,
-               {"q", "probe or content queries"},
-               {"k", "probe or content keys"},
-               {"offsets", "relative offsets (output 'offsets')"},
+               {"q", "probe or content queries", nullptr, true},
+               {"k", "probe or content keys", nullptr, true},
+               {"offsets", "relative offsets (output 'offsets')", nullptr, true},
                output,
                causal}};
     ops[6] = {"attention",
@@ -91,7 +114,67 @@ std::set<std::string> allowedNames(const Operation& op, const Scheme* scheme) {
   return allowed;
 }
 
+// The calls of the scheme that parameter `p` acts on, in table order.
+std::vector<std::string> actingCalls(const Scheme& scheme, const ParamInfo& p) {
+  std::vector<std::string> calls;
+  for (const auto& op : operations()) {
+    if (!offers(scheme, op)) continue;
+    if (p.affects.empty() || std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) {
+      calls.push_back(op.name);
+    }
+  }
+  return calls;
+}
+
+// A scheme parameter that acts on some calls only and is refused elsewhere (ParamInfo::onlyThere),
+// unless the call has an option of that name itself (attention's heads, q, k).
+void refuseElsewhere(const Operation& op, const Scheme& scheme, const Params& params) {
+  for (const auto& p : scheme.params) {
+    if (!p.onlyThere || !params.has(p.name)) continue;
+    if (std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) continue;
+    if (std::any_of(op.options.begin(), op.options.end(), [&](const OpOption& o) { return o.name == p.name; })) {
+      continue;
+    }
+    std::string calls;
+    for (const auto& c : actingCalls(scheme, p)) calls += (calls.empty() ? "rp." : ", rp.") + c;
+    throwRange(params.where() + ": " + p.name + " applies to " + calls + " of '" + scheme.id + "', not to rp." +
+               op.name);
+  }
+}
+
+// A call option only some schemes read (OpOption::perScheme), given to one that does not.
+void refuseUnread(const Operation& op, const Scheme& scheme, const Params& params) {
+  const auto listed = scheme.reads.find(op.name);
+  for (const auto& o : op.options) {
+    if (!o.perScheme || !params.has(o.name) || scheme.hasParam(o.name)) continue;
+    if (listed != scheme.reads.end() &&
+        std::find(listed->second.begin(), listed->second.end(), o.name) != listed->second.end()) {
+      continue;
+    }
+    throwRange(params.where() + ": '" + scheme.id + "' takes no " + o.name + " in rp." + op.name + " (" + o.doc + ")");
+  }
+}
+
 }  // namespace
+
+CallNotes callNotes(const std::string& op, const std::string& id, const Params& params) {
+  CallNotes notes;
+  if (id.empty()) return notes;
+  const Scheme& scheme = findScheme("relpos." + op, id);
+  if (scheme.syntheticDefaults) {
+    notes.synthetic = scheme.syntheticDefaults(scheme, params, op);
+  } else {
+    for (const auto& p : scheme.params) {
+      if (!p.synthetic || params.has(p.name)) continue;
+      const std::vector<std::string> calls = actingCalls(scheme, p);
+      if (std::find(calls.begin(), calls.end(), op) != calls.end()) notes.synthetic.push_back(p.name);
+    }
+  }
+  const bool view = op == "bias" || op == "scores";
+  notes.sameForEveryHead =
+      view && !scheme.perHead && params.has(common::heads().name) && params.integer(common::heads()) > 1;
+  return notes;
+}
 
 Result compute(const std::string& op, const std::string& id, const Params& params) {
   const Operation& operation = findOperation(op);
@@ -108,6 +191,8 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   // Every parameter given is checked against rp.schemes, also those this call does not read.
   if (scheme) {
     for (const auto& p : scheme->params) validateParam(params, p);
+    refuseElsewhere(operation, *scheme, params);
+    if (operation.hook) refuseUnread(operation, *scheme, params);
   }
   if (!operation.hook) return attention(params, scheme);
   // The call's own sizes and flags, also where this scheme ignores them.
@@ -125,13 +210,19 @@ std::string catalogueJson() {
       if (offers(s, op)) calls.push_back(op.name);
     }
     JsonValue params = JsonValue::makeObject();
-    for (const auto& p : s.params) params.set(p.name, describeParam(p));
+    for (const auto& p : s.params) {
+      JsonValue described = describeParam(p);
+      described.set("affects", jsonStrings(actingCalls(s, p)));
+      described.set("synthetic", JsonValue::makeBoolean(p.synthetic));
+      params.set(p.name, std::move(described));
+    }
     all.push(jsonObject({{"id", JsonValue::makeString(s.id)},
                          {"family", JsonValue::makeString(s.family)},
                          {"name", JsonValue::makeString(s.name)},
                          {"cite", JsonValue::makeString(s.cite)},
                          {"description", JsonValue::makeString(s.description)},
                          {"calls", jsonStrings(calls)},
+                         {"perHead", JsonValue::makeBoolean(s.perHead)},
                          {"params", std::move(params)}}));
   }
   return toJson(all);

@@ -19,6 +19,9 @@ struct OpOption {
   std::string name;
   std::string doc;
   const ParamInfo* checked = nullptr;
+  // Read only by the schemes that list it in Scheme::reads for this call (or own a parameter of that
+  // name); refused by the others.
+  bool perScheme = false;
 };
 
 struct Operation {
@@ -45,6 +48,15 @@ const std::vector<Operation>& operations();
 // supports the op and that every parameter name is known, validates every given parameter against
 // rp.schemes, then computes. `id` may be empty for attention with a given B / P.
 Result compute(const std::string& op, const std::string& id, const Params& params);
+
+// What a call's result says besides its tensors: the learned inputs it filled with synthetic
+// defaults (ParamInfo::synthetic), and whether a bias / score view asked for several heads got the
+// one map that serves every head.
+struct CallNotes {
+  std::vector<std::string> synthetic;
+  bool sameForEveryHead = false;
+};
+CallNotes callNotes(const std::string& op, const std::string& id, const Params& params);
 
 // rp.schemes as JSON text (the binding hands it to JS as is).
 std::string catalogueJson();

@@ -316,6 +316,7 @@ describe('rp.fromConfig: warnings name only what relpos cannot read', () => {
       rope_parameters: {
         rope_type: 'longrope',
         rope_theta: 10000,
+        original_max_position_embeddings: 2048,
         factor: 10,
         attention_factor: 0.5,
         short_factor: Array(64).fill(2),

@@ -18,6 +18,7 @@ const vector = (d, seed = 1) => Array.from(tensor(1, d, seed).data);
 const schemeIds = rp.schemes.map((s) => s.id);
 const info = (id) => rp.schemes.find((s) => s.id === id);
 const READS_WIDTH = ['rotary', 'rotary scaling', 'absolute vector', 'relative vector'];
+const LONG = [0, 100, 1000, 5000, 9000];
 
 // The smallest call of each scheme and view; the content-free defaults of some schemes make the
 // position-only view identically zero (Transformer-XL's global bias v = 0), so those get content.
@@ -31,12 +32,14 @@ function baseOptions(id, call) {
     case 'frequencies':
       return { d: 8 };
     case 'encoding':
-      return { n: 5, d: 8 };
+      // Scalings act on the low frequencies, which only long positions show.
+      return s.family === 'rotary scaling' ? { n: 5, d: 8, positions: LONG } : { n: 5, d: 8 };
     case 'rotate':
       return { positions: [0, 1, 2, 3] };
     case 'scores':
       if (id === 'cope') return { q: tensor(5, 4), k: tensor(5, 4, 2) };
       if (id === 'transformer-xl') return { n: 5, d: 8, v: vector(8, 3) };
+      if (s.family === 'rotary scaling') return { d: 8, positions: LONG };
       return READS_WIDTH.includes(s.family) ? { n: 5, d: 8 } : { n: 5 };
     case 'attention':
       return {};
@@ -49,7 +52,7 @@ function baseOptions(id, call) {
 const SCHEME_BASE = {
   'rope-yarn': { factor: 4 },
   'rope-dynamic': { factor: 2, seqLen: 5000 },
-  'rope-longrope': { factor: 4, longFactor: [2, 2, 2, 2] },
+  'rope-longrope': { factor: 4 },
 };
 
 const X = tensor(4, 8, 5);
@@ -57,14 +60,18 @@ const Q = tensor(5, 8, 7);
 const K = tensor(5, 8, 8);
 const V = tensor(5, 8, 9);
 
-// One call as a flat list of numbers (and its shape), so any two results compare.
+// One call as a flat list of numbers with its shape and notes, so any two results compare.
 function run(call, id, options) {
   switch (call) {
     case 'rotate':
       return flat(rp.rotate(X, { scheme: id, ...options }));
     case 'frequencies': {
-      const { invFreq, attentionFactor } = rp.frequencies(id, options);
-      return { shape: [invFreq.length], values: [...invFreq, attentionFactor] };
+      const result = rp.frequencies(id, options);
+      return {
+        shape: [result.invFreq.length],
+        values: [...result.invFreq, result.attentionFactor],
+        notes: notes(result),
+      };
     }
     case 'attention': {
       const { causal, heads = 1, ...params } = options;
@@ -72,26 +79,29 @@ function run(call, id, options) {
         shape: [t.shape[0], t.shape[1] * heads],
         data: Float32Array.from({ length: t.data.length * heads }, (_, i) => t.data[i % t.data.length]),
       });
-      const { weights, output } = rp.attention({
-        q: widen(Q),
-        k: widen(K),
-        v: widen(V),
-        heads,
-        scheme: id,
-        params,
-        causal,
-      });
-      return { shape: weights.shape, values: [...weights.data, ...output.data] };
+      const result = rp.attention({ q: widen(Q), k: widen(K), v: widen(V), heads, scheme: id, params, causal });
+      return {
+        shape: result.weights.shape,
+        values: [...result.weights.data, ...result.output.data],
+        notes: notes(result),
+      };
     }
     default:
       return flat(rp[call](id, options));
   }
 }
-const flat = (t) => ({ shape: t.shape, values: Array.from(t.data) });
+const notes = ({ synthetic, sameForEveryHead }) => JSON.stringify({ synthetic, sameForEveryHead });
+const flat = (t) => ({ shape: t.shape, values: Array.from(t.data), notes: notes(t) });
+// Equal shapes and notes, values within float32 rounding of each other (a documented non-effect may
+// still round differently, e.g. xPos's centre cancelling in q·k).
 const same = (a, b) =>
   a.shape.join() === b.shape.join() &&
+  a.notes === b.notes &&
   a.values.length === b.values.length &&
-  a.values.every((v, i) => Object.is(v, b.values[i]));
+  a.values.every((v, i) => {
+    const w = b.values[i];
+    return Object.is(v, w) || (Number.isFinite(w) && Math.abs(v - w) <= 1e-6 * (1 + Math.abs(w)));
+  });
 
 describe('causal masks every view of every scheme', () => {
   it('rp.scores("rope", { n: 4, d: 8, causal: true }) has −Infinity above the diagonal', () => {
@@ -178,27 +188,25 @@ describe('t5 with causal: unidirectional buckets unless bidirectional is given',
   });
 });
 
-describe('heads on a view that is the same for every head is an error, not copies', () => {
-  it("rp.scores('rope', { n: 4, d: 8, heads: 32 }) says the scores do not depend on the head", () => {
-    expect(() => rp.scores('rope', { n: 4, d: 8, heads: 32 })).toThrow(
-      /relpos\.scores: 'rope' gives the same scores for every head .*heads/,
-    );
-    expect(rp.scores('rope', { n: 4, d: 8, heads: 1 }).shape).toEqual([1, 4, 4]);
+describe('heads on a view that is the same for every head: one map, marked, not copies', () => {
+  it("rp.scores('rope', { n: 4, d: 8, heads: 32 }) returns one map [1, 4, 4] marked sameForEveryHead", () => {
+    const s = rp.scores('rope', { n: 4, d: 8, heads: 32 });
+    expect(s.shape).toEqual([1, 4, 4]);
+    expect(s.sameForEveryHead).toBe(true);
+    expect(Array.from(s.data)).toEqual(Array.from(rp.scores('rope', { n: 4, d: 8 }).data));
+    expect(rp.scores('rope', { n: 4, d: 8, heads: 1 }).sameForEveryHead).toBeUndefined();
   });
 
   for (const s of rp.schemes) {
     for (const call of ['bias', 'scores'].filter((c) => s.calls.includes(c))) {
-      it(`${s.id} ${call}: ${s.perHead ? 'one map per head' : 'heads > 1 is a RangeError'}`, () => {
-        const base = baseOptions(s.id, call);
+      it(`${s.id} ${call}: ${s.perHead ? 'one map per head' : 'one map, marked sameForEveryHead'}`, () => {
+        const t = rp[call](s.id, { ...baseOptions(s.id, call), heads: 3 });
         if (s.perHead) {
-          const t = rp[call](s.id, { ...base, heads: 3 });
           expect(t.shape[0]).toBe(3);
+          expect(t.sameForEveryHead).toBeUndefined();
         } else {
-          expect(() => rp[call](s.id, { ...base, heads: 3 })).toThrow(
-            new RegExp(
-              `relpos\\.${call}: '${s.id}' gives the same ${call === 'bias' ? 'bias' : 'scores'} for every head`,
-            ),
-          );
+          expect(t.shape.length === 2 || t.shape[0] === 1, s.id).toBe(true);
+          expect(t.sameForEveryHead).toBe(true);
         }
       });
     }
@@ -270,8 +278,8 @@ describe('synthetic defaults are flagged in the result and in rp.schemes', () =>
 
 // Call options (docs/api.md); scheme parameters come from rp.schemes.
 const CALL_OPTIONS = {
-  bias: ['n', 'm', 'queryOffset', 'queryPositions', 'keyPositions', 'heads', 'causal'],
-  buckets: ['n', 'm', 'queryOffset', 'queryPositions', 'keyPositions', 'causal'],
+  bias: ['n', 'm', 'queryOffset', 'queryPositions', 'keyPositions', 'heads', 'causal', 'output'],
+  buckets: ['n', 'm', 'queryOffset', 'queryPositions', 'keyPositions', 'causal', 'output'],
   scores: [
     'n',
     'm',
@@ -285,74 +293,111 @@ const CALL_OPTIONS = {
     'q',
     'k',
     'offsets',
+    'output',
   ],
   frequencies: ['d', 'positions'],
   rotate: ['heads', 'd', 'startIndex', 'positions'],
-  encoding: ['n', 'd', 'positions'],
+  encoding: ['n', 'd', 'positions', 'output'],
   attention: [],
 };
 const ALL_CALL_OPTIONS = [...new Set(Object.values(CALL_OPTIONS).flat())];
+const ROTARY = ['rotary', 'rotary scaling'];
 
 // A valid value other than the default, plus `context` (given to both the base and the variant
-// call, so that the option can act: e.g. layout acts on scores only for probe vectors that differ).
+// call, so that the option can act: e.g. layout acts on scores only for probe vectors that differ)
+// or `extra` (given to the variant alone, with the option).
 function alternative(name, id, call, base) {
   const s = info(id);
   const p = s.params[name];
   const n = base.n ?? 5;
   const d = base.d ?? 8;
+  const rotary = ROTARY.includes(s.family);
+  // An output the scheme does not list: rotary encodings and scores have their own.
+  const output = () =>
+    p
+      ? { value: p.choices[1], extra: p.choices[1] === 'slopes' ? { n: undefined } : {} }
+      : rotary && call === 'encoding'
+        ? { value: 'sin' }
+        : rotary && call === 'scores'
+          ? { value: 'offsets', extra: { offsets: [0, 1, 2], n: undefined } }
+          : { value: 'other' };
   const special = {
-    n: { value: n + 1 },
-    m: { value: n + 2 },
-    queryOffset: { value: 1 },
-    queryPositions: { value: range(n).map((i) => 2 * i) },
-    keyPositions: { value: range(n).map((i) => 2 * i) },
-    positions:
+    n: () => ({ value: n + 1 }),
+    m: () => ({ value: n + 2 }),
+    queryOffset: () => ({ value: 1 }),
+    queryPositions: () => ({ value: range(n).map((i) => 2 * i) }),
+    // (NoPE's causal mask sees only the order of the positions.)
+    keyPositions: () => ({ value: id === 'nope' ? range(n).reverse() : range(n).map((i) => 2 * i) }),
+    positions: () =>
       call === 'frequencies' || call === 'rotate'
         ? { value: [0, 1, 2, 9000] }
-        : { value: range(call === 'encoding' || call === 'scores' ? n : 4).map((i) => 3 * i) },
-    heads: { value: call === 'rotate' ? 2 : 3 },
-    causal: { value: true },
-    d: { value: d + 2 },
-    startIndex: { value: 2, context: { rotaryDim: 4 } },
-    // Probe vectors [d], or content matrices where the scheme reads them (DeBERTa's alias, CoPE).
-    q: { value: base.q ? tensor(...base.q.shape, 21) : id === 'deberta' ? tensor(n, d) : vector(d, 11) },
-    k: { value: base.k ? tensor(...base.k.shape, 22) : id === 'deberta' ? tensor(n, d, 2) : vector(d, 12) },
-    offsets: { value: [0, 1, 2] },
-    output: p && { value: p.choices[1], extra: p.choices[1] === 'offsets' ? { offsets: [0, 1, 2], n: undefined } : {} },
-    layout: p && { value: p.choices[1], context: call === 'scores' ? { q: vector(d, 3), k: vector(d, 4) } : {} },
-    rotaryDim: { value: 4 },
-    base: { value: 15000 },
-    invFreq: { value: [1, 0.5, 0.25, 0.125] },
-    seqLen: { value: 9000 },
-    attentionFactor: { value: 0.7 },
-    mscale: { value: 0.5, context: { mscaleAllDim: 1 } },
-    mscaleAllDim: { value: 0.5, context: { mscale: 1 } },
-    betaSlow: { value: 0.1 },
-    shortFactor: { value: [1.5, 2, 3, 4] },
-    longFactor: { value: [1.5, 2, 3, 4], context: { seqLen: 9000 } },
-    originalMaxPositionEmbeddings: { value: id === 'rope-longrope' ? 2 : 3000 },
-    table: { value: { shape: [1, 32], data: Float32Array.from(range(32), (b) => -b / 7) } },
-    slopes: { value: [0.3] },
-    aK: { value: tensor(17, d, 3) },
-    aV: { value: tensor(17, d, 4) },
-    clip: { value: 1 },
-    u: { value: vector(d, 5), context: call === 'scores' ? { q: tensor(n, d), k: tensor(n, d, 2) } : {} },
-    v: { value: vector(d, 6) },
-    WR: { value: tensor(d, d, 7) },
-    dR: { value: 4 },
-    positionBuckets: { value: 4 },
-    maxRelativePositions: { value: 64, context: { positionBuckets: 4 } },
-    qr: { value: tensor(512, d, 8) },
-    kr: { value: tensor(512, d, 9) },
-    qc: { value: tensor(n, d, 10), context: { kc: tensor(n, d, 12) } },
-    kc: { value: tensor(n, d, 11), context: { qc: tensor(n, d, 13) } },
-    posAttType: { value: ['c2p'] },
-    mlp: { value: { shape: [1, 7], data: [1, -1, 0.5, 0.2, -2, 1, 0.3] } },
-    E: { value: tensor(5, 4, 3) },
-    nposMax: { value: 2 },
-    scale: { value: 0.3 },
+        : { value: id === 'nope' ? range(n).reverse() : range(n).map((i) => 3 * i) },
+    heads: () => ({ value: call === 'rotate' ? 2 : 3 }),
+    // CoPE is causal already: its meaningful non-default is false (refused).
+    causal: () => ({ value: id !== 'cope' }),
+    // + 4 keeps the width even and divisible by 4 (rope-2d); Transformer-XL's v follows it.
+    d: () =>
+      id === 'transformer-xl' && call === 'scores'
+        ? { value: d + 4, extra: { v: vector(d + 4, 3) } }
+        : { value: d + 4 },
+    startIndex: () => ({ value: 2, context: { rotaryDim: 4 } }),
+    // Probe vectors [d], or content matrices where the scheme reads them (CoPE, DeBERTa's alias q / k,
+    // and Shaw's / Transformer-XL's k, which comes with content queries).
+    q: () => ({ value: base.q ? tensor(...base.q.shape, 21) : id === 'deberta' ? tensor(n, d) : vector(d, 11) }),
+    k: () =>
+      base.k
+        ? { value: tensor(...base.k.shape, 22) }
+        : ['shaw', 'transformer-xl'].includes(id)
+          ? { value: tensor(n, d, 2), extra: { q: tensor(n, d, 1) } }
+          : { value: id === 'deberta' ? tensor(n, d, 2) : vector(d, 12) },
+    offsets: () => ({ value: [0, 1, 2] }),
+    output,
+    layout: () => ({
+      value: p.choices[1],
+      context: call === 'scores' && ROTARY.includes(s.family) ? { q: vector(d, 3), k: vector(d, 4) } : {},
+    }),
+    rotaryDim: () => ({ value: 4 }),
+    base: () => ({ value: 15000 }),
+    invFreq: () => ({ value: [1, 0.5, 0.25, 0.125] }),
+    // LongRoPE's long factors act past L0: long positions (encoding, scores) vs a short seqLen.
+    seqLen: () =>
+      id === 'rope-longrope'
+        ? { value: ['encoding', 'scores'].includes(call) ? 1 : 9000, context: { longFactor: [2, 2, 2, 2] } }
+        : { value: 9000 },
+    attentionFactor: () => ({ value: 0.7 }),
+    mscale: () => ({ value: 0.5, extra: { mscaleAllDim: 1 } }),
+    mscaleAllDim: () => ({ value: 0.5, extra: { mscale: 1 } }),
+    betaSlow: () => ({ value: 0.1 }),
+    shortFactor: () => ({ value: [1.5, 2, 3, 4], context: { seqLen: 1 } }),
+    longFactor: () => ({ value: [1.5, 2, 3, 4], context: { seqLen: 9000 } }),
+    originalMaxPositionEmbeddings: () => ({ value: { 'rope-longrope': 2, 'rope-yarn': 100000 }[id] ?? 3000 }),
+    center: () => ({ value: 2 }),
+    width: () => ({ value: 2 }),
+    numBuckets: () => ({ value: 4 }),
+    maxDistance: () => ({ value: 5, context: { numBuckets: 8 } }),
+    dBar: () => ({ value: 16 }),
+    table: () => ({ value: { shape: [1, 32], data: Float32Array.from(range(32), (b) => -b / 7) } }),
+    slopes: () => ({ value: [0.3] }),
+    aK: () => ({ value: tensor(17, d, 3) }),
+    aV: () => ({ value: tensor(17, d, 4) }),
+    clip: () => ({ value: 1 }),
+    u: () => ({ value: vector(d, 5), context: call === 'scores' ? { q: tensor(n, d), k: tensor(n, d, 2) } : {} }),
+    v: () => ({ value: vector(d, 6) }),
+    WR: () => ({ value: tensor(d, d, 7) }),
+    dR: () => ({ value: 4 }),
+    positionBuckets: () => ({ value: 4 }),
+    maxRelativePositions: () => ({ value: 4, context: { positionBuckets: 4 } }),
+    qr: () => ({ value: tensor(512, d, 8) }),
+    kr: () => ({ value: tensor(512, d, 9) }),
+    qc: () => ({ value: tensor(n, d, 10), extra: call === 'scores' ? { kc: tensor(n, d, 12) } : {} }),
+    kc: () => ({ value: tensor(n, d, 11), extra: call === 'scores' ? { qc: tensor(n, d, 13) } : {} }),
+    posAttType: () => ({ value: ['c2p'] }),
+    mlp: () => ({ value: { shape: [1, 7], data: [1, -1, 0.5, 0.2, -2, 1, 0.3] } }),
+    E: () => ({ value: tensor(5, call === 'attention' ? 8 : 4, 3) }),
+    nposMax: () => ({ value: 2 }),
+    scale: () => ({ value: 0.3 }),
   }[name];
-  if (special) return special;
+  if (special) return special();
   if (!p) return undefined;
   switch (p.type) {
     case 'boolean':
@@ -382,7 +427,11 @@ describe('the table: every option changes the result or raises an error naming i
   for (const s of rp.schemes) {
     for (const call of s.calls) {
       const own = Object.keys(s.params);
-      for (const name of [...new Set([...own, ...CALL_OPTIONS[call]])]) rows.push([s.id, call, name]);
+      // In attention q, k and v are its own inputs, not the scheme's probes.
+      const names = [...new Set([...own, ...CALL_OPTIONS[call]])].filter(
+        (name) => call !== 'attention' || !['q', 'k', 'v'].includes(name),
+      );
+      for (const name of names) rows.push([s.id, call, name]);
     }
   }
 
@@ -396,7 +445,9 @@ describe('the table: every option changes the result or raises an error naming i
   it.each(rows)('%s %s %s', (id, call, name) => {
     const base = { ...baseOptions(id, call), ...SCHEME_BASE[id] };
     const alt = alternative(name, id, call, base);
-    const context = { ...base, ...alt.context };
+    // NoPE's map is zero at any positions: its mask shows where they are.
+    const gridOption = ['m', 'queryOffset', 'positions', 'queryPositions', 'keyPositions'].includes(name);
+    const context = { ...base, ...alt.context, ...(id === 'nope' && gridOption ? { causal: true } : {}) };
     const param = info(id).params[name];
     let reference;
     try {
