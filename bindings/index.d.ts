@@ -61,8 +61,17 @@ export interface SchemeInfo {
   description: string;
   /** The calls this scheme supports: 'encoding', 'bias', 'buckets', 'frequencies', 'rotate', 'scores', 'attention'. */
   calls: string[];
-  /** Whether its bias / scores differ between heads; when not, those views return one map for any `heads`. */
-  perHead: boolean;
+  /** What the scheme can do, so a page asks the catalogue instead of comparing ids. */
+  capabilities: {
+    /** Position-only scores depend on j − i alone at the default parameters (rp.analysis.translationDefect is 0). */
+    shiftInvariant: boolean;
+    /** An analytic profile k(r) and its derivative (rp.analysis.derivative, kernelCheck by name). */
+    closedForm: boolean;
+    /** Trainable in the extrapolation lab (rp.lab.train). */
+    lab: boolean;
+    /** Its bias / scores differ between heads (per-head parameters); when not, those views return one map for any `heads`. */
+    perHead: boolean;
+  };
   params: Record<string, ParamInfo>;
 }
 

@@ -30,7 +30,7 @@ function isPlainObject(value) {
 
 /** The public members of the instance: its own fields and its class's methods and getters. */
 function publicNames(rp) {
-  const names = [...Object.keys(rp), ...Object.getOwnPropertyNames(Object.getPrototypeOf(rp))];
+  const names = [...Object.getOwnPropertyNames(rp), ...Object.getOwnPropertyNames(Object.getPrototypeOf(rp))];
   return names.filter((name) => !NOT_SERVED.includes(name));
 }
 

@@ -95,4 +95,30 @@ describe('lab.html', () => {
     expect(status.trainEnabled).toBe(true);
     expect(errors).toEqual([]);
   });
+
+  it('its attributes are live, and a scheme it cannot train is an error, not a silent omission', async () => {
+    const seen = await page.evaluate(async () => {
+      const lab = document.getElementById('lab');
+      const root = lab.shadowRoot;
+      const checked = () => Array.from(root.querySelectorAll('input[name=scheme]:checked'), (i) => i.value);
+      lab.setAttribute('schemes', 'kerple-log,nope');
+      lab.setAttribute('steps', '7');
+      const live = { schemes: checked(), steps: root.querySelector('input[name=steps]').value };
+      const error = new Promise((resolve) => lab.addEventListener('relpos-lab-error', (e) => resolve(e.detail.error)));
+      lab.setAttribute('schemes', 'rope,no-such-scheme');
+      const raised = await error;
+      return {
+        live,
+        name: raised.name,
+        message: raised.message,
+        status: root.querySelector('.status').textContent,
+        after: checked(),
+      };
+    });
+    expect(seen.live).toEqual({ schemes: ['kerple-log', 'nope'], steps: '7' });
+    expect(seen.name).toBe('RangeError');
+    expect(seen.message).toMatch(/^relpos-lab: schemes: unknown scheme id 'no-such-scheme'; the lab trains .*'rope'/);
+    expect(seen.status).toContain('no-such-scheme');
+    expect(seen.after).toEqual(['rope']);
+  });
 });

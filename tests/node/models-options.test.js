@@ -253,7 +253,7 @@ describe('rotate: heads, head width, partial rotary and a start offset', () => {
 describe('bias and buckets: n queries against m keys (KV cache) for every scheme', () => {
   const biasSchemes = rp.schemes.filter((s) => s.calls.includes('bias')).map((s) => s.id);
   const bucketSchemes = rp.schemes.filter((s) => s.calls.includes('buckets')).map((s) => s.id);
-  const headsFor = (id) => (rp.schemes.find((s) => s.id === id).perHead ? 2 : 1);
+  const headsFor = (id) => (rp.schemes.find((s) => s.id === id).capabilities.perHead ? 2 : 1);
 
   it('lists the schemes (sanity)', () => {
     expect(biasSchemes).toEqual(expect.arrayContaining(['alibi', 't5', 'kerple-log', 'fire', 'sin-freq']));

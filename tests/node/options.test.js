@@ -199,9 +199,9 @@ describe('heads on a view that is the same for every head: one map, marked, not 
 
   for (const s of rp.schemes) {
     for (const call of ['bias', 'scores'].filter((c) => s.calls.includes(c))) {
-      it(`${s.id} ${call}: ${s.perHead ? 'one map per head' : 'one map, marked sameForEveryHead'}`, () => {
+      it(`${s.id} ${call}: ${s.capabilities.perHead ? 'one map per head' : 'one map, marked sameForEveryHead'}`, () => {
         const t = rp[call](s.id, { ...baseOptions(s.id, call), heads: 3 });
-        if (s.perHead) {
+        if (s.capabilities.perHead) {
           expect(t.shape[0]).toBe(3);
           expect(t.sameForEveryHead).toBeUndefined();
         } else {
@@ -213,7 +213,7 @@ describe('heads on a view that is the same for every head: one map, marked, not 
   }
 
   it('perHead is true exactly for the schemes with per-head parameters', () => {
-    const perHead = rp.schemes.filter((s) => s.perHead).map((s) => s.id);
+    const perHead = rp.schemes.filter((s) => s.capabilities.perHead).map((s) => s.id);
     expect(perHead.sort()).toEqual(['alibi', 'exp-decay', 'fire', 'kerple-log', 'kerple-power', 'sandwich', 't5']);
   });
 });

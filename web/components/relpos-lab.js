@@ -38,6 +38,11 @@ figcaption { font-size: 0.85em; }
 h3, h4 { margin: 0.75rem 0 0.25rem; }
 `;
 
+// The attributes <relpos-lab> reads (docs/elements.md documents each).
+const OWN_ATTRIBUTES = ['task', 'schemes', 'length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed', 'normalisation'];
+const NUMBER_ATTRIBUTES = ['length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed'];
+const known = (schema) => schema.schemes.map((s) => `'${s.id}'`).join(', ');
+
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
 
 function merge(base, over) {
@@ -86,6 +91,15 @@ export class RelposLab extends HTMLElement {
     return this.#results.slice();
   }
 
+  static get observedAttributes() {
+    return OWN_ATTRIBUTES;
+  }
+
+  // Attributes are live as on the other elements: the form is rebuilt (not during a run).
+  attributeChangedCallback() {
+    if (this.isConnected && this.#schema && !this.#controller) this.#build();
+  }
+
   connectedCallback() {
     if (this.#root.firstChild) return;
     load().then((rp) => {
@@ -108,16 +122,18 @@ export class RelposLab extends HTMLElement {
     const defaults = (name) => preset[name] ?? this.#schema.options[name].default;
     const attr = (name) => (this.hasAttribute(name) ? this.getAttribute(name) : defaults(name));
     const known = this.#schema.schemes.map((s) => s.id);
-    const schemes = this.getAttribute('schemes')
+    const asked = this.getAttribute('schemes')
       ?.split(',')
       .map((s) => s.trim())
-      .filter((s) => known.includes(s));
-    const numbers = Object.fromEntries(
-      ['length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed'].map((name) => [name, Number(attr(name))]),
-    );
+      .filter(Boolean);
+    const numbers = Object.fromEntries(NUMBER_ATTRIBUTES.map((name) => [name, Number(attr(name))]));
     return {
       task: attr('task'),
-      schemes: schemes?.length ? schemes : (preset.schemes ?? ['rope', 't5', 'kerple-log']),
+      schemes: asked?.length
+        ? asked.filter((s) => known.includes(s))
+        : (preset.schemes ?? ['rope', 't5', 'kerple-log']),
+      // Ids the lab cannot train are reported, never dropped without a word.
+      unknown: (asked ?? []).filter((s) => !known.includes(s)),
       ...numbers,
       normalisation: String(attr('normalisation')) !== 'false',
     };
@@ -185,7 +201,18 @@ export class RelposLab extends HTMLElement {
       this.#results = [];
       this.#draw(true);
     });
-    const status = el('p', { className: 'status', textContent: m.idle });
+    const unknown = s.unknown.length
+      ? new RangeError(
+          `relpos-lab: schemes: unknown scheme id ${s.unknown.map((id) => `'${id}'`).join(', ')}; the lab trains ${known(this.#schema)}`,
+        )
+      : null;
+    const status = el('p', {
+      className: 'status',
+      textContent: unknown ? format(m.failed, { message: unknown.message }) : m.idle,
+    });
+    if (unknown) {
+      queueMicrotask(() => this.dispatchEvent(new CustomEvent('relpos-lab-error', { detail: { error: unknown } })));
+    }
     status.setAttribute('role', 'status');
     status.setAttribute('aria-live', 'polite');
     const progress = el('progress', { max: 1, value: 0 });

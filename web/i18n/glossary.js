@@ -90,6 +90,9 @@ export const SCHEME_NAMES = {
   'rope-llama3': { en: 'Llama 3.1 scaling', zh: 'Llama 3.1 缩放' },
   'rope-longrope': { en: 'LongRoPE', zh: 'LongRoPE 缩放' },
   cope: { en: 'CoPE (contextual)', zh: 'CoPE 上下文位置编码' },
+  nope: { en: 'NoPE (no positional encoding)', zh: 'NoPE（无位置编码）' },
+  'p-rope': { en: 'p-RoPE (fastest pairs only)', zh: 'p-RoPE（只旋转高频维度对）' },
+  'rope-2d': { en: '2-D axial RoPE', zh: '二维轴向 RoPE' },
 };
 
 /** The `scheme.<id>` messages of one language. */

@@ -30,6 +30,7 @@ export default {
   'site.family.rotary': 'Rotary',
   'site.family.rotary-scaling': 'Rotary, long-context scaling',
   'site.family.contextual': 'Contextual',
+  'site.family.none': 'No positional term',
 
   'site.pg.load': 'Load a model',
   'site.pg.loadHelp':

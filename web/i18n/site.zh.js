@@ -29,6 +29,7 @@ export default {
   'site.family.rotary': '旋转位置编码',
   'site.family.rotary-scaling': '旋转位置编码的长上下文缩放',
   'site.family.contextual': '上下文相关编码',
+  'site.family.none': '无位置项',
 
   'site.pg.load': '载入模型',
   'site.pg.loadHelp':

@@ -49,7 +49,7 @@ export const labMessages = Object.freeze({
     count: 'Count since delimiter',
   },
   schemeNames: {
-    none: 'NoPE',
+    nope: 'NoPE',
     sinusoidal: 'Sinusoidal (keys)',
     alibi: 'ALiBi',
     t5: 'T5 (learned)',
@@ -58,6 +58,8 @@ export const labMessages = Object.freeze({
     rope: 'RoPE',
     'rope-linear': 'RoPE + linear PI at eval',
     xpos: 'xPos',
+    'p-rope': 'p-RoPE',
+    'rope-2d': '2-D RoPE',
   },
 });
 

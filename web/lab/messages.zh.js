@@ -45,7 +45,7 @@ export const labMessagesZh = Object.freeze({
     count: '自分隔符起计数',
   },
   schemeNames: {
-    none: '无位置编码（NoPE）',
+    nope: '无位置编码（NoPE）',
     sinusoidal: '正弦（加到键上）',
     alibi: 'ALiBi',
     t5: 'T5（可学习）',
@@ -54,5 +54,7 @@ export const labMessagesZh = Object.freeze({
     rope: 'RoPE',
     'rope-linear': 'RoPE + 评估时线性插值',
     xpos: 'xPos',
+    'p-rope': 'p-RoPE（只旋转高频维度对）',
+    'rope-2d': '二维轴向 RoPE',
   },
 });

@@ -97,7 +97,11 @@ export const CLAIMS = {
   's212.claim.relativeInvariant': {
     controls: { n: { value: 48, min: 8, max: 128 } },
     measure(rp, { n }) {
-      const relative = positionOnlySchemes(rp).filter((s) => s.id !== 'sinusoidal');
+      // The schemes the core marks shift-invariant (rp.schemes[].capabilities), the raw sinusoidal
+      // product aside: 2.1.2 shows it separately as the absolute scheme whose dot product is relative.
+      const relative = positionOnlySchemes(rp).filter(
+        (s) => s.capabilities.shiftInvariant && s.family !== 'absolute vector',
+      );
       const worst = Math.max(...relative.map((s) => invariance(rp, s.id, n).relative));
       return { holds: worst <= 1e-5, values: { count: relative.length, worst: fmt(worst) } };
     },

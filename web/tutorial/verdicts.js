@@ -461,12 +461,14 @@ export function decayBounds(rp, { d, bases, maxDistance }) {
 
 export const SCALINGS = ['rope', 'rope-linear', 'rope-ntk', 'rope-yarn', 'rope-llama3'];
 
-/** A rotary scheme's parameters for a target of s·L: its factor, and L where the scheme wants it. */
-export function scalingParams(id, s, L) {
-  if (id === 'rope' || id === 'xpos') return {};
-  if (id === 'rope-linear' || id === 'rope-ntk') return { factor: s };
-  if (id === 'rope-dynamic') return { factor: s, originalMaxPositionEmbeddings: L, seqLen: s * L };
-  return { factor: s, originalMaxPositionEmbeddings: L };
+/**
+ * A rotary scheme's parameters for a target of s·L, read from the parameters it declares
+ * (rp.schemes[].params): the factor s, the original length L and the sequence length s·L.
+ */
+export function scalingParams(rp, id, s, L) {
+  const declared = rp.schemes.find((info) => info.id === id).params;
+  const wanted = { factor: s, originalMaxPositionEmbeddings: L, seqLen: s * L };
+  return Object.fromEntries(Object.entries(wanted).filter(([name]) => Object.hasOwn(declared, name)));
 }
 
 /**
@@ -478,7 +480,7 @@ export function scalingParams(id, s, L) {
  */
 export function angleReach(rp, { d, base, L, s, scheme }) {
   const plain = rp.frequencies('rope', { d, base }).invFreq;
-  const scaled = rp.frequencies(scheme, { d, base, ...scalingParams(scheme, s, L) }).invFreq;
+  const scaled = rp.frequencies(scheme, { d, base, ...scalingParams(rp, scheme, s, L) }).invFreq;
   const pairs = plain.length;
   const trained = range(pairs).map((k) => (L - 1) * plain[k]);
   const target = range(pairs).map((k) => (s * L - 1) * scaled[k]);
@@ -514,8 +516,8 @@ export function objectKind(info) {
 /** The table's settings for rotary rows: target 4L, d = 64, base 10000. */
 export const ROTARY_TABLE = { d: 64, base: 10000, s: 4 };
 
-function objectParams(info, L) {
-  return info.calls.includes('frequencies') ? scalingParams(info.id, ROTARY_TABLE.s, L) : {};
+function objectParams(rp, info, L) {
+  return info.calls.includes('frequencies') ? scalingParams(rp, info.id, ROTARY_TABLE.s, L) : {};
 }
 
 /**
@@ -538,7 +540,7 @@ export function pastProfile(rp, info, R, L = 32) {
     queries = rp.encoding('sinusoidal', { n: R, d }).data;
     key = queries.subarray(0, d);
   } else {
-    const params = objectParams(info, L);
+    const params = objectParams(rp, info, L);
     const ones = (rows) => ({ shape: [rows, d], data: new Float32Array(rows * d).fill(1) });
     const role = info.params.role ? { role: 'query' } : {};
     queries = rp.rotate(ones(R), { scheme: info.id, ...params, ...role, positions: range(R) }).data;
@@ -736,7 +738,7 @@ export function summarySchemes(rp) {
 export function summaryRow(rp, info, { n, L }) {
   const kind = objectKind(info);
   if (kind === 'content') return { info, kind, empty: 'content' };
-  const params = objectParams(info, L);
+  const params = objectParams(rp, info, L);
   const S = kind === 'bias' ? rp.bias(info.id, { n, heads: 1 }) : positionScores(rp, info.id, n, params);
   if (maxAbs(S.data) === 0) return { info, kind, empty: 'zero' };
   const td = rp.analysis.translationDefect(S);

@@ -202,6 +202,21 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   return (scheme->*operation.hook)(*scheme, params);
 }
 
+namespace {
+
+// What a page may ask of a scheme before calling it: the capabilities of docs/architecture.md, with
+// shift-invariance judged at the scheme's defaults and an even head width of 64 (a parameter such as
+// ALiBi's keyPosition form, or an odd sinusoidal width, can still break it).
+JsonValue capabilitiesJson(const Scheme& s) {
+  const bool shiftInvariant = s.shiftInvariant && s.shiftInvariant(Params("relpos.schemes"), 64);
+  return jsonObject({{"shiftInvariant", JsonValue::makeBoolean(shiftInvariant)},
+                     {"closedForm", JsonValue::makeBoolean(s.closedForm != nullptr)},
+                     {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)},
+                     {"perHead", JsonValue::makeBoolean(s.perHead)}});
+}
+
+}  // namespace
+
 std::string catalogueJson() {
   JsonValue all = JsonValue::makeArray();
   for (const auto& s : catalogue()) {
@@ -222,7 +237,7 @@ std::string catalogueJson() {
                          {"cite", JsonValue::makeString(s.cite)},
                          {"description", JsonValue::makeString(s.description)},
                          {"calls", jsonStrings(calls)},
-                         {"perHead", JsonValue::makeBoolean(s.perHead)},
+                         {"capabilities", capabilitiesJson(s)},
                          {"params", std::move(params)}}));
   }
   return toJson(all);

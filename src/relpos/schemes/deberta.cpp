@@ -229,6 +229,8 @@ Scheme debertaScheme() {
   s.reads = {{"scores", {"positions", "q", "k"}}};
   s.scores = scores;
   s.syntheticDefaults = syntheticTables;
+  // Position-only scores read the tables at idx(i, j) = bucket(i − j) + s: a function of i − j.
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;  // c2c + c2p + p2c in place of QK^T / sqrt(d)
   s.logits = logits;
   return s;

@@ -129,6 +129,8 @@ Scheme shawScheme() {
   s.buckets = buckets;
   s.reads = {{"scores", {"positions"}}};
   s.scores = scores;
+  // Position-only scores q·a^K[clip(j − i)] / √d: a function of j − i (docs/schemes/vectors.md).
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::PairTable;  // a^K at the clipped distance on the keys, a^V on the values
   s.pairTable = pairTable;
   return s;

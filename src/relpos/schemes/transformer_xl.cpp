@@ -156,6 +156,8 @@ Scheme transformerXlScheme() {
   s.scores = scores;
   s.reads = {{"scores", {"positions"}}};
   s.syntheticDefaults = syntheticInputs;
+  // Position-only scores v·R(i − j)W_R / √d: a function of i − j.
+  s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;
   s.logits = logits;
   return s;
