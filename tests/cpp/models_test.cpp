@@ -157,25 +157,32 @@ Params toParams(const JsonValue& params, const std::string& op) {
 }
 
 // Fixture file of each preset: fromConfig must reproduce the preset exactly.
-const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {{"llama-2-7b", "llama-2-7b.json"},
-                                                                         {"llama-3.1-8b", "llama-3.1-8b.json"},
-                                                                         {"qwen2-7b", "qwen2-7b.json"},
-                                                                         {"mistral-7b", "mistral-7b.json"},
-                                                                         {"gpt-neox-20b", "gpt-neox-20b.json"},
-                                                                         {"gpt-j-6b", "gpt-j-6b.json"},
-                                                                         {"phi-3-mini-128k", "phi-3-mini-128k.json"},
-                                                                         {"bloom-7b1", "bloom-7b1.json"},
-                                                                         {"mpt-7b", "mpt-7b.json"},
-                                                                         {"t5-base", "t5-base.json"},
-                                                                         {"deberta-v3-base", "deberta-v3-base.json"}};
+const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {
+    {"llama-2-7b", "llama-2-7b.json"},
+    {"llama-3.1-8b", "llama-3.1-8b.json"},
+    {"qwen2-7b", "qwen2-7b.json"},
+    {"mistral-7b", "mistral-7b.json"},
+    {"gpt-neox-20b", "gpt-neox-20b.json"},
+    {"gpt-j-6b", "gpt-j-6b.json"},
+    {"phi-3-mini-128k", "phi-3-mini-128k.json"},
+    {"bloom-7b1", "bloom-7b1.json"},
+    {"mpt-7b", "mpt-7b.json"},
+    {"t5-base", "t5-base.json"},
+    {"deberta-v3-base", "deberta-v3-base.json"},
+    {"llama-4-scout", "llama-4-scout-17b-16e-instruct.json"},
+    {"deepseek-v3", "deepseek-v3.json"},
+    {"gemma-3-4b", "gemma-3-4b-it.json"},
+    {"qwen3-8b", "qwen3-8b.json"},
+    {"gpt-oss-20b", "gpt-oss-20b.json"},
+    {"phi-4-mini", "phi-4-mini-instruct.json"}};
 
 }  // namespace
 
 // ----- presets -------------------------------------------------------------------------------------
 
-TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
+TEST(Presets, ListsTheModelsOfDocsPresets) {
   const JsonValue list = presets();
-  ASSERT_EQ(list.array.size(), 11u);
+  ASSERT_EQ(list.array.size(), 17u);
   std::set<std::string> ids;
   for (const JsonValue& p : list.array) {
     for (const char* key : {"id", "name", "scheme", "source"}) {
@@ -185,6 +192,8 @@ TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
     }
     EXPECT_TRUE(p.find("params")->isObject());
     EXPECT_TRUE(p.find("model")->isObject());
+    ASSERT_NE(p.find("groups"), nullptr);
+    EXPECT_EQ(toJson(*p.find("groups")->array.at(0).find("params")), toJson(*p.find("params")));
     EXPECT_GE(p.find("heads")->number, 1);
     ids.insert(p.find("id")->string);
     expectOnlyAcceptedParams(p, p.find("id")->string);
@@ -195,10 +204,11 @@ TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
 TEST(Presets, CarryTheValuesOfSchemesSection9) {
   const JsonValue list = presets();
   const JsonValue& neox = presetById(list, "gpt-neox-20b");
-  EXPECT_EQ(toJson(*neox.find("params")), R"({"d":24,"base":10000,"layout":"half","rotaryDim":24})");
+  // d is the head width; rotaryDim the rotated part of it.
+  EXPECT_EQ(toJson(*neox.find("params")), R"({"d":96,"base":10000,"layout":"half","rotaryDim":24})");
   EXPECT_EQ(neox.find("model")->find("headDim")->number, 96);
   EXPECT_EQ(toJson(*presetById(list, "gpt-j-6b").find("params")),
-            R"({"d":64,"base":10000,"layout":"interleaved","rotaryDim":64})");
+            R"({"d":256,"base":10000,"layout":"interleaved","rotaryDim":64})");
   EXPECT_EQ(toJson(*presetById(list, "llama-3.1-8b").find("params")),
             R"({"d":128,"base":500000,"layout":"half","factor":8,"lowFreqFactor":1,"highFreqFactor":4,)"
             R"("originalMaxPositionEmbeddings":8192})");
@@ -222,7 +232,9 @@ TEST(Presets, RotaryPresetsComputeFrequenciesThroughTheCatalogue) {
     const std::string scheme = p.find("scheme")->string;
     if (scheme.rfind("rope", 0) != 0 || !schemeInCatalogue(scheme)) continue;
     const Result r = compute("frequencies", scheme, toParams(*p.find("params"), "frequencies"));
-    EXPECT_EQ(static_cast<double>(r.at("invFreq").f32.size()), p.find("params")->find("d")->number / 2);
+    const JsonValue& params = *p.find("params");
+    const JsonValue* rotary = params.find("rotaryDim");
+    EXPECT_EQ(static_cast<double>(r.at("invFreq").f32.size()), (rotary ? rotary : params.find("d"))->number / 2);
   }
   const Result phi3 = compute("frequencies", "rope-longrope",
                               toParams(*presetById(list, "phi-3-mini-128k").find("params"), "frequencies"));

@@ -337,7 +337,7 @@ describe('explicit position ids', () => {
 
   it('t5 and the bucket maps need integer positions; other schemes take any finite position', () => {
     expect(() => rp.bias('t5', { queryPositions: [0.5], keyPositions: [0, 1] })).toThrow(
-      /relpos\.bias: t5 needs integer positions, got queryPositions\[0\] = 0\.5/,
+      /relpos\.bias: t5 needs integer positions \(\|p\| < 2\^53\), got queryPositions\[0\] = 0\.5/,
     );
     expect(rp.bias('alibi', { queryPositions: [0.5], keyPositions: [0, 1] }).data[1]).toBeCloseTo(-(2 ** -8) * 0.5, 9);
   });

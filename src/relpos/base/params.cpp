@@ -123,6 +123,11 @@ ParamInfo synthetic(ParamInfo info) {
   return info;
 }
 
+ParamInfo restatement(ParamInfo info) {
+  info.restates = true;
+  return info;
+}
+
 ParamInfo withDefault(const ParamInfo& info, double def, double max) {
   ParamInfo out = info;
   out.def = def;

@@ -17,6 +17,9 @@ const std::vector<Operation>& operations() {
   static const std::vector<Operation> table = [] {
     const OpOption n{"n", "number of queries (and keys, unless m says otherwise)", &common::n()};
     const OpOption d{"d", "head dimension", &common::d(), true};
+    // Every scheme's scores take the head width (bias schemes do not depend on it), so one call
+    // serves every scheme.
+    const OpOption headWidth{"d", "head dimension (bias schemes' scores do not depend on it)", &common::d()};
     const OpOption heads{"heads", "number of heads", &common::heads()};
     const OpOption causal{"causal", "mask keys after the query", &common::causal()};
     const OpOption output{"output", "an alternative result the scheme offers (rp.schemes lists its choices)", nullptr,
@@ -64,7 +67,7 @@ const std::vector<Operation>& operations() {
                positions,
                queryPositions,
                keyPositions,
-               d,
+               headWidth,
                heads,
                {"q", "probe or content queries", nullptr, true},
                {"k", "probe or content keys", nullptr, true},
@@ -117,6 +120,7 @@ std::set<std::string> allowedNames(const Operation& op, const Scheme* scheme) {
 // The calls of the scheme that parameter `p` acts on, in table order.
 std::vector<std::string> actingCalls(const Scheme& scheme, const ParamInfo& p) {
   std::vector<std::string> calls;
+  if (p.restates) return calls;
   for (const auto& op : operations()) {
     if (!offers(scheme, op)) continue;
     if (p.affects.empty() || std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) {

@@ -155,9 +155,9 @@ Scheme copeScheme() {
       "cope", "contextual", "CoPE (contextual position encoding)", "Golovneva et al. 2024, arXiv:2405.18719",
       "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits. Causal "
       "by construction (causal: false is an error).",
-      {kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ, kCopeK});
+      {restatement(common::n()), restatement(common::d()), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ,
+       kCopeK});
   s.scores = copeScores;
-  s.reads = {{"scores", {"d"}}};
   s.syntheticDefaults = syntheticTable;
   s.term = AttentionTerm::Logits;
   s.logits = copeLogits;

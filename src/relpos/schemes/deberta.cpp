@@ -222,7 +222,7 @@ Scheme debertaScheme() {
       describedScheme("deberta", "relative vector", "DeBERTa disentangled attention",
                       "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)",
                       "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).",
-                      {onlyIn(common::n(), {"buckets", "scores"}), onlyIn(common::d(), {"scores"}),
+                      {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
                        onlyIn(common::heads(), {"scores", "attention"}), actsIn(common::causal(), kLogits),
                        kPositionBuckets, kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType});
   s.buckets = bucketMap;

@@ -93,7 +93,8 @@ double PositionGrid::span() const {
 Params withTokenPositions(const Params& params) {
   const Value* tokens = params.array("positions");
   if (!tokens) return params;
-  for (const ParamInfo* p : {&common::m(), &common::queryOffset(), &common::queryPositions(), &common::keyPositions()}) {
+  for (const ParamInfo* p :
+       {&common::m(), &common::queryOffset(), &common::queryPositions(), &common::keyPositions()}) {
     if (params.has(p->name)) {
       throwRange(params.where() + ": positions places queries and keys alike; give it or " + p->name + ", not both");
     }
@@ -113,7 +114,8 @@ Params withTokenPositions(const Params& params) {
 }
 
 bool givesGrid(const Params& params) {
-  for (const ParamInfo* p : {&common::m(), &common::queryOffset(), &common::queryPositions(), &common::keyPositions()}) {
+  for (const ParamInfo* p :
+       {&common::m(), &common::queryOffset(), &common::queryPositions(), &common::keyPositions()}) {
     if (params.has(p->name)) return true;
   }
   return false;
@@ -152,8 +154,7 @@ PositionGrid readGrid(const Params& params) {
   if (queries.value) g.query.assign(queries.value->array.begin(), queries.value->array.end());
   if (keys.value) g.key.assign(keys.value->array.begin(), keys.value->array.end());
   if (!queries.value) {
-    g.queryOffset =
-        params.has(common::queryOffset().name) ? params.integer(common::queryOffset()) : g.nk - g.nq;
+    g.queryOffset = params.has(common::queryOffset().name) ? params.integer(common::queryOffset()) : g.nk - g.nq;
     // With given key positions a query is one of the keys: key i + queryOffset must exist.
     if (keys.value && (g.queryOffset < 0 || g.queryOffset + g.nq > g.nk)) {
       throwRange(params.where() + ": with keyPositions the queries are keys queryOffset .. queryOffset + n - 1, " +
@@ -164,16 +165,19 @@ PositionGrid readGrid(const Params& params) {
   return g;
 }
 
+// Integer positions stay within +-2^53 - 1, where doubles hold every integer and differences fit int64.
+constexpr double kMaxIntegerPosition = 9007199254740991.0;
+
 void requireIntegerPositions(const PositionGrid& grid, const Params& params, const std::string& schemeId) {
   auto check = [&](const std::vector<double>& values, const char* name, int64_t count) {
     for (size_t t = 0; t < values.size(); ++t) {
-      if (values[t] != std::floor(values[t])) {
+      if (values[t] != std::floor(values[t]) || std::fabs(values[t]) > kMaxIntegerPosition) {
         const int64_t row = static_cast<int64_t>(t) / count, col = static_cast<int64_t>(t) % count;
         const std::string at = values.size() > static_cast<size_t>(count)
                                    ? "[" + std::to_string(row) + "][" + std::to_string(col) + "]"
                                    : "[" + std::to_string(col) + "]";
-        throwRange(params.where() + ": " + schemeId + " needs integer positions, got " + name + at + " = " +
-                   formatNumber(values[t]));
+        throwRange(params.where() + ": " + schemeId + " needs integer positions (|p| < 2^53), got " + name + at +
+                   " = " + formatNumber(values[t]));
       }
     }
   };

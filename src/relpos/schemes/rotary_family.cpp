@@ -333,8 +333,15 @@ Result rotate(const Scheme& scheme, const Params& params) {
   checkResultSize(params.where(), static_cast<double>(n) * width);
   const RotateLayout layout = rotateLayout(params, width);
   const int64_t room = layout.headWidth - layout.startIndex;
-  const int64_t r = params.has(rotaryParams().rotaryDim.name) ? params.integer(rotaryParams().rotaryDim) : room;
-  if (room < 0 || r > room) {
+  const bool givenRotaryDim = params.has(rotaryParams().rotaryDim.name);
+  const int64_t r = givenRotaryDim ? params.integer(rotaryParams().rotaryDim) : room;
+  if (layout.startIndex == 0) {
+    // The plain case in the words of the head width d.
+    if (!givenRotaryDim && r % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(r));
+    if (r > room) {
+      throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(room) + "), got " + std::to_string(r));
+    }
+  } else if (room < 0 || r > room) {
     throwRange(params.where() + ": startIndex + rotaryDim (" + std::to_string(layout.startIndex + r) +
                ") must be <= the head width " + std::to_string(layout.headWidth));
   }

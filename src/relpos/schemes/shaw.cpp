@@ -123,7 +123,7 @@ Scheme shawScheme() {
   Scheme s = describedScheme(
       "shaw", "relative vector", "Shaw relative positions", "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155",
       "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.",
-      {onlyIn(common::n(), {"buckets", "scores"}), onlyIn(common::d(), {"scores"}),
+      {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
        onlyIn(common::heads(), {"scores", "attention"}), actsIn(common::causal(), {"scores", "attention"}), kClip, kAK,
        kAV, queryParam(), keyParam()});
   s.buckets = buckets;

@@ -125,7 +125,7 @@ Scheme sinusoidalScheme() {
   Scheme s =
       describedScheme("sinusoidal", "absolute vector", "Sinusoidal", "Vaswani et al. 2017, arXiv:1706.03762 §3.5",
                       "Fixed sin/cos position vectors added to the inputs; the raw dot product depends only on j-i.",
-                      {onlyIn(common::n(), {"encoding", "scores"}), onlyIn(common::d(), {"encoding", "scores"}),
+                      {onlyIn(common::n(), {"encoding", "scores"}), actsIn(common::d(), {"encoding", "scores"}),
                        common::base(), kLayout});
   s.encoding = encoding;
   s.reads = {{"encoding", {"positions"}}, {"scores", {"positions"}}};

@@ -151,7 +151,7 @@ Scheme transformerXlScheme() {
   Scheme s = describedScheme(
       "transformer-xl", "relative vector", "Transformer-XL relative encoding", "Dai et al. 2019, arXiv:1901.02860",
       "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.",
-      {onlyIn(common::n(), {"scores"}), onlyIn(common::d(), {"scores"}), common::heads(), common::causal(), kU, kV, kWr,
+      {onlyIn(common::n(), {"scores"}), actsIn(common::d(), {"scores"}), common::heads(), common::causal(), kU, kV, kWr,
        kDR, common::base(), queryParam(), keyParam()});
   s.scores = scores;
   s.reads = {{"scores", {"positions"}}};
