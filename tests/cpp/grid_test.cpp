@@ -77,15 +77,24 @@ TEST(Grid, ConflictingSizesAndBucketPositionsAreRangeErrorsNamingThem) {
   EXPECT_TRUE(failure("buckets", "t5", q).names("t5 needs integer positions"));
 }
 
-TEST(Grid, T5WithCausalReadsTheDecoderBuckets) {
+TEST(Grid, T5WithCausalReadsTheDecoderBucketsAndMarksLaterKeys) {
   Params causal = with("buckets", {{"n", 20}});
   causal.setBoolean("causal", true);
   Params decoder = with("buckets", {{"n", 20}});
   decoder.setBoolean("bidirectional", false);
-  EXPECT_EQ(run("buckets", "t5", causal).i32, run("buckets", "t5", decoder).i32);
+  const Tensor masked = run("buckets", "t5", causal);
+  const Tensor uni = run("buckets", "t5", decoder);
   Params both = causal;
   both.setBoolean("bidirectional", true);
-  EXPECT_EQ(run("buckets", "t5", both).i32, run("buckets", "t5", with("buckets", {{"n", 20}})).i32);
+  const Tensor bi = run("buckets", "t5", both);
+  const Tensor encoder = run("buckets", "t5", with("buckets", {{"n", 20}}));
+  for (int i = 0; i < 20; ++i) {
+    for (int j = 0; j < 20; ++j) {
+      const int e = i * 20 + j;
+      EXPECT_EQ(masked.i32[e], j > i ? -1 : uni.i32[e]) << i << ", " << j;
+      EXPECT_EQ(bi.i32[e], j > i ? -1 : encoder.i32[e]) << i << ", " << j;
+    }
+  }
 }
 
 TEST(Grid, ViewsWithoutPerHeadParametersReturnOneMap) {

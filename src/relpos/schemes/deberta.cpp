@@ -80,15 +80,13 @@ Buckets readBuckets(const Params& params) {
   return b;
 }
 
-// delta = query - key = -r. Index maps have no masked entries: causal belongs to the logits.
+// delta = query - key = -r. causal marks later keys -1: the unmasked ones have delta >= 0, so a
+// bucket >= 0 in either output.
 Result bucketMap(const Scheme&, const Params& params) {
-  if (params.boolean(common::causal())) {
-    throwRange(params.where() + ": causal does not apply to deberta's index map (it has no masked entries); mask " +
-               "the logits (rp.scores, rp.attention) instead");
-  }
   const Buckets b = readBuckets(params);
   const bool index = params.choice(kOutput) == "index";
-  return gridBuckets(params, "deberta", [&](int64_t r) { return index ? b.index(-r) : b.bucket(-r); });
+  return gridBuckets(params, "deberta", params.boolean(common::causal()),
+                     [&](int64_t r) { return index ? b.index(-r) : b.bucket(-r); });
 }
 
 struct Terms {
@@ -223,8 +221,8 @@ Scheme debertaScheme() {
                       "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)",
                       "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).",
                       {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
-                       onlyIn(common::heads(), {"scores", "attention"}), actsIn(common::causal(), kLogits),
-                       kPositionBuckets, kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType});
+                       onlyIn(common::heads(), {"scores", "attention"}), common::causal(), kPositionBuckets,
+                       kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType});
   s.buckets = bucketMap;
   s.reads = {{"scores", {"positions", "q", "k"}}};
   s.scores = scores;

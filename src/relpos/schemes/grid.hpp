@@ -66,10 +66,15 @@ inline int64_t integerDistance(const PositionGrid& grid, int64_t b, int64_t i, i
 
 namespace relpos {
 
+// Where causal masks an index map, which has no -Infinity: every unmasked entry of a bucket map is
+// >= 0 (a key at or before the query), so -1 marks "no bucket".
+constexpr int32_t kMaskedBucket = -1;
+
 // An index map [n, m] (or [batch, n, m]) on the call's grid: bucketOf(r) for the integer distance
-// r = key position − query position, tabulated once per distance for consecutive positions.
+// r = key position − query position, tabulated once per distance for consecutive positions; with
+// `causal`, kMaskedBucket where the key sits after the query.
 template <typename BucketOf>
-Result gridBuckets(const Params& params, const std::string& schemeId, BucketOf bucketOf) {
+Result gridBuckets(const Params& params, const std::string& schemeId, bool causal, BucketOf bucketOf) {
   const PositionGrid grid = readGrid(params);
   requireIntegerPositions(grid, params, schemeId);
   const int64_t block = grid.nq * grid.nk;
@@ -82,14 +87,18 @@ Result gridBuckets(const Params& params, const std::string& schemeId, BucketOf b
       byDistance[e] = static_cast<int32_t>(bucketOf(rMin + static_cast<int64_t>(e)));
     }
     for (int64_t i = 0; i < grid.nq; ++i) {
-      for (int64_t j = 0; j < grid.nk; ++j) t.i32[i * grid.nk + j] = byDistance[j - i + grid.nq - 1];
+      for (int64_t j = 0; j < grid.nk; ++j) {
+        const int64_t r = j - i - grid.queryOffset;
+        t.i32[i * grid.nk + j] = causal && r > 0 ? kMaskedBucket : byDistance[j - i + grid.nq - 1];
+      }
     }
     return single(std::move(t));
   }
   for (int64_t b = 0; b < grid.batch; ++b) {
     for (int64_t i = 0; i < grid.nq; ++i) {
       for (int64_t j = 0; j < grid.nk; ++j) {
-        t.i32[b * block + i * grid.nk + j] = static_cast<int32_t>(bucketOf(integerDistance(grid, b, i, j)));
+        const int64_t r = integerDistance(grid, b, i, j);
+        t.i32[b * block + i * grid.nk + j] = causal && r > 0 ? kMaskedBucket : static_cast<int32_t>(bucketOf(r));
       }
     }
   }

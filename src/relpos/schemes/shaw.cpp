@@ -42,18 +42,10 @@ std::vector<float> keyTable(const Params& params, int64_t clip, int64_t d) {
   return sinusoidTable(rows, clip, d);  // aK[r + k] = sinusoid(r)
 }
 
-// Index maps have no masked entries: causal belongs to the logits.
-void refuseCausalIndex(const Params& params, const char* scheme) {
-  if (params.boolean(common::causal())) {
-    throwRange(params.where() + ": causal does not apply to " + scheme +
-               "'s index map (it has no masked entries); mask the logits (rp.scores, rp.attention) instead");
-  }
-}
-
+// causal marks later keys -1 (no index).
 Result buckets(const Scheme&, const Params& params) {
-  refuseCausalIndex(params, "shaw");
   const int64_t clip = params.integer(kClip);
-  return gridBuckets(params, "shaw", [&](int64_t r) { return shawIndex(r, clip); });
+  return gridBuckets(params, "shaw", params.boolean(common::causal()), [&](int64_t r) { return shawIndex(r, clip); });
 }
 
 // Full logits e_ij = q_i . (k_j + aK[idx(i, j)]) / sqrt(d), [n, n].
@@ -124,8 +116,7 @@ Scheme shawScheme() {
       "shaw", "relative vector", "Shaw relative positions", "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155",
       "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.",
       {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
-       onlyIn(common::heads(), {"scores", "attention"}), actsIn(common::causal(), {"scores", "attention"}), kClip, kAK,
-       kAV, queryParam(), keyParam()});
+       onlyIn(common::heads(), {"scores", "attention"}), common::causal(), kClip, kAK, kAV, queryParam(), keyParam()});
   s.buckets = buckets;
   s.reads = {{"scores", {"positions"}}};
   s.scores = scores;

@@ -122,10 +122,11 @@ Result t5Bias(const Scheme& scheme, const Params& params) {
   return biasCall(scheme, params);
 }
 
-// The bucket map; causal only chooses the direction (an index map has no masked entries).
+// The bucket map; causal chooses the decoder's direction (unless bidirectional is given) and marks
+// later keys -1.
 Result t5BucketMap(const Scheme&, const Params& params) {
   const T5Buckets c = t5Buckets(params);
-  return gridBuckets(params, "t5", [&](int64_t r) { return t5Bucket(r, c); });
+  return gridBuckets(params, "t5", params.boolean(common::causal()), [&](int64_t r) { return t5Bucket(r, c); });
 }
 
 // ---- the lab: a learned table [heads, numBuckets] per layer over causal (unidirectional) buckets
