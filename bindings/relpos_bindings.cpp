@@ -133,11 +133,23 @@ double budgetOf(bool unbounded) {
   return unbounded ? relpos::kInf : std::numeric_limits<double>::quiet_NaN();
 }
 
+// The result's notes beside its tensors: `synthetic` (names) and `sameForEveryHead`, when they say something.
+void setNotes(val& out, const std::string& op, const std::string& id, const relpos::Params& params) {
+  const relpos::CallNotes notes = relpos::callNotes(op, id, params);
+  if (!notes.synthetic.empty()) {
+    val names = val::array();
+    for (const auto& name : notes.synthetic) names.call<void>("push", name);
+    out.set("synthetic", names);
+  }
+  if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+}
+
 val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
   return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
     const relpos::Result result = relpos::compute(op, id, params);
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    setNotes(out, op, id, params);
     return out;
   });
 }
@@ -188,6 +200,7 @@ val computeView(const std::string& op, const std::string& id, const val& options
       const bool sunk = name == "weights" && lastViewWeights();
       out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
     }
+    setNotes(out, op, id, params);
     return out;
   });
 }
@@ -236,6 +249,7 @@ val computeAttention(const std::string& id, const val& options, const val& out, 
         js.set(name, toJs(tensor));
       }
     }
+    setNotes(js, "attention", id, params);
     return js;
   });
 }
