@@ -134,14 +134,17 @@ double budgetOf(bool unbounded) {
 }
 
 // The result's notes beside its tensors: `synthetic` (names) and `sameForEveryHead`, when they say something.
-void setNotes(val& out, const std::string& op, const std::string& id, const relpos::Params& params) {
-  const relpos::CallNotes notes = relpos::callNotes(op, id, params);
+void setNotes(val& out, const relpos::CallNotes& notes) {
   if (!notes.synthetic.empty()) {
     val names = val::array();
     for (const auto& name : notes.synthetic) names.call<void>("push", name);
     out.set("synthetic", names);
   }
   if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+}
+
+void setNotes(val& out, const std::string& op, const std::string& id, const relpos::Params& params) {
+  setNotes(out, relpos::callNotes(op, id, params));
 }
 
 val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
@@ -289,6 +292,7 @@ val fromConfigJson(const std::string& configText) {
 struct RunningJob {
   std::string where;
   std::unique_ptr<relpos::Job> job;
+  relpos::CallNotes notes;  // an attention job's, as rp.attention gives them
 };
 
 std::map<int, RunningJob>& jobs() {
@@ -300,7 +304,12 @@ val jobStart(const std::string& kind, const val& options) {
   return guarded("relpos." + kind, options, relpos::kInf, [&](const relpos::Params& params) {
     static int next = 0;
     std::unique_ptr<relpos::Job> job = relpos::startJob(kind, params);
-    jobs()[++next] = RunningJob{"relpos." + kind, std::move(job)};
+    relpos::CallNotes notes;
+    if (kind == "attention") {
+      const relpos::Value* scheme = params.find("scheme");
+      if (scheme && scheme->type == relpos::Value::Type::String) notes = relpos::callNotes(kind, scheme->text, params);
+    }
+    jobs()[++next] = RunningJob{"relpos." + kind, std::move(job), std::move(notes)};
     val out = val::object();
     out.set("handle", next);
     return out;
@@ -333,6 +342,7 @@ val jobResult(int handle) {
     const relpos::Result result = jobAt(handle).job->result();
     val out = val::object();
     for (const auto& entry : result) out.set(entry.first, toJs(entry.second));
+    setNotes(out, jobAt(handle).notes);
     return out;
   });
 }

@@ -162,8 +162,8 @@ describe('reference fixtures: files', () => {
   });
 
   it('the pending lists are the work list: each pending case or config reading says what is missing', () => {
+    // Every case runs today (the list may be empty); a case marked pending must say why.
     const pending = index.cases.filter((c) => c.api === 'pending');
-    expect(pending.length).toBeGreaterThan(0);
     for (const c of pending) expect(c.pending).toMatch(/^(bug|gap): .{20,}/);
     for (const c of index.cases.filter((e) => e.fromConfig === 'pending')) {
       expect(c.fromConfigPending, c.file).toMatch(/^(bug|gap): .{20,}/);
