@@ -132,6 +132,16 @@ inline double budgetOf(bool unbounded) {
   return unbounded ? relpos::kInf : std::numeric_limits<double>::quiet_NaN();
 }
 
+// The result's notes beside its tensors: `synthetic` (names) and `sameForEveryHead`, when they say something.
+inline void setNotes(val& out, const relpos::CallNotes& notes) {
+  if (!notes.synthetic.empty()) {
+    val names = val::array();
+    for (const auto& name : notes.synthetic) names.call<void>("push", name);
+    out.set("synthetic", names);
+  }
+  if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+}
+
 inline val toJs(const relpos::Result& result, bool view = false) {
   val out = val::object();
   for (const auto& entry : result) out.set(entry.first, toJs(entry.second, view));
@@ -141,12 +151,15 @@ inline val toJs(const relpos::Result& result, bool view = false) {
 // Jobs live in a registry owned by the binding (the core is stateless): the JS wrapper starts one,
 // steps it between event-loop turns, takes the result and always frees it. Each module has its
 // own registry of its own kind of job (`JobT`), started by `start(kind, params)`; each job keeps
-// the name of its call, so that an error in a later step names it. A job has no work budget.
-template <class JobT, std::unique_ptr<JobT> (*start)(const std::string&, const relpos::Params&)>
+// the name of its call, so that an error in a later step names it, and the notes its result carries
+// (`notesFor`, when the module has any). A job has no work budget.
+template <class JobT, std::unique_ptr<JobT> (*start)(const std::string&, const relpos::Params&),
+          relpos::CallNotes (*notesFor)(const std::string&, const relpos::Params&) = nullptr>
 struct Jobs {
   struct Running {
     std::string where;
     std::unique_ptr<JobT> job;
+    relpos::CallNotes notes;
   };
 
   static std::map<int, Running>& registry() {
@@ -170,7 +183,8 @@ struct Jobs {
     return guarded("relpos." + kind, options, relpos::kInf, [&](const relpos::Params& params) {
       static int next = 0;
       std::unique_ptr<JobT> job = start(kind, params);
-      registry()[++next] = Running{"relpos." + kind, std::move(job)};
+      relpos::CallNotes notes = notesFor ? notesFor(kind, params) : relpos::CallNotes{};
+      registry()[++next] = Running{"relpos." + kind, std::move(job), std::move(notes)};
       val out = val::object();
       out.set("handle", next);
       return out;
@@ -188,7 +202,11 @@ struct Jobs {
   }
 
   static val result(int handle) {
-    return guarded(where(handle), [&] { return toJs(at(handle).result()); });
+    return guarded(where(handle), [&] {
+      val out = toJs(at(handle).result());
+      setNotes(out, registry().at(handle).notes);
+      return out;
+    });
   }
 
   static void free(int handle) { registry().erase(handle); }

@@ -18,11 +18,30 @@ using emscripten::val;
 using relpos_binding::budgetOf;
 using relpos_binding::guarded;
 using relpos_binding::jsTensor;
+using relpos_binding::setNotes;
 using relpos_binding::toJs;
 
+void setNotes(val& out, const std::string& op, const std::string& id, const relpos::Params& params) {
+  setNotes(out, relpos::callNotes(op, id, params));
+}
+
 val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
-  return guarded("relpos." + op, options, budgetOf(unbounded),
-                 [&](const relpos::Params& params) { return toJs(relpos::compute(op, id, params)); });
+  return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
+    val out = toJs(relpos::compute(op, id, params));
+    setNotes(out, op, id, params);
+    return out;
+  });
+}
+
+// The notes of a job that runs an operation (attention beyond the synchronous budget), as the call
+// itself would give them.
+relpos::CallNotes jobNotes(const std::string& kind, const relpos::Params& params) {
+  const relpos::Value* scheme = params.find("scheme");
+  if (!scheme || scheme->type != relpos::Value::Type::String) return {};
+  for (const auto& op : relpos::operations()) {
+    if (op.name == kind) return relpos::callNotes(kind, scheme->text, params);
+  }
+  return {};
 }
 
 // The zero-copy variant of compute: the last result stays alive here until the next computeView
@@ -71,6 +90,7 @@ val computeView(const std::string& op, const std::string& id, const val& options
       const bool sunk = name == "weights" && lastViewWeights();
       out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
     }
+    setNotes(out, op, id, params);
     return out;
   });
 }
@@ -119,6 +139,7 @@ val computeAttention(const std::string& id, const val& options, const val& out, 
         js.set(name, toJs(tensor));
       }
     }
+    setNotes(js, "attention", id, params);
     return js;
   });
 }
@@ -151,5 +172,5 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("presetsJson", &presetsJson);
   emscripten::function("fromConfigJson", &fromConfigJson);
   emscripten::function("heapInUse", &relpos_binding::heapInUse);
-  relpos_binding::Jobs<relpos::Job, &relpos::startJob>::bind();
+  relpos_binding::Jobs<relpos::Job, &relpos::startJob, &jobNotes>::bind();
 }

@@ -18,6 +18,26 @@ export type * from './schemes.js';
 export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
   shape: number[];
   data: T;
+  /** The learned inputs this call filled with relpos's untrained demonstration defaults (e.g. t5's `table`). */
+  synthetic?: string[];
+  /** A bias / score view asked for several heads of a scheme without per-head parameters: one map, shape [1, n, m]. */
+  sameForEveryHead?: true;
+}
+
+/** The query and key positions of bias, buckets and scores (docs/api.md, "Positions"). */
+export interface GridOptions {
+  /** Number of queries (default m, or the length of queryPositions). */
+  n?: number;
+  /** Number of keys (default n); the n queries are the last n of them (a KV cache). */
+  m?: number;
+  /** Query row i sits at key i + queryOffset (default m − n). */
+  queryOffset?: number;
+  /** Explicit query positions [n], or one row per sequence [batch, n] (the result gains a batch axis). */
+  queryPositions?: TensorLike;
+  /** Explicit key positions [m], or one row per sequence [batch, m] (BLOOM's left padding). */
+  keyPositions?: TensorLike;
+  /** Mask keys whose position is after the query's. */
+  causal?: boolean;
 }
 
 /** The typed arrays a tensor's numbers may come in. */
@@ -60,6 +80,10 @@ export interface ParamInfo {
   /** 'string' for an array of strings (DeBERTa's posAttType). */
   items?: 'string';
   doc: string;
+  /** The calls whose result this parameter changes (others accept it as part of the scheme, or refuse it). */
+  affects: string[];
+  /** A learned input whose default is an untrained demonstration value (results name it in `synthetic`). */
+  synthetic: boolean;
 }
 
 export interface SchemeInfo {
@@ -78,6 +102,8 @@ export interface SchemeInfo {
     closedForm: boolean;
     /** Trainable in the extrapolation lab (rp.lab.train). */
     lab: boolean;
+    /** Its bias / scores differ between heads (per-head parameters); when not, those views return one map for any `heads`. */
+    perHead: boolean;
   };
   params: Record<string, ParamInfo>;
 }
@@ -103,6 +129,8 @@ export interface AttentionResult {
   weights: Tensor;
   /** [n, heads·dv] or [batch, n, heads·dv], present when v was given */
   output?: Tensor;
+  /** The learned inputs of the scheme filled with demonstration defaults. */
+  synthetic?: string[];
 }
 
 /** What attention returns with weights: false. */
@@ -114,10 +142,44 @@ export interface AttentionOutput {
 type AttentionControl = { onProgress?: (fraction: number) => void; signal?: AbortSignal };
 
 export interface Frequencies {
-  /** Rotary inverse frequencies, d/2 values. */
+  /** Rotary inverse frequencies, rotaryDim/2 values. */
   invFreq: Float32Array;
   /** Magnitude factor on cos and sin (YaRN, LongRoPE); 1 otherwise. */
   attentionFactor: number;
+  /** The learned inputs filled with demonstration defaults (LongRoPE's factors). */
+  synthetic?: string[];
+}
+
+/** One kind of layer of a model (docs/models.md). */
+export interface LayerGroup {
+  /** Hugging Face's name: 'full_attention', 'sliding_attention' or 'chunked_attention'. */
+  layerType: string;
+  /** The layer indices, or null when the config gives no layer count (every layer). */
+  layers: number[] | null;
+  /** Its positional scheme ('nope' for layers without one). */
+  scheme: string;
+  params: SchemeParams;
+  /** Sliding-window layers: key j is kept when i − slidingWindow < j ≤ i. */
+  slidingWindow?: number;
+  /** Chunked layers (Llama 4): keys in the query's own block of this many positions. */
+  attentionChunkSize?: number;
+  /** What the layers do beyond their scheme that relpos does not compute. */
+  notes?: string[];
+}
+
+/** Facts about a model besides its positional scheme. */
+export interface ModelFacts {
+  type?: string;
+  /** The query/key head width (DeepSeek: nope + rope dims). */
+  headDim?: number;
+  /** DeepSeek: the width of the rotated part of the head. */
+  ropeHeadDim?: number;
+  kvHeads?: number;
+  layerCount?: number;
+  maxPositionEmbeddings?: number;
+  /** The softmax scale when it is not 1/√headDim (Gemma, DeepSeek). */
+  attentionScale?: number;
+  [fact: string]: unknown;
 }
 
 /** A real-model preset (docs/presets.md). */
@@ -127,20 +189,25 @@ export interface Preset {
   scheme: string;
   params: SchemeParams;
   heads: number;
+  /** Which layers use which scheme (groups[0] is scheme and params). */
+  groups: LayerGroup[];
   source: string;
   /** Informative facts about the model (hidden size, head dim, context length, …). */
-  model: Record<string, unknown>;
+  model: ModelFacts;
 }
 
 /** What rp.fromConfig read from a Hugging Face config.json. */
 export interface ConfigReading {
+  /** The first layer group's scheme and parameters. */
   scheme: string;
-  /** The camelCase names rp.schemes lists; `d` is the rotary dimension, `base` the rope theta. */
+  /** The camelCase names rp.schemes lists; for rotary schemes `d` is the head width (rotaryDim the rotated part), `base` the rope theta. */
   params: SchemeParams;
   heads: number;
-  /** What was present but not understood, or read with a fallback. */
+  /** Which layers use which scheme (Gemma 3: global and sliding-window layers; Llama 4: RoPE and NoPE layers). */
+  groups: LayerGroup[];
+  /** What was present but not read, or read with a fallback. */
   warnings: string[];
-  model: { type?: string; headDim?: number; maxPositionEmbeddings?: number };
+  model: ModelFacts;
 }
 
 /** A call on schemes as the core's operation table describes it (rp.operations). */
@@ -182,34 +249,38 @@ export interface Relpos {
   encoding<Id extends string>(id: Id, options: EncodingOptions<Id>): Tensor;
 
   /**
-   * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, n]; -Infinity above the
-   * diagonal when causal. ALiBi with output 'slopes' gives [heads].
+   * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, m] (or [batch, heads, n, m]
+   * with per-sequence positions); -Infinity where the key sits after the query when causal. ALiBi with
+   * output 'slopes' gives [heads].
    * @example rp.bias('alibi', { n: 128, heads: 8, causal: true })
+   * @example rp.bias('alibi', { n: 3, m: 7, heads: 4 }) // 3 queries against a KV cache of 7 keys
    */
   bias<Id extends string>(id: Id, options: BiasOptions<Id>): Tensor;
 
   /**
-   * Bucket / clipped-distance index maps [n, n] (Int32).
+   * Bucket / clipped-distance index maps [n, m] (Int32).
    * @example rp.buckets('t5', { n: 64, numBuckets: 32, maxDistance: 128 })
    */
   buckets<Id extends string>(id: Id, options: BucketsOptions<Id>): Tensor<Int32Array>;
 
   /**
-   * Rotary inverse frequencies with any scaling; d is the rotary dimension.
+   * Rotary inverse frequencies with any scaling; d is the head width, of which the first rotaryDim
+   * (default d) dims rotate.
    * @example rp.frequencies('rope-yarn', { d: 128, factor: 4, originalMaxPositionEmbeddings: 32768 })
    */
   frequencies<Id extends string>(id: Id, options: FrequenciesOptions<Id>): Frequencies;
 
   /**
-   * Applies a rotary scheme to the rows of x [n, d].
+   * Applies a rotary scheme to the rows of x [n, heads·d], every head.
    * @example rp.rotate(x, { scheme: 'rope', layout: 'half', positions: [0, 1, 2, 3] })
+   * @example rp.rotate(q, { heads: 32, rotaryDim: 64 }) // partial rotary on each of 32 heads
    */
   rotate<Id extends string = 'rope'>(x: TensorLike, options?: RotateOptions<Id> & { scheme?: Id }): Tensor;
 
   /**
-   * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, n]
-   * (or s(δ) per offset with output 'offsets').
-   * @example rp.scores('rope', { n: 64, d: 64 })
+   * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, m] — one head for schemes
+   * without per-head parameters (or s(δ) per offset with output 'offsets').
+   * @example rp.scores('rope', { n: 64, d: 64, causal: true })
    */
   scores<Id extends string>(id: Id, options: ScoresOptions<Id>): Tensor;
 
@@ -271,7 +342,7 @@ export interface Relpos {
     control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string },
   ): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
 
-  /** Real-model presets: Llama-2/3.1, Qwen2, Mistral, GPT-NeoX, GPT-J, Phi-3, BLOOM, MPT, T5, DeBERTa. */
+  /** Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa. */
   readonly presets: readonly Preset[];
 
   /**

@@ -252,9 +252,12 @@ class Relpos {
     const kinds = Object.entries(returns);
     const unpack = { tensor: (t) => t, array: (t) => t.data, number: (t) => t.data[0] };
     const shape = (result) =>
-      kinds.length === 1 && kinds[0][1] === 'tensor'
-        ? result[kinds[0][0]]
-        : Object.fromEntries(kinds.map(([key, kind]) => [key, unpack[kind](result[key])]));
+      withNotes(
+        kinds.length === 1 && kinds[0][1] === 'tensor'
+          ? result[kinds[0][0]]
+          : Object.fromEntries(kinds.map(([key, kind]) => [key, unpack[kind](result[key])])),
+        result,
+      );
     if (!input) {
       return (id, options) => {
         requireSchemeId(where, id);
@@ -367,7 +370,16 @@ function attentionResult(result) {
   const out = {};
   if (result.weights) out.weights = result.weights;
   if (result.output) out.output = result.output;
-  return out;
+  return withNotes(out, result);
+}
+
+// The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
+// filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
+// every head. Present only when they say something.
+function withNotes(value, { synthetic, sameForEveryHead }) {
+  if (synthetic) value.synthetic = synthetic;
+  if (sameForEveryHead) value.sameForEveryHead = true;
+  return value;
 }
 
 const ERROR_TYPES = { TypeError, RangeError, Error };

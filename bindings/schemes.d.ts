@@ -53,9 +53,9 @@ export interface ShawParams {
   causal?: boolean;
   /** k: relative distances j-i are clipped to [-k, k] (integer >= 0) (integer, ≥ 0, ≤ 1048576, default 8) */
   clip?: number;
-  /** key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i */
+  /** learned key table [2k+1, d] indexed by clip(j-i)+k; default: the sinusoid of signed j-i */
   aK?: TensorLike;
-  /** value table [2k+1, d_v] added to the values in attention; default 0 */
+  /** learned value table [2k+1, d_v] added to the values in attention; default 0 */
   aV?: TensorLike;
   /** scores: probe query [d], or queries [n, d] with k [n, d] for the full logits */
   q?: TensorLike;
@@ -73,11 +73,11 @@ export interface TransformerXlParams {
   heads?: number;
   /** mask keys after the query (-Infinity above the diagonal) (default false) */
   causal?: boolean;
-  /** global content bias [d] (term c); default 0 */
+  /** learned global content bias [d] (term c; with content only); default 0 */
   u?: TensorLike;
-  /** global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there) */
+  /** learned global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there) */
   v?: TensorLike;
-  /** projection of the sinusoid R [dR, d]; default the identity */
+  /** learned projection of the sinusoid R [dR, d]; default the identity */
   WR?: TensorLike;
   /** dimension of the sinusoid R (even); default d (or the rows of WR) (integer, ≥ 2, ≤ 65536) */
   dR?: number;
@@ -109,9 +109,9 @@ export interface DebertaParams {
   qc?: TensorLike;
   /** scores: content keys [n, d] (alias k) */
   kc?: TensorLike;
-  /** relative query table [2s, d] (p2c); default: sinusoid of t - s */
+  /** learned relative query table [2s, d] (p2c); default: the sinusoid of t - s */
   qr?: TensorLike;
-  /** relative key table [2s, d] (c2p); default: sinusoid of t - s */
+  /** learned relative key table [2s, d] (c2p); default: the sinusoid of t - s */
   kr?: TensorLike;
   /** position terms, a list of 'c2p' | 'p2c' (default both) */
   posAttType?: readonly ('c2p' | 'p2c')[];
@@ -127,6 +127,8 @@ export interface AlibiParams {
   causal?: boolean;
   /** slope exponent range: m_t = 2^(-t*max/p) (> 0, ≤ 1000000, default 8) */
   alibiBiasMax?: number;
+  /** per-head slopes m_h (>= 0; a list sets heads); replaces the geometric rule of alibiBiasMax (0: a head without bias) (≥ 0, ≤ 1000000) */
+  slopes?: number | readonly number[] | Float32Array;
   /** symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM) (default 'symmetric') */
   form?: 'symmetric' | 'keyPosition';
   /** bias [heads, n, n] or the per-head slopes [heads] (default 'bias') */
@@ -145,9 +147,9 @@ export interface T5Params {
   numBuckets?: number;
   /** distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not) (integer, ≥ 1, ≤ 1073741824, default 128) */
   maxDistance?: number;
-  /** separate buckets for future keys (encoder); false: decoder (default true) */
+  /** separate buckets for future keys (encoder); false: decoder. Default: true, or false when causal (a decoder) (default true) */
   bidirectional?: boolean;
-  /** learned bias per bucket [heads, numBuckets]; default: quantised ALiBi */
+  /** learned bias per bucket [heads, numBuckets]; default: a quantised ALiBi (demonstration values) */
   table?: TensorLike;
 }
 
@@ -161,7 +163,7 @@ export interface KerpleLogParams {
   causal?: boolean;
   /** per-head scale (> 0) (> 0, ≤ 1000000, default 1) */
   r1?: number | readonly number[] | Float32Array;
-  /** per-head rate inside the log (> 0); default: the ALiBi slopes (> 0, ≤ 1000000) */
+  /** learned per-head rate inside the log (> 0); default: the ALiBi slopes (> 0, ≤ 1000000) */
   r2?: number | readonly number[] | Float32Array;
 }
 
@@ -173,7 +175,7 @@ export interface KerplePowerParams {
   heads?: number;
   /** mask keys after the query (-Infinity above the diagonal) (default false) */
   causal?: boolean;
-  /** per-head scale (> 0); default: the ALiBi slopes (> 0, ≤ 1000000) */
+  /** learned per-head scale (> 0); default: the ALiBi slopes (> 0, ≤ 1000000) */
   r1?: number | readonly number[] | Float32Array;
   /** per-head exponent (0 < r2 <= 2) (> 0, ≤ 2, default 1) */
   r2?: number | readonly number[] | Float32Array;
@@ -205,7 +207,7 @@ export interface FireParams {
   c?: number;
   /** threshold: u = psi(i - j) / psi(max(L, i)) (>= 1) (≥ 1, ≤ 1000000000000, default 512) */
   L?: number;
-  /** per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u */
+  /** learned per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u */
   mlp?: TensorLike;
   /** bias f(u) [heads, n, n] or the normalised distance u (default 'bias') */
   output?: 'bias' | 'normalized';
@@ -241,84 +243,76 @@ export interface SinFreqParams {
 
 /** RoPE (`rope`, rotary): its parameters as rp.schemes lists them. */
 export interface RopeParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
+  /** caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules) */
+  invFreq?: TensorLike;
 }
 
 /** xPos (`xpos`, rotary): its parameters as rp.schemes lists them. */
 export interface XposParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
   /** interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2}) (default 'interleaved') */
   layout?: 'interleaved' | 'half';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** xPos decay length B (> 0, ≤ 1000000000, default 512) */
   scaleBase?: number;
   /** xPos zeta_k = (2k/d + gamma)/(1 + gamma) (> 0, ≤ 1000000, default 0.4) */
   gamma?: number;
-  /** xPos: queries scale by zeta^(p/B), keys by zeta^(-p/B) (default 'query') */
+  /** rp.rotate: rows are queries (scaled by zeta^(p/B)) or keys (zeta^(-p/B)) (default 'query') */
   role?: 'query' | 'key';
-  /** xPos centre c of the scale exponent (≥ -1000000000000, ≤ 1000000000000, default 0) */
+  /** rp.rotate: centre c of the scale exponent (cancels in q.k) (≥ -1000000000000, ≤ 1000000000000, default 0) */
   center?: number;
 }
 
 /** Position Interpolation (`rope-linear`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeLinearParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
 }
 
 /** NTK-aware (`rope-ntk`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeNtkParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
 }
 
 /** Dynamic NTK (`rope-dynamic`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeDynamicParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 2048) */
@@ -329,16 +323,14 @@ export interface RopeDynamicParams {
 
 /** YaRN (`rope-yarn`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeYarnParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 2048) */
@@ -351,24 +343,22 @@ export interface RopeYarnParams {
   truncate?: boolean;
   /** magnitude factor on cos and sin; replaces the default (> 0, ≤ 1000000) */
   attentionFactor?: number;
-  /** YaRN/DeepSeek mscale (> 0, ≤ 1000000) */
+  /** DeepSeek mscale: attentionFactor = mscale(s, mscale) / mscale(s, mscaleAllDim); with mscaleAllDim, 0 = not set (≥ 0, ≤ 1000000) */
   mscale?: number;
-  /** YaRN/DeepSeek mscale_all_dim (> 0, ≤ 1000000) */
+  /** DeepSeek mscale_all_dim (see mscale); 0 = not set, as Hugging Face reads it (≥ 0, ≤ 1000000) */
   mscaleAllDim?: number;
 }
 
 /** Llama 3.1 scaling (`rope-llama3`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeLlama3Params {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 8) */
   factor?: number;
   /** Llama 3: wavelengths above L0/low get theta/s (> 0, ≤ 1000000, default 1) */
@@ -381,26 +371,26 @@ export interface RopeLlama3Params {
 
 /** LongRoPE (`rope-longrope`, rotary scaling): its parameters as rp.schemes lists them. */
 export interface RopeLongropeParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 4096) */
   originalMaxPositionEmbeddings?: number;
   /** current sequence length (default: the length the call covers) (integer, ≥ 1, ≤ 1000000000) */
   seqLen?: number;
-  /** LongRoPE per-pair rescale for seqLen <= L0 (r/2 values; default ones) */
+  /** searched per-pair rescale for seqLen <= L0 (r/2 values; default ones: plain RoPE frequencies) */
   shortFactor?: TensorLike;
-  /** LongRoPE per-pair rescale for seqLen > L0 (r/2 values; default ones) */
+  /** searched per-pair rescale for seqLen > L0 (r/2 values; default ones: plain RoPE frequencies) */
   longFactor?: TensorLike;
+  /** magnitude factor on cos and sin; replaces sqrt(1 + ln s / ln L0) (Hugging Face attention_factor) (> 0, ≤ 1000000) */
+  attentionFactor?: number;
 }
 
 /** CoPE (contextual position encoding) (`cope`, contextual): its parameters as rp.schemes lists them. */
@@ -409,11 +399,9 @@ export interface CopeParams {
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
   d?: number;
-  /** mask keys after the query (-Infinity above the diagonal) (default false) */
-  causal?: boolean;
   /** number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count) (integer, ≥ 1, ≤ 1048576) */
   nposMax?: number;
-  /** position embeddings [nposMax, d], row = integer position; default: sinusoid(t) */
+  /** learned position embeddings [nposMax, d], row = integer position; default: the sinusoid of t */
   E?: TensorLike;
   /** gate logit scale z = q.k*scale (> 0; default 1/sqrt(d)) (> 0, ≤ 1000000000000) */
   scale?: number;
@@ -437,32 +425,28 @@ export interface NopeParams {
 
 /** p-RoPE (`p-rope`, rotary): its parameters as rp.schemes lists them. */
 export interface PRopeParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** fraction of the pairs that rotate, the highest frequencies first (1: RoPE, 0: NoPE) (≥ 0, ≤ 1, default 0.75) */
   p?: number;
 }
 
 /** 2-D axial RoPE (`rope-2d`, rotary): its parameters as rp.schemes lists them. */
 export interface Rope2dParams {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 100) */
   base?: number;
   /** interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2}) (default 'interleaved') */
   layout?: 'interleaved' | 'half';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
-  positions?: TensorLike;
   /** grid columns: token t sits at column t mod width, row floor(t / width) (integer, ≥ 1, ≤ 1048576, default 8) */
   width?: number;
 }
@@ -512,9 +496,11 @@ export type EncodingSchemeId =
 /** The own options of rp.encoding (besides the scheme's parameters): absolute position vectors [n, d]. */
 export interface EncodingCallOptions {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
-  n: number;
+  n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
   d: number;
+  /** positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2] */
+  positions?: TensorLike;
   /** an alternative result the scheme offers (rp.schemes lists its choices) */
   output?: string;
   /** return views into the wasm heap, valid until the next call (default false) */
@@ -524,23 +510,31 @@ export interface EncodingCallOptions {
 /** The options of rp.encoding for scheme Id: the scheme's parameters and the call's own options. */
 export type EncodingOptionsFor<Id extends EncodingSchemeId> = Omit<EncodingCallOptions, keyof SchemeParamsById[Id]> &
   SchemeParamsById[Id] &
-  Pick<EncodingCallOptions, 'n' | 'd'>;
+  Pick<EncodingCallOptions, 'd'>;
 
 /** The options rp.encoding takes for an id of type Id. */
 export type EncodingOptions<Id extends string> = Id extends EncodingSchemeId
   ? EncodingOptionsFor<Id>
   : string extends Id
-    ? SchemeParams & Pick<EncodingCallOptions, 'n' | 'd'>
+    ? SchemeParams & Pick<EncodingCallOptions, 'd'>
     : never;
 
 /** The schemes that offer rp.bias. */
 export type BiasSchemeId =
   'alibi' | 't5' | 'kerple-log' | 'kerple-power' | 'sandwich' | 'fire' | 'exp-decay' | 'sin-freq' | 'nope';
 
-/** The own options of rp.bias (besides the scheme's parameters): the additive logit bias B [heads, n, n]. */
+/** The own options of rp.bias (besides the scheme's parameters): the additive logit bias B [heads, n, m]. */
 export interface BiasCallOptions {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
+  /** number of keys (default n); the n queries are the last n of them (integer, ≥ 1, ≤ 1048576) */
+  m?: number;
+  /** position of query row 0 (default m - n: the queries are the last n keys) (integer, ≥ -1000000000, ≤ 1000000000) */
+  queryOffset?: number;
+  /** positions of the queries [n], or per sequence [batch, n] (default i + queryOffset) */
+  queryPositions?: TensorLike;
+  /** positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1) */
+  keyPositions?: TensorLike;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
   heads?: number;
   /** mask keys after the query (-Infinity above the diagonal) (default false) */
@@ -565,10 +559,20 @@ export type BiasOptions<Id extends string> = Id extends BiasSchemeId
 /** The schemes that offer rp.buckets. */
 export type BucketsSchemeId = 'shaw' | 'deberta' | 't5';
 
-/** The own options of rp.buckets (besides the scheme's parameters): bucket / clipped-distance index map [n, n] (Int32). */
+/** The own options of rp.buckets (besides the scheme's parameters): bucket / clipped-distance index map [n, m] (Int32). */
 export interface BucketsCallOptions {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
-  n: number;
+  n?: number;
+  /** number of keys (default n); the n queries are the last n of them (integer, ≥ 1, ≤ 1048576) */
+  m?: number;
+  /** position of query row 0 (default m - n: the queries are the last n keys) (integer, ≥ -1000000000, ≤ 1000000000) */
+  queryOffset?: number;
+  /** positions of the queries [n], or per sequence [batch, n] (default i + queryOffset) */
+  queryPositions?: TensorLike;
+  /** positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1) */
+  keyPositions?: TensorLike;
+  /** mask keys after the query (-Infinity above the diagonal) (default false) */
+  causal?: boolean;
   /** an alternative result the scheme offers (rp.schemes lists its choices) */
   output?: string;
   /** return views into the wasm heap, valid until the next call (default false) */
@@ -577,14 +581,13 @@ export interface BucketsCallOptions {
 
 /** The options of rp.buckets for scheme Id: the scheme's parameters and the call's own options. */
 export type BucketsOptionsFor<Id extends BucketsSchemeId> = Omit<BucketsCallOptions, keyof SchemeParamsById[Id]> &
-  SchemeParamsById[Id] &
-  Pick<BucketsCallOptions, 'n'>;
+  SchemeParamsById[Id];
 
 /** The options rp.buckets takes for an id of type Id. */
 export type BucketsOptions<Id extends string> = Id extends BucketsSchemeId
   ? BucketsOptionsFor<Id>
   : string extends Id
-    ? SchemeParams & Pick<BucketsCallOptions, 'n'>
+    ? SchemeParams
     : never;
 
 /** The schemes that offer rp.frequencies. */
@@ -600,14 +603,12 @@ export type FrequenciesSchemeId =
   | 'p-rope'
   | 'rope-2d';
 
-/** The own options of rp.frequencies (besides the scheme's parameters): rotary inverse frequencies [d/2] and the attention factor. */
+/** The own options of rp.frequencies (besides the scheme's parameters): rotary inverse frequencies [rotaryDim/2] and the attention factor. */
 export interface FrequenciesCallOptions {
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d: number;
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
+  /** positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2] */
   positions?: TensorLike;
-  /** current sequence length (default: the length the call covers) (integer, ≥ 1, ≤ 1000000000) */
-  seqLen?: number;
   /** return views into the wasm heap, valid until the next call (default false) */
   view?: boolean;
 }
@@ -640,16 +641,20 @@ export type RotateSchemeId =
   | 'p-rope'
   | 'rope-2d';
 
-/** The own options of rp.rotate (besides the scheme's parameters): rows of x rotated by position [n, d]. */
+/** The own options of rp.rotate (besides the scheme's parameters): rows of x [n, heads*d] rotated by position, every head. */
 export interface RotateCallOptions {
-  /** positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2] */
+  /** positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2] */
   positions?: TensorLike;
-  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J) (default 'half') */
-  layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (integer, ≥ 2, ≤ 65536) */
-  rotaryDim?: number;
-  /** rotary dimension for frequencies; head dimension for scores (integer, ≥ 2, ≤ 65536) */
+  /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
+  heads?: number;
+  /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
+  /** rp.rotate: the rotated dims of each head start here (rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
+  /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
+  layout?: 'half' | 'interleaved';
+  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  rotaryDim?: number;
   /** return views into the wasm heap, valid until the next call (default false) */
   view?: boolean;
 }
@@ -692,10 +697,20 @@ export type ScoresSchemeId =
   | 'p-rope'
   | 'rope-2d';
 
-/** The own options of rp.scores (besides the scheme's parameters): the position-only logit matrix [heads, n, n]. */
+/** The own options of rp.scores (besides the scheme's parameters): the position-only logit matrix [heads, n, m]. */
 export interface ScoresCallOptions {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
+  /** number of keys (default n); the n queries are the last n of them (integer, ≥ 1, ≤ 1048576) */
+  m?: number;
+  /** position of query row 0 (default m - n: the queries are the last n keys) (integer, ≥ -1000000000, ≤ 1000000000) */
+  queryOffset?: number;
+  /** positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2] */
+  positions?: TensorLike;
+  /** positions of the queries [n], or per sequence [batch, n] (default i + queryOffset) */
+  queryPositions?: TensorLike;
+  /** positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1) */
+  keyPositions?: TensorLike;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
   d?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */

@@ -70,5 +70,21 @@ inline const ParamInfo& maskKind() {
   static const ParamInfo p = choiceParam("maskKind", "boolean|additive", "boolean: nonzero keeps; additive: added");
   return p;
 }
+// Query-key grids (docs/conventions.md): n queries over m keys at any positions.
+inline const ParamInfo& m() {
+  static const ParamInfo p =
+      integerParam("m", std::nan(""), 1, 1 << 20, "number of keys (default n); the n queries are the last n of them");
+  return p;
+}
+inline const ParamInfo& queryPositions() {
+  static const ParamInfo p = arrayParam(
+      "queryPositions", "positions of the queries [n], or per sequence [batch, n] (default i + queryOffset)");
+  return p;
+}
+inline const ParamInfo& keyPositions() {
+  static const ParamInfo p =
+      arrayParam("keyPositions", "positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1)");
+  return p;
+}
 
 }  // namespace relpos::common

@@ -119,6 +119,27 @@ void checkKnownNames(const Params& params, const std::set<std::string>& allowed,
   }
 }
 
+ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls) {
+  info.affects = std::move(calls);
+  return info;
+}
+
+ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls) {
+  info.affects = std::move(calls);
+  info.onlyThere = true;
+  return info;
+}
+
+ParamInfo synthetic(ParamInfo info) {
+  info.synthetic = true;
+  return info;
+}
+
+ParamInfo restatement(ParamInfo info) {
+  info.restates = true;
+  return info;
+}
+
 ParamInfo withDefault(const ParamInfo& info, double def, double max) {
   ParamInfo out = info;
   out.def = def;

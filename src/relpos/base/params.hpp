@@ -31,7 +31,26 @@ struct ParamInfo {
   std::string choices;   // "half|interleaved" for Choice; the default is the first
   std::string doc;
   bool listOfStrings = false;  // Array whose entries are strings (e.g. DeBERTa's posAttType), from `choices`
+  // The calls whose result this parameter changes (empty: every call of its scheme). Given to
+  // another call it is accepted as part of the scheme's description (a preset's params feed every
+  // call), unless `onlyThere`: then that call refuses it, naming the calls that read it.
+  std::vector<std::string> affects;
+  bool onlyThere = false;
+  // Restates a size other inputs fix (CoPE's n and d: the shape of q): checked where given, acts on
+  // no call (its affects list is empty).
+  bool restates = false;
+  // A learned input whose default is relpos's untrained demonstration value (a call that falls back
+  // to it names it in its result's `synthetic` list).
+  bool synthetic = false;
 };
+
+// The same parameter acting only in `calls` (accepted elsewhere), or only there (refused elsewhere).
+ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls);
+ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls);
+// The same parameter marked as a learned input with a synthetic default.
+ParamInfo synthetic(ParamInfo info);
+// The same parameter as a restatement of a size other inputs fix (ParamInfo::restates).
+ParamInfo restatement(ParamInfo info);
 
 ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc);

@@ -242,8 +242,10 @@ Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& ter
         ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
   }
   Weights w;
-  w.scale = params.has(kScale.name) ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
-  if (terms.logits && params.has(kScale.name)) {
+  // A scheme with a parameter named scale (CoPE's gate scale) reads it itself: not the logit scale.
+  const bool givenScale = params.has(kScale.name) && !(scheme && scheme->hasParam(kScale.name));
+  w.scale = givenScale ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
+  if (terms.logits && givenScale) {
     throwRange(params.where() + ": scale does not apply to scheme '" + scheme->id +
                "', which computes its logits (and their scale) itself");
   }

@@ -38,20 +38,58 @@ bool alternative(const Params& params) {
   return params.has("output");
 }
 
+// The rows of a [n] or [batch, n] positions option (0 when absent) and its sequences.
+struct GivenRows {
+  double count = 0;
+  double sequences = 1;
+};
+GivenRows rowsOf(const Params& params, const std::string& name) {
+  const Value* v = params.find(name);
+  if (!v || v->type != Value::Type::Array || v->shape.empty()) return {};
+  return {static_cast<double>(v->shape.back()), v->shape.size() == 2 ? static_cast<double>(v->shape[0]) : 1.0};
+}
+
 Cost encodingWork(const Params& params, const Scheme* scheme) {
-  const double values = sizeOf(params, scheme, "n", 1) * sizeOf(params, scheme, "d", 1);
+  const double n = rowsOf(params, "positions").count;
+  const double values = (n > 0 ? n : sizeOf(params, scheme, "n", 1)) * sizeOf(params, scheme, "d", 1);
   return {values, alternative(params) ? 0.0 : values};
 }
 
+// The query-key grid of bias, buckets and scores as schemes/grid.hpp reads it: n from
+// queryPositions, n, m or keyPositions; m from keyPositions, m or n; a batch of per-sequence rows.
+struct GridSize {
+  double batch = 1;
+  double n = 1;
+  double m = 1;
+};
+GridSize gridOf(const Params& params, const Scheme* scheme) {
+  GivenRows queries = rowsOf(params, "queryPositions"), keys = rowsOf(params, "keyPositions");
+  if (const GivenRows tokens = rowsOf(params, "positions"); tokens.count > 0) queries = keys = tokens;  // scores
+  GridSize g;
+  if (queries.count > 0) {
+    g.n = queries.count;
+  } else if (params.has("n")) {
+    g.n = sizeOf(params, scheme, "n", 1);
+  } else if (params.has("m")) {
+    g.n = sizeOf(params, scheme, "m", 1);
+  } else {
+    g.n = keys.count > 0 ? keys.count : sizeOf(params, scheme, "n", 1);
+  }
+  g.m = keys.count > 0 ? keys.count : params.has("m") ? sizeOf(params, scheme, "m", 1) : g.n;
+  g.batch = std::max(queries.sequences, keys.sequences);
+  return g;
+}
+
 Cost biasWork(const Params& params, const Scheme* scheme) {
-  const double n = sizeOf(params, scheme, "n", 1);
-  const double values = sizeOf(params, scheme, "heads", 1) * n * n;
+  const GridSize g = gridOf(params, scheme);
+  const double values = g.batch * sizeOf(params, scheme, "heads", 1) * g.n * g.m;
   return {values, alternative(params) ? 0.0 : values};
 }
 
 Cost bucketsWork(const Params& params, const Scheme* scheme) {
-  const double n = sizeOf(params, scheme, "n", 1);
-  return {n * n, alternative(params) ? 0.0 : n * n};
+  const GridSize g = gridOf(params, scheme);
+  const double values = g.batch * g.n * g.m;
+  return {values, alternative(params) ? 0.0 : values};
 }
 
 Cost frequenciesWork(const Params& params, const Scheme* scheme) {
@@ -62,15 +100,16 @@ Cost rotateWork(const Params& params, const Scheme*) {
   return {2.0 * elementsOf(params, "x"), elementsOf(params, "x")};  // a pair turns with four products
 }
 
-// Position-only scores: an n x n matrix of d-wide dot products, written to every head.
+// Position-only scores: an n x m matrix of d-wide dot products, written to every head.
 Cost scoresWork(const Params& params, const Scheme* scheme) {
   const double d = sizeOf(params, scheme, "d", 1);
   const Value* output = params.find("output");
   if (output && output->type == Value::Type::String && output->text == "offsets") {
     return {d * std::max(1.0, elementsOf(params, "offsets")), 0.0};
   }
-  const double n = sizeOf(params, scheme, "n", 1), heads = sizeOf(params, scheme, "heads", 1);
-  return {n * n * (d + heads), alternative(params) ? 0.0 : heads * n * n};
+  const GridSize g = gridOf(params, scheme);
+  const double heads = sizeOf(params, scheme, "heads", 1);
+  return {g.batch * g.n * g.m * (d + heads), alternative(params) ? 0.0 : g.batch * heads * g.n * g.m};
 }
 
 // QK^T and W·V over the keys each query sees (causal, sliding window), for every head and sequence.
@@ -130,10 +169,17 @@ const std::vector<Operation>& operations() {
   static const std::vector<Operation> table = [] {
     using Check = OpOption::Check;
     const RotaryParams& rotary = rotaryParams();
-    const OpOption n = common::n(), d = common::d(), heads = common::heads(), causal = common::causal();
-    const OpOption requiredN{common::n(), Check::Always, true}, requiredD{common::d(), Check::Always, true};
+    // An option only the schemes listing it in Scheme::reads (or owning a parameter of that name) read.
+    const auto perScheme = [](OpOption o) {
+      o.perScheme = true;
+      return o;
+    };
+    const OpOption n = common::n(), heads = common::heads(), causal = common::causal();
+    // Every scheme's scores take the head width (bias schemes do not depend on it), so one call
+    // serves every scheme.
+    const OpOption headWidth = common::d();
     const OpOption output =
-        stringParam("output", "an alternative result the scheme offers (rp.schemes lists its choices)");
+        perScheme(stringParam("output", "an alternative result the scheme offers (rp.schemes lists its choices)"));
     const OpOption view{booleanParam("view", false, "return views into the wasm heap, valid until the next call"),
                         Check::Binding};
     const OpOption scheme{stringParam("scheme", "the scheme id (rp.schemes)"), Check::Binding};
@@ -142,38 +188,46 @@ const std::vector<Operation>& operations() {
     const auto tensor = [](const char* name, const char* doc, Check check = Check::Always, bool required = false) {
       return OpOption{arrayParam(name, doc), check, required};
     };
+    // The query-key grid of bias, buckets and scores (schemes/grid.hpp).
+    const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
+                   keyPositions = common::keyPositions();
+    const OpOption positions = perScheme(rotary.positions);
     std::vector<Operation> ops(7);
     ops[0] = {"encoding",
               "absolute position vectors [n, d]",
               &Scheme::encoding,
-              {requiredN, requiredD, output, view},
+              {n, perScheme({common::d(), Check::Always, true}), positions, output, view},
               encodingWork};
-    ops[1] = {
-        "bias", "the additive logit bias B [heads, n, n]", &Scheme::bias, {n, heads, causal, output, view}, biasWork};
+    ops[1] = {"bias",
+              "the additive logit bias B [heads, n, m]",
+              &Scheme::bias,
+              {n, m, queryOffset, queryPositions, keyPositions, heads, causal, output, view},
+              biasWork};
     ops[2] = {"buckets",
-              "bucket / clipped-distance index map [n, n] (Int32)",
+              "bucket / clipped-distance index map [n, m] (Int32)",
               &Scheme::buckets,
-              {requiredN, output, view},
+              {n, m, queryOffset, queryPositions, keyPositions, causal, output, view},
               bucketsWork};
     ops[3] = {"frequencies",
-              "rotary inverse frequencies [d/2] and the attention factor",
+              "rotary inverse frequencies [rotaryDim/2] and the attention factor",
               &Scheme::frequencies,
-              {{rotary.width, Check::Always, true}, rotary.positions, rotary.seqLen, view},
+              {perScheme({rotary.width, Check::Always, true}), positions, view},
               frequenciesWork};
     ops[3].returns = {{"invFreq", "array"}, {"attentionFactor", "number"}};
     ops[4] = {"rotate",
-              "rows of x rotated by position [n, d]",
+              "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
-              {tensor("x", "rows [n, d]", Check::Always, true), rotary.positions, rotary.halfLayout, rotary.rotaryDim,
-               rotary.width, scheme, view},
+              {tensor("x", "rows [n, heads*d]", Check::Always, true), positions, heads, perScheme(rotary.width),
+               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, view},
               rotateWork};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
     ops[5] = {"scores",
-              "the position-only logit matrix [heads, n, n]",
+              "the position-only logit matrix [heads, n, m]",
               &Scheme::scores,
-              {n, d, heads, tensor("q", "probe or content queries"), tensor("k", "probe or content keys"),
-               tensor("offsets", "relative offsets (output 'offsets')"), output, causal, view},
+              {n, m, queryOffset, positions, queryPositions, keyPositions, headWidth, heads,
+               perScheme(tensor("q", "probe or content queries")), perScheme(tensor("k", "probe or content keys")),
+               perScheme(tensor("offsets", "relative offsets (output 'offsets')")), output, causal, view},
               scoresWork};
     ops[6] = {
         "attention",
@@ -226,6 +280,49 @@ bool offers(const Scheme& scheme, const Operation& op) {
   return op.hook ? scheme.*op.hook != nullptr : scheme.term != AttentionTerm::Unsupported;
 }
 
+// The calls of the scheme that parameter `p` acts on, in table order.
+std::vector<std::string> actingCalls(const Scheme& scheme, const ParamInfo& p) {
+  std::vector<std::string> calls;
+  if (p.restates) return calls;
+  for (const auto& op : operations()) {
+    if (!offers(scheme, op)) continue;
+    if (p.affects.empty() || std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) {
+      calls.push_back(op.name);
+    }
+  }
+  return calls;
+}
+
+// A scheme parameter that acts on some calls only and is refused elsewhere (ParamInfo::onlyThere),
+// unless the call has an option of that name itself (attention's heads, q, k).
+void refuseElsewhere(const Operation& op, const Scheme& scheme, const Params& params) {
+  for (const auto& p : scheme.params) {
+    if (!p.onlyThere || !params.has(p.name)) continue;
+    if (std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) continue;
+    if (std::any_of(op.options.begin(), op.options.end(), [&](const OpOption& o) { return o.name() == p.name; })) {
+      continue;
+    }
+    std::string calls;
+    for (const auto& c : actingCalls(scheme, p)) calls += (calls.empty() ? "rp." : ", rp.") + c;
+    throwRange(params.where() + ": " + p.name + " applies to " + calls + " of '" + scheme.id + "', not to rp." +
+               op.name);
+  }
+}
+
+// A call option only some schemes read (OpOption::perScheme), given to one that does not.
+void refuseUnread(const Operation& op, const Scheme& scheme, const Params& params) {
+  const auto listed = scheme.reads.find(op.name);
+  for (const auto& o : op.options) {
+    if (!o.perScheme || !params.has(o.name()) || scheme.hasParam(o.name())) continue;
+    if (listed != scheme.reads.end() &&
+        std::find(listed->second.begin(), listed->second.end(), o.name()) != listed->second.end()) {
+      continue;
+    }
+    throwRange(params.where() + ": '" + scheme.id + "' takes no " + o.name() + " in rp." + op.name + " (" + o.info.doc +
+               ")");
+  }
+}
+
 const Scheme* schemeFor(const Operation& operation, const std::string& id) {
   const std::string where = "relpos." + operation.name;
   const Scheme* scheme = id.empty() && !operation.hook ? nullptr : &findScheme(where, id);
@@ -240,6 +337,25 @@ const Scheme* schemeFor(const Operation& operation, const std::string& id) {
 }
 
 }  // namespace
+
+CallNotes callNotes(const std::string& op, const std::string& id, const Params& params) {
+  CallNotes notes;
+  if (id.empty()) return notes;
+  const Scheme& scheme = findScheme("relpos." + op, id);
+  if (scheme.syntheticDefaults) {
+    notes.synthetic = scheme.syntheticDefaults(scheme, params, op);
+  } else {
+    for (const auto& p : scheme.params) {
+      if (!p.synthetic || params.has(p.name)) continue;
+      const std::vector<std::string> calls = actingCalls(scheme, p);
+      if (std::find(calls.begin(), calls.end(), op) != calls.end()) notes.synthetic.push_back(p.name);
+    }
+  }
+  const bool view = op == "bias" || op == "scores";
+  notes.sameForEveryHead =
+      view && !scheme.perHead && params.has(common::heads().name) && params.integer(common::heads()) > 1;
+  return notes;
+}
 
 const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
                             const std::set<std::string>& extra) {
@@ -262,6 +378,11 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
     if (o.check == OpOption::Check::Always && !o.untyped && !(scheme && scheme->hasParam(o.name()))) {
       validateParam(params, o.info);
     }
+  }
+  // Then the names this scheme does not read in this call (a bad value is reported as such first).
+  if (scheme) {
+    refuseElsewhere(operation, *scheme, params);
+    if (operation.hook) refuseUnread(operation, *scheme, params);
   }
   if (operation.precheck) operation.precheck(params, scheme);
   return scheme;
@@ -299,7 +420,8 @@ JsonValue capabilitiesJson(const Scheme& s) {
   const bool shiftInvariant = s.shiftInvariant && s.shiftInvariant(Params("relpos.schemes"), 64);
   return jsonObject({{"shiftInvariant", JsonValue::makeBoolean(shiftInvariant)},
                      {"closedForm", JsonValue::makeBoolean(s.closedForm != nullptr)},
-                     {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)}});
+                     {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)},
+                     {"perHead", JsonValue::makeBoolean(s.perHead)}});
 }
 
 const char* checkName(OpOption::Check check) {
@@ -324,7 +446,12 @@ std::string catalogueJson() {
       if (offers(s, op)) calls.push_back(op.name);
     }
     JsonValue params = JsonValue::makeObject();
-    for (const auto& p : s.params) params.set(p.name, describeParam(p));
+    for (const auto& p : s.params) {
+      JsonValue described = describeParam(p);
+      described.set("affects", jsonStrings(actingCalls(s, p)));
+      described.set("synthetic", JsonValue::makeBoolean(p.synthetic));
+      params.set(p.name, std::move(described));
+    }
     all.push(jsonObject({{"id", JsonValue::makeString(s.id)},
                          {"family", JsonValue::makeString(s.family)},
                          {"name", JsonValue::makeString(s.name)},

@@ -32,6 +32,9 @@ struct OpOption {
   Check check = Check::Always;
   bool required = false;  // the call cannot do without it (rp.operations and the generated types say so)
   bool untyped = false;
+  // Read only by the schemes that list it in Scheme::reads for this call (or own a parameter of that
+  // name); refused by the others.
+  bool perScheme = false;
   const std::string& name() const { return info.name; }
 };
 
@@ -90,6 +93,15 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
 
 // The multiply-adds compute(op, id, params) would do (0 for an unknown op or scheme).
 double workOf(const std::string& op, const std::string& id, const Params& params);
+
+// What a call's result says besides its tensors: the learned inputs it filled with synthetic
+// defaults (ParamInfo::synthetic), and whether a bias / score view asked for several heads got the
+// one map that serves every head.
+struct CallNotes {
+  std::vector<std::string> synthetic;
+  bool sameForEveryHead = false;
+};
+CallNotes callNotes(const std::string& op, const std::string& id, const Params& params);
 
 // rp.schemes as JSON text (the binding hands it to JS as is).
 std::string catalogueJson();
