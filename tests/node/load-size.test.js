@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 // The budget the module keeps to (docs/build.md, "Size of the first module", says why it is not 150).
-const BUDGET_KB = 170;
+const BUDGET_KB = 200;
 const dist = new URL('../../dist/', import.meta.url);
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
