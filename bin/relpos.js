@@ -14,7 +14,7 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, version } from '../bindings/index.js';
 import { colormapNames, describeParams, viewCall, viewFigure, writeFigure, VIEWS } from '../bindings/figure.js';
-import { callText, defaultView, requireView } from '../web/components/compute.js';
+import { callText, defaultView, requireView, viewNeedsAnalysis } from '../web/components/compute.js';
 import { EXPORT_FORMATS } from '../web/components/export.js';
 
 const FORMATS = Object.keys(EXPORT_FORMATS).map((format) => `.${format}`);
@@ -265,6 +265,7 @@ async function render(positionals, values) {
   for (const warning of source.warnings) say(`${source.label}: ${warning}`);
   const request = readRequest(source, values);
   const { view, head, options } = request;
+  if (viewNeedsAnalysis(view)) await rp.analysis.ready;
   const call = viewCall(source.info, view, options);
   const heads = checkHead(request, call);
   const { figure } = viewFigure(rp, {

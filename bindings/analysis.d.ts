@@ -136,7 +136,35 @@ export interface AngleCoverage {
   attentionFactor: number;
 }
 
+/** How the analysis module was compiled (rp.analysis.buildInfo()). */
+export interface AnalysisBuild {
+  /** Eigen's version, e.g. '3.4.0'. */
+  eigen: string;
+  /** Whether Eigen runs its vectorised path. */
+  vectorized: boolean;
+  /**
+   * Eigen's list of the vector instruction sets in use: 'SSE, SSE2, SSE3, SSSE3, SSE4.1, SSE4.2' in
+   * the SIMD build (Eigen's SSE path, compiled to WebAssembly SIMD), 'None' in the baseline build.
+   */
+  instructionSets: string;
+  /** True in the SIMD build. */
+  simd: boolean;
+}
+
 export interface Analysis {
+  /**
+   * Resolves once the analysis module has loaded; the first read starts loading it. The calls below
+   * are synchronous and throw an Error while the module is still loading.
+   * @example await rp.analysis.ready;
+   */
+  readonly ready: Promise<void>;
+
+  /**
+   * How the analyses were compiled (Eigen's version and vector path).
+   * @example rp.analysis.buildInfo().instructionSets // 'SSE, SSE2, SSE3, SSSE3, SSE4.1, SSE4.2'
+   */
+  buildInfo(): AnalysisBuild;
+
   /**
    * Translation defect of a score matrix (Theorem 1, 2.1.2): |S[i+k, j+k] − S[i, j]| over all i, j, k ≥ 1 with both
    * entries inside, computed per diagonal in O(n² log n). `shift` restricts to one k (the chapter's k slider).

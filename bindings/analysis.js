@@ -1,6 +1,7 @@
 // rp.analysis: thin wrappers that shape arguments for the core's analyses and unpack results.
-// `call(name, options)` runs one analysis in the core and returns its named tensors. Every number is
-// computed in the core (src/relpos/analysis*.cpp); this file only moves arguments and results.
+// `call(name, options)` runs one analysis in the analysis module and returns its named tensors (or
+// throws while that module is still loading: `ready` resolves once it has arrived). Every number is
+// computed in the core (src/relpos/analysis/); this file only moves arguments and results.
 import { isPlainObject, isTypedArray } from './convert.js';
 
 const WHERE = 'relpos.analysis';
@@ -48,7 +49,12 @@ function flattenProfile(where, profile) {
   );
 }
 
-export function createAnalysis(call) {
+/**
+ * @param {(name: string, options: object) => object} call runs one analysis
+ * @param {{ ready: () => Promise<void>, buildInfo: () => object }} module `ready` loads the analysis
+ *   module (once), `buildInfo` says how it was compiled
+ */
+export function createAnalysis(call, { ready, buildInfo }) {
   function translationDefect(S, options) {
     const where = `${WHERE}.translationDefect`;
     requireTensorLike(where, 'S', S, '[n, n] or [heads, n, n]');
@@ -199,6 +205,11 @@ export function createAnalysis(call) {
   }
 
   return Object.freeze({
+    /** Resolves once the analysis module has loaded (the first read starts loading it). */
+    get ready() {
+      return ready();
+    },
+    buildInfo,
     translationDefect,
     svd,
     eig,

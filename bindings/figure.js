@@ -84,9 +84,11 @@ export function viewFigure(rp, options) {
   const view = asked ?? defaultView(info);
   const tensor = computeView(rp, info, view, rest);
   const call = viewCall(info, view, rest);
-  const heads = tensor.shape.length === 3 ? tensor.shape[0] : 1;
+  // A view that is the same for every head returns that one map (sameForEveryHead): it is every head's.
+  const shared = tensor.sameForEveryHead === true;
+  const heads = shared ? (rest.heads ?? 1) : tensor.shape.length === 3 ? tensor.shape[0] : 1;
   const figure = heatmapFigure(tensor, {
-    head,
+    head: shared ? 0 : head,
     colormap,
     range,
     title: title ?? `${info.name} ${view}`,

@@ -1,23 +1,74 @@
-// Types of the relpos public API (docs/api.md). Hand-written; tests type-check a consumer against it.
+// Types of the relpos public API (docs/api.md). Hand-written, except each call's options per scheme:
+// those come from bindings/schemes.d.ts, generated from the catalogue (scripts/gen-types.mjs). Tests
+// type-check a consumer against both (tests/types).
+import type {
+  AttentionOptionsOf,
+  BiasOptions,
+  BucketsOptions,
+  EncodingOptions,
+  FrequenciesOptions,
+  RotateOptions,
+  SchemeId,
+  ScoresOptions,
+} from './schemes.js';
+
+export type * from './schemes.js';
 
 /** A dense row-major tensor. Integer maps (buckets) use Int32Array. */
 export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
   shape: number[];
   data: T;
+  /** The learned inputs this call filled with relpos's untrained demonstration defaults (e.g. t5's `table`). */
+  synthetic?: string[];
+  /** A bias / score view asked for several heads of a scheme without per-head parameters: one map, shape [1, n, m]. */
+  sameForEveryHead?: true;
 }
 
-/** Anything the API accepts where a tensor is expected. */
-export type TensorLike =
-  | Tensor<Float32Array | Int32Array>
-  | { shape: number[]; data: ArrayLike<number> }
+/** The query and key positions of bias, buckets and scores (docs/api.md, "Positions"). */
+export interface GridOptions {
+  /** Number of queries (default m, or the length of queryPositions). */
+  n?: number;
+  /** Number of keys (default n); the n queries are the last n of them (a KV cache). */
+  m?: number;
+  /** Query row i sits at key i + queryOffset (default m − n). */
+  queryOffset?: number;
+  /** Explicit query positions [n], or one row per sequence [batch, n] (the result gains a batch axis). */
+  queryPositions?: TensorLike;
+  /** Explicit key positions [m], or one row per sequence [batch, m] (BLOOM's left padding). */
+  keyPositions?: TensorLike;
+  /** Mask keys whose position is after the query's. */
+  causal?: boolean;
+}
+
+/** The typed arrays a tensor's numbers may come in. */
+export type NumberArray =
   | Float32Array
   | Float64Array
-  | number[]
-  | number[][];
+  | Int32Array
+  | Int16Array
+  | Int8Array
+  | Uint32Array
+  | Uint16Array
+  | Uint8Array
+  | Uint8ClampedArray;
 
-/** A scheme parameter as rp.schemes describes it. */
+/**
+ * Anything the API accepts where a tensor is expected: { shape, data } (data.length the product of
+ * shape), a flat list or typed array (shape [length]), nested lists of any depth, or a list of
+ * typed-array rows. Where a matrix is expected, leading extents of 1 are dropped ([1, n, n] is [n, n]).
+ */
+export type TensorLike =
+  | { shape: readonly number[]; data: readonly number[] | NumberArray }
+  | NumberArray
+  | readonly number[]
+  | readonly (readonly number[] | NumberArray)[]
+  | readonly (readonly (readonly number[] | NumberArray)[])[]
+  | readonly (readonly (readonly (readonly number[] | NumberArray)[])[])[];
+
+/** A scheme parameter (or a call's option) as rp.schemes (rp.operations) describes it. */
 export interface ParamInfo {
-  type: 'number' | 'integer' | 'boolean' | 'choice' | 'perHead' | 'array';
+  /** 'string': text the call checks itself; 'options': a nested options object (attention's params). */
+  type: 'number' | 'integer' | 'boolean' | 'choice' | 'perHead' | 'array' | 'string' | 'options';
   /** Default value; null when required or derived (e.g. rotaryDim defaults to d). */
   default: number | boolean | string | null;
   /** Inclusive lower bound unless exclusiveMin; null when unbounded. */
@@ -26,11 +77,17 @@ export interface ParamInfo {
   exclusiveMin: boolean;
   integer: boolean;
   choices?: string[];
+  /** 'string' for an array of strings (DeBERTa's posAttType). */
+  items?: 'string';
   doc: string;
+  /** The calls whose result this parameter changes (others accept it as part of the scheme, or refuse it). */
+  affects: string[];
+  /** A learned input whose default is an untrained demonstration value (results name it in `synthetic`). */
+  synthetic: boolean;
 }
 
 export interface SchemeInfo {
-  id: string;
+  id: SchemeId;
   family: string;
   name: string;
   cite: string;
@@ -45,12 +102,18 @@ export interface SchemeInfo {
     closedForm: boolean;
     /** Trainable in the extrapolation lab (rp.lab.train). */
     lab: boolean;
+    /** Its bias / scores differ between heads (per-head parameters); when not, those views return one map for any `heads`. */
+    perHead: boolean;
   };
   params: Record<string, ParamInfo>;
 }
 
-/** Scheme parameters (the camelCase names rp.schemes lists); unknown names are RangeErrors. */
-export type SchemeParams = Record<string, number | boolean | string | string[] | TensorLike | undefined>;
+/**
+ * Scheme parameters in their loose form (the camelCase names rp.schemes lists; unknown names are
+ * RangeErrors at run time): what a call takes when the scheme id is a plain string chosen at run
+ * time. With a literal id, each call takes that scheme's own parameters (bindings/schemes.d.ts).
+ */
+export type SchemeParams = Record<string, number | boolean | string | readonly string[] | TensorLike | undefined>;
 
 /** An attention mask: booleans or numbers (nonzero keeps the key), or additive values. */
 export type AttentionMask =
@@ -61,47 +124,13 @@ export type AttentionMask =
   | (TensorLike & { kind?: 'boolean' })
   | { shape: number[]; data: Float32Array | number[]; kind: 'additive' };
 
-export interface AttentionOptions {
-  /** A scheme's own inputs (aK, aV, clip, E, nposMax, …) may also stand here; `params` wins. */
-  [name: string]: unknown;
-  /** [n, heads·d], or [batch, n, heads·d] */
-  q: TensorLike;
-  /** [m, kvHeads·d], or [batch, m, kvHeads·d] */
-  k: TensorLike;
-  /** [m, kvHeads·dv], or [batch, m, kvHeads·dv] */
-  v?: TensorLike;
-  heads?: number;
-  /** Key/value heads (grouped-query attention); query head h reads kv head floor(h / (heads / kvHeads)). */
-  kvHeads?: number;
-  scheme?: string;
-  params?: SchemeParams;
-  mode?: 'explicit' | 'implicit' | 'mixed';
-  alpha?: number;
-  beta?: number;
-  causal?: boolean;
-  queryOffset?: number;
-  /** With causal: keys j with 0 ≤ i + queryOffset − j < slidingWindow; without: |i + queryOffset − j| < slidingWindow. */
-  slidingWindow?: number;
-  /** The logit scale in place of 1/√d. */
-  scale?: number;
-  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]. */
-  mask?: AttentionMask;
-  /** [n, m], [heads, n, m] or [batch, heads or 1, n, m]; −Infinity masks a pair. */
-  B?: TensorLike;
-  P?: TensorLike;
-  /** false: only the output (needs v), in O(n·d) memory. */
-  weights?: boolean;
-  /** Receives the weights (or, with weights: false, the output) and is returned as its data. */
-  out?: Float32Array;
-  /** Views into the wasm heap instead of copies, valid until the next call. */
-  view?: boolean;
-}
-
 export interface AttentionResult {
   /** [heads, n, m] or [batch, heads, n, m] */
   weights: Tensor;
   /** [n, heads·dv] or [batch, n, heads·dv], present when v was given */
   output?: Tensor;
+  /** The learned inputs of the scheme filled with demonstration defaults. */
+  synthetic?: string[];
 }
 
 /** What attention returns with weights: false. */
@@ -113,10 +142,44 @@ export interface AttentionOutput {
 type AttentionControl = { onProgress?: (fraction: number) => void; signal?: AbortSignal };
 
 export interface Frequencies {
-  /** Rotary inverse frequencies, d/2 values. */
+  /** Rotary inverse frequencies, rotaryDim/2 values. */
   invFreq: Float32Array;
   /** Magnitude factor on cos and sin (YaRN, LongRoPE); 1 otherwise. */
   attentionFactor: number;
+  /** The learned inputs filled with demonstration defaults (LongRoPE's factors). */
+  synthetic?: string[];
+}
+
+/** One kind of layer of a model (docs/models.md). */
+export interface LayerGroup {
+  /** Hugging Face's name: 'full_attention', 'sliding_attention' or 'chunked_attention'. */
+  layerType: string;
+  /** The layer indices, or null when the config gives no layer count (every layer). */
+  layers: number[] | null;
+  /** Its positional scheme ('nope' for layers without one). */
+  scheme: string;
+  params: SchemeParams;
+  /** Sliding-window layers: key j is kept when i − slidingWindow < j ≤ i. */
+  slidingWindow?: number;
+  /** Chunked layers (Llama 4): keys in the query's own block of this many positions. */
+  attentionChunkSize?: number;
+  /** What the layers do beyond their scheme that relpos does not compute. */
+  notes?: string[];
+}
+
+/** Facts about a model besides its positional scheme. */
+export interface ModelFacts {
+  type?: string;
+  /** The query/key head width (DeepSeek: nope + rope dims). */
+  headDim?: number;
+  /** DeepSeek: the width of the rotated part of the head. */
+  ropeHeadDim?: number;
+  kvHeads?: number;
+  layerCount?: number;
+  maxPositionEmbeddings?: number;
+  /** The softmax scale when it is not 1/√headDim (Gemma, DeepSeek). */
+  attentionScale?: number;
+  [fact: string]: unknown;
 }
 
 /** A real-model preset (docs/presets.md). */
@@ -126,28 +189,41 @@ export interface Preset {
   scheme: string;
   params: SchemeParams;
   heads: number;
+  /** Which layers use which scheme (groups[0] is scheme and params). */
+  groups: LayerGroup[];
   source: string;
   /** Informative facts about the model (hidden size, head dim, context length, …). */
-  model: Record<string, unknown>;
+  model: ModelFacts;
 }
 
 /** What rp.fromConfig read from a Hugging Face config.json. */
 export interface ConfigReading {
+  /** The first layer group's scheme and parameters. */
   scheme: string;
-  /** The camelCase names rp.schemes lists; `d` is the rotary dimension, `base` the rope theta. */
+  /** The camelCase names rp.schemes lists; for rotary schemes `d` is the head width (rotaryDim the rotated part), `base` the rope theta. */
   params: SchemeParams;
   heads: number;
-  /** What was present but not understood, or read with a fallback. */
+  /** Which layers use which scheme (Gemma 3: global and sliding-window layers; Llama 4: RoPE and NoPE layers). */
+  groups: LayerGroup[];
+  /** What was present but not read, or read with a fallback. */
   warnings: string[];
-  model: { type?: string; headDim?: number; maxPositionEmbeddings?: number };
+  model: ModelFacts;
 }
 
 /** A call on schemes as the core's operation table describes it (rp.operations). */
 export interface OperationInfo {
   name: string;
   doc: string;
-  /** The call's own options besides the scheme's parameters. */
-  options: readonly { name: string; doc: string }[];
+  /**
+   * The call's own options besides the scheme's parameters, described like them; `check` says who
+   * validates it: the core before the call ('always'), the call itself ('byCall'), or the JS entry
+   * ('binding': scheme, params, view).
+   */
+  options: readonly (ParamInfo & { name: string; check: 'always' | 'byCall' | 'binding' })[];
+  /** The JS call that runs it as a job beyond the synchronous work budget, if any. */
+  job?: string;
+  /** Multiply-adds one synchronous call may do (docs/api.md, "Limits"): 2^34 for attention, 2^30 for the others. */
+  budget: number;
   /** Set for calls on a tensor (rotate): the first argument's name; the scheme then comes from options. */
   input?: string;
   defaultScheme?: string;
@@ -170,62 +246,64 @@ export interface Relpos {
    * @example rp.encoding('sinusoidal', { n: 128, d: 64, layout: 'interleaved' })
    * @example rp.encoding('rope', { n: 16, d: 8, output: 'cos' }) // Hugging Face cos cache
    */
-  encoding(id: string, options: SchemeParams & { n: number; d: number }): Tensor;
+  encoding<Id extends string>(id: Id, options: EncodingOptions<Id>): Tensor;
 
   /**
-   * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, n]; -Infinity above the
-   * diagonal when causal. ALiBi with output 'slopes' gives [heads].
+   * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, m] (or [batch, heads, n, m]
+   * with per-sequence positions); -Infinity where the key sits after the query when causal. ALiBi with
+   * output 'slopes' gives [heads].
    * @example rp.bias('alibi', { n: 128, heads: 8, causal: true })
+   * @example rp.bias('alibi', { n: 3, m: 7, heads: 4 }) // 3 queries against a KV cache of 7 keys
    */
-  bias(id: string, options: SchemeParams & { n?: number; heads?: number; causal?: boolean }): Tensor;
+  bias<Id extends string>(id: Id, options: BiasOptions<Id>): Tensor;
 
   /**
-   * Bucket / clipped-distance index maps [n, n] (Int32).
+   * Bucket / clipped-distance index maps [n, m] (Int32).
    * @example rp.buckets('t5', { n: 64, numBuckets: 32, maxDistance: 128 })
    */
-  buckets(id: string, options: SchemeParams & { n: number }): Tensor<Int32Array>;
+  buckets<Id extends string>(id: Id, options: BucketsOptions<Id>): Tensor<Int32Array>;
 
   /**
-   * Rotary inverse frequencies with any scaling; d is the rotary dimension.
+   * Rotary inverse frequencies with any scaling; d is the head width, of which the first rotaryDim
+   * (default d) dims rotate.
    * @example rp.frequencies('rope-yarn', { d: 128, factor: 4, originalMaxPositionEmbeddings: 32768 })
    */
-  frequencies(id: string, options: SchemeParams & { d: number }): Frequencies;
+  frequencies<Id extends string>(id: Id, options: FrequenciesOptions<Id>): Frequencies;
 
   /**
-   * Applies a rotary scheme to the rows of x [n, d].
+   * Applies a rotary scheme to the rows of x [n, heads·d], every head.
    * @example rp.rotate(x, { scheme: 'rope', layout: 'half', positions: [0, 1, 2, 3] })
+   * @example rp.rotate(q, { heads: 32, rotaryDim: 64 }) // partial rotary on each of 32 heads
    */
-  rotate(
-    x: TensorLike,
-    options?: SchemeParams & {
-      scheme?: string;
-      positions?: number[] | Float32Array;
-      layout?: 'half' | 'interleaved';
-      rotaryDim?: number;
-    },
-  ): Tensor;
+  rotate<Id extends string = 'rope'>(x: TensorLike, options?: RotateOptions<Id> & { scheme?: Id }): Tensor;
 
   /**
-   * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, n]
-   * (or s(δ) per offset with output 'offsets').
-   * @example rp.scores('rope', { n: 64, d: 64 })
+   * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, m] — one head for schemes
+   * without per-head parameters (or s(δ) per offset with output 'offsets').
+   * @example rp.scores('rope', { n: 64, d: 64, causal: true })
    */
-  scores(id: string, options: SchemeParams): Tensor;
+  scores<Id extends string>(id: Id, options: ScoresOptions<Id>): Tensor;
 
   /**
    * Attention with a positional scheme in explicit, implicit or mixed mode.
    * @example rp.attention({ q, k, v, heads: 2, scheme: 'alibi', causal: true })
    */
-  attention(options: AttentionOptions & { weights: false }): AttentionOutput;
-  attention(options: AttentionOptions): AttentionResult;
+  attention<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & { scheme?: Id; weights: false },
+  ): AttentionOutput;
+  attention<Id extends string = never>(options: AttentionOptionsOf<Id> & { scheme?: Id }): AttentionResult;
 
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
    * progress and cancellation; also through the worker.
    * @example await rp.attentionAsync({ q, k: q, v: q, weights: false, onProgress: console.log })
    */
-  attentionAsync(options: AttentionOptions & AttentionControl & { weights: false }): Promise<AttentionOutput>;
-  attentionAsync(options: AttentionOptions & AttentionControl): Promise<AttentionResult>;
+  attentionAsync<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & AttentionControl & { scheme?: Id; weights: false },
+  ): Promise<AttentionOutput>;
+  attentionAsync<Id extends string = never>(
+    options: AttentionOptionsOf<Id> & AttentionControl & { scheme?: Id },
+  ): Promise<AttentionResult>;
 
   /**
    * A pooled [size, size] attention-weight map of a long sequence without holding n×n: position-only
@@ -254,7 +332,8 @@ export interface Relpos {
   ): Promise<Tensor>;
 
   /**
-   * Runs a core job ('attentionMap', 'train') step by step with progress and cancellation.
+   * Runs a job of the core ('attentionMap') step by step with progress and cancellation (the lab's
+   * 'train' job runs through rp.lab.train).
    * @example await rp.runJob('attentionMap', { n: 4096, scheme: 'alibi' }, { where: 'mine' })
    */
   runJob(
@@ -263,7 +342,7 @@ export interface Relpos {
     control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string },
   ): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
 
-  /** Real-model presets: Llama-2/3.1, Qwen2, Mistral, GPT-NeoX, GPT-J, Phi-3, BLOOM, MPT, T5, DeBERTa. */
+  /** Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa. */
   readonly presets: readonly Preset[];
 
   /**
@@ -273,22 +352,46 @@ export interface Relpos {
    */
   fromConfig(configJson: object | string): ConfigReading;
 
-  /** The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision). */
+  /**
+   * The analyses of chapter 2.1 (invariance, geometry, spectra, probability, decay, precision), in
+   * the analysis module: `await rp.analysis.ready` (or `load({ analysis: true })`) before calling them.
+   * @example await rp.analysis.ready; const { singularValues } = rp.analysis.svd(M);
+   */
   readonly analysis: import('./analysis.js').Analysis;
 
-  /** The extrapolation lab (train a tiny attention model per scheme, evaluate at L … 8L). */
+  /**
+   * The extrapolation lab (train a tiny attention model per scheme, evaluate at L … 8L), in the
+   * analysis module: train() loads it; schema, tasks, schemes and defaults need `await rp.lab.ready`.
+   */
   readonly lab: import('./lab.js').Lab;
 
-  /** Bytes held by the core's allocator (for leak checks). */
+  /** Bytes held by the allocators: the core's, plus the analysis module's once loaded (for leak checks). */
   heapInUse(): number;
+
+  /**
+   * The same core without the work budget of synchronous calls (2^34 multiply-adds, docs/api.md
+   * "Limits"), for where blocking is fine (Node scripts, a worker). Memory limits still hold.
+   */
+  unbounded(): Relpos;
+}
+
+export interface LoadOptions {
+  /** Force the SIMD (true) or baseline (false) build; default: SIMD when the engine validates SIMD128. */
+  simd?: boolean;
+  /** Also load the analysis module (rp.analysis, rp.lab) before resolving. */
+  analysis?: boolean;
+  /** The same as `analysis`: the lab lives in the analysis module. */
+  lab?: boolean;
 }
 
 /**
- * Instantiates the wasm core once; later calls return the same instance. Picks the SIMD build
- * when the engine validates SIMD128, unless `simd` forces a build.
+ * Instantiates the wasm core once per build; later calls return the same instance. Picks the SIMD
+ * build when the engine validates SIMD128, unless `simd` forces a build. With `analysis: true` the
+ * instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
  * @example const rp = await load();
+ * @example const rp = await load({ analysis: true }); rp.analysis.svd(M);
  */
-export function load(options?: { simd?: boolean }): Promise<Relpos>;
+export function load(options?: LoadOptions): Promise<Relpos>;
 
 /** Package version. */
 export const version: string;

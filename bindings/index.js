@@ -1,13 +1,19 @@
 // relpos: positional encodings for transformers, computed by a C++ core in WebAssembly.
-// This module loads the core once and exposes the public API (docs/api.md). It validates and
-// converts arguments; every number is computed in the core. The calls on schemes (rp.encoding,
-// rp.bias, …) are built from the core's operation table (rp.operations).
-import { simdSupported } from './simd.js';
+// This module loads the core and exposes the public API (docs/api.md). It validates and converts
+// arguments; every number is computed in the core. The calls on schemes (rp.encoding, rp.bias, …)
+// are built from the core's operation table (rp.operations).
+//
+// Two wasm modules per build flavour: the core (schemes, attention, maps, presets, configs), which
+// load() instantiates, and the analysis module (rp.analysis with Eigen, rp.lab), which arrives on
+// first use — `await rp.analysis.ready` (or `load({ analysis: true })`) before the synchronous
+// rp.analysis calls; rp.lab.train() loads it by itself (docs/api.md, "Loading").
+import { exceptionsSupported, simdSupported } from './simd.js';
 import {
   deepFreeze,
   isPlainObject,
   normaliseOptions,
   requireMatrix,
+  requireOptionsObject,
   requireSchemeId,
   requireTensor,
   toMask,
@@ -20,56 +26,102 @@ import { createLab } from './lab.js';
 export const version = '0.1.0';
 
 const instances = new Map();
+const LOAD_OPTIONS = ['simd', 'analysis', 'lab'];
 
 /**
- * Instantiates the wasm core (once; later calls return the same instance).
- * @param {{ simd?: boolean }} [options] force the SIMD (true) or baseline (false) build
+ * Instantiates the wasm core (once per flavour; later calls return the same instance).
+ * @param {{ simd?: boolean, analysis?: boolean, lab?: boolean }} [options] `simd` forces the SIMD
+ *   (true) or baseline (false) build; `analysis` / `lab` also load the analysis module (rp.analysis
+ *   and rp.lab) before resolving
  */
 export function load(options = {}) {
-  if (!isPlainObject(options)) throw new TypeError('relpos.load: options must be a plain object');
-  const simd = options.simd ?? simdSupported();
-  if (typeof simd !== 'boolean') throw new TypeError('relpos.load: simd must be a boolean');
+  const where = 'relpos.load';
+  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  for (const name of Object.keys(options)) {
+    if (!LOAD_OPTIONS.includes(name)) {
+      throw new RangeError(
+        `${where}: unknown option '${name}'; allowed: ${LOAD_OPTIONS.map((o) => `'${o}'`).join(', ')}`,
+      );
+    }
+  }
+  const { simd = simdSupported(), analysis = false, lab = false } = options;
+  for (const [name, value] of Object.entries({ simd, analysis, lab })) {
+    if (typeof value !== 'boolean') throw new TypeError(`${where}: ${name} must be a boolean`);
+  }
   if (simd && !simdSupported()) {
-    throw new RangeError('relpos.load: this engine has no WebAssembly SIMD; use simd: false');
+    throw new RangeError(`${where}: this engine has no WebAssembly SIMD; use simd: false`);
+  }
+  if (!exceptionsSupported()) {
+    throw new Error(
+      `${where}: this engine has no WebAssembly exception handling, which relpos needs (Chrome 95, Firefox 100, Safari 15.2, Node 17 and later have it)`,
+    );
   }
   if (!instances.has(simd)) {
-    const created = instantiate(simd);
+    const created = instantiate('core', simd).then((core) => new Relpos(core, simd));
     created.catch(() => instances.delete(simd)); // a failed load may be retried
     instances.set(simd, created);
   }
-  return instances.get(simd);
+  const core = instances.get(simd);
+  return analysis || lab ? core.then((rp) => rp.analysis.ready.then(() => rp)) : core;
 }
 
-async function instantiate(simd) {
-  // Static specifiers and new URL(…, import.meta.url) let bundlers find and copy both builds.
-  const factory = simd
-    ? (await import('../dist/relpos.simd.mjs')).default
-    : (await import('../dist/relpos.baseline.mjs')).default;
-  const wasmUrl = simd
-    ? new URL('../dist/relpos.simd.wasm', import.meta.url)
-    : new URL('../dist/relpos.baseline.wasm', import.meta.url);
+// Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
+// find and copy every build; the analysis module's glue becomes a chunk of its own, fetched only
+// when a page first asks for it.
+const BUILDS = {
+  'core/simd': () => ({
+    glue: import('../dist/relpos.simd.mjs'),
+    wasm: new URL('../dist/relpos.simd.wasm', import.meta.url),
+  }),
+  'core/baseline': () => ({
+    glue: import('../dist/relpos.baseline.mjs'),
+    wasm: new URL('../dist/relpos.baseline.wasm', import.meta.url),
+  }),
+  'analysis/simd': () => ({
+    glue: import('../dist/relpos-analysis.simd.mjs'),
+    wasm: new URL('../dist/relpos-analysis.simd.wasm', import.meta.url),
+  }),
+  'analysis/baseline': () => ({
+    glue: import('../dist/relpos-analysis.baseline.mjs'),
+    wasm: new URL('../dist/relpos-analysis.baseline.wasm', import.meta.url),
+  }),
+};
+
+/** Instantiates one wasm module ('core' | 'analysis') of one flavour; resolves to its Embind module. */
+async function instantiate(part, simd) {
+  const { glue, wasm } = BUILDS[`${part}/${simd ? 'simd' : 'baseline'}`]();
+  const factory = (await glue).default;
   const moduleOptions = {};
-  if (wasmUrl.protocol === 'file:') {
+  if (wasm.protocol === 'file:') {
     // Node: the web-targeted glue would fetch() a file:// URL, so hand it the bytes instead.
     const fsModule = 'node:fs/promises';
     const { readFile } = await import(/* @vite-ignore */ fsModule);
-    moduleOptions.wasmBinary = await readFile(wasmUrl);
+    moduleOptions.wasmBinary = await readFile(wasm);
   } else {
-    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasmUrl.href : path);
+    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
   }
-  return new Relpos(await factory(moduleOptions), simd);
+  return factory(moduleOptions);
 }
 
 class Relpos {
   #core;
+  #unboundedView; // the instance unbounded() returns
+  #bounded;
   #schemes;
   #presets;
   #analysis;
   #lab;
   #operations;
+  // The analysis module once instantiated, and its loading promise (null again after a failure, so
+  // a later use retries).
+  #second = null;
+  #secondLoading = null;
 
-  constructor(core, simd) {
+  // `bounded`: synchronous calls keep to the core's work budget (docs/api.md, "Limits"); false for
+  // the instance unbounded() returns.
+  constructor(core, simd, bounded = true) {
     this.#core = core;
+    this.#bounded = bounded;
     this.simd = simd;
     this.version = version;
     this.#operations = deepFreeze(JSON.parse(unwrap(core.operationsJson())));
@@ -78,6 +130,56 @@ class Relpos {
       if (op.name in this) continue;
       Object.defineProperty(this, op.name, { value: this.#schemeCall(op), writable: true, configurable: true });
     }
+    const ready = () => this.#loadSecond();
+    this.#analysis = createAnalysis(
+      (name, options) => {
+        const where = `relpos.analysis.${name}`;
+        return unwrap(this.#secondModule(where).analyze(name, normaliseOptions(where, options)));
+      },
+      {
+        ready,
+        buildInfo: () => ({
+          ...JSON.parse(unwrap(this.#secondModule('relpos.analysis.buildInfo').buildJson())),
+          simd: this.simd,
+        }),
+      },
+    );
+    this.#lab = createLab({
+      ready,
+      schema: () => JSON.parse(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
+      runJob: (kind, options, control) => runJob(this.#secondModule(control.where), unwrap, kind, options, control),
+    });
+  }
+
+  // The analysis module, or an Error naming `where` and how to wait for it (its loading starts).
+  #secondModule(where) {
+    if (this.#second) return this.#second;
+    this.#loadSecond().catch(() => {}); // the caller learns of a failed load from ready or the next call
+    throw new Error(
+      `${where}: the analysis module (rp.analysis, rp.lab) is still loading; await rp.analysis.ready, or load({ analysis: true }), before calling it`,
+    );
+  }
+
+  #loadSecond() {
+    if (!this.#secondLoading) {
+      this.#secondLoading = instantiate('analysis', this.simd).then((module) => {
+        this.#second = module;
+      });
+      this.#secondLoading.catch(() => {
+        this.#secondLoading = null;
+      });
+    }
+    return this.#secondLoading;
+  }
+
+  /**
+   * The same core without the work budget of synchronous calls, for where blocking is fine (Node
+   * scripts, a worker); memory limits still hold.
+   */
+  unbounded() {
+    if (!this.#bounded) return this;
+    this.#unboundedView ??= new Relpos(this.#core, this.simd, false);
+    return this.#unboundedView;
   }
 
   /** The calls on schemes with their options, as the core defines them: { name, doc, options, … }[]. */
@@ -117,17 +219,17 @@ class Relpos {
     return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
   }
 
-  /** The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences (lab.js). */
+  /**
+   * The extrapolation lab: train a tiny attention model per scheme, test it on longer sequences
+   * (lab.js). In the analysis module: train() loads it; schema, tasks, schemes and defaults need
+   * `await rp.lab.ready` first.
+   */
   get lab() {
-    this.#lab ??= createLab(this, JSON.parse(unwrap(this.#core.labSchemaJson())));
     return this.#lab;
   }
 
-  /** The analyses of chapter 2.1 (see analysis.js). */
+  /** The analyses of chapter 2.1 (analysis.js), in the analysis module: `await rp.analysis.ready` first. */
   get analysis() {
-    this.#analysis ??= createAnalysis((name, options) =>
-      unwrap(this.#core.analyze(name, normaliseOptions(`relpos.analysis.${name}`, options))),
-    );
     return this.#analysis;
   }
 
@@ -136,11 +238,11 @@ class Relpos {
     this.#core.releaseView();
     if (isPlainObject(options) && options.view !== undefined) {
       const { view, ...rest } = options;
-      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean`);
-      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest)));
+      if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean, got ${typeof view}`);
+      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest), !this.#bounded));
       options = rest;
     }
-    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options)));
+    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options), !this.#bounded));
   }
 
   // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
@@ -150,9 +252,12 @@ class Relpos {
     const kinds = Object.entries(returns);
     const unpack = { tensor: (t) => t, array: (t) => t.data, number: (t) => t.data[0] };
     const shape = (result) =>
-      kinds.length === 1 && kinds[0][1] === 'tensor'
-        ? result[kinds[0][0]]
-        : Object.fromEntries(kinds.map(([key, kind]) => [key, unpack[kind](result[key])]));
+      withNotes(
+        kinds.length === 1 && kinds[0][1] === 'tensor'
+          ? result[kinds[0][0]]
+          : Object.fromEntries(kinds.map(([key, kind]) => [key, unpack[kind](result[key])])),
+        result,
+      );
     if (!input) {
       return (id, options) => {
         requireSchemeId(where, id);
@@ -160,14 +265,15 @@ class Relpos {
       };
     }
     return (value, options = {}) => {
-      if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+      requireOptionsObject(where, 'options', options);
       const { scheme = defaultScheme, ...rest } = options;
-      requireSchemeId(where, scheme);
+      requireSchemeId(where, scheme, 'scheme');
       if (value === null || typeof value !== 'object') {
-        throw new TypeError(`${where}: ${input} must be a tensor of shape [n, d]`);
+        throw new TypeError(
+          `${where}: ${input} must be a tensor of shape [n, d], got ${value === null ? 'null' : typeof value}`,
+        );
       }
-      const tensor = toTensor(where, input, value);
-      requireMatrix(where, input, tensor);
+      const tensor = requireMatrix(where, input, toTensor(where, input, value));
       return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
     };
   }
@@ -181,8 +287,8 @@ class Relpos {
     const { scheme, merged, view, out } = attentionOptions(where, options);
     this.#core.releaseView();
     const result = view
-      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged))
-      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null));
+      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged, !this.#bounded))
+      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null, !this.#bounded));
     return attentionResult(result);
   }
 
@@ -192,7 +298,7 @@ class Relpos {
    */
   async attentionAsync(options) {
     const where = 'relpos.attentionAsync';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { onProgress, signal, ...rest } = options;
     const { scheme, merged, view, out } = attentionOptions(where, rest);
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
@@ -217,38 +323,38 @@ class Relpos {
    */
   async attentionMap(options) {
     const where = 'relpos.attentionMap';
-    if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+    requireOptionsObject(where, 'options', options);
     const { scheme, params = {}, onProgress, signal, ...rest } = options;
-    if (scheme !== undefined) requireSchemeId(where, scheme);
-    if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+    if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+    requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
     const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
     return result.data;
   }
 
-  /** Runs a core job with progress and cancellation (used by attentionMap and the lab). */
+  /** Runs a job of the core ('attentionMap') with progress and cancellation. */
   runJob(kind, options, control) {
     return runJob(this.#core, unwrap, kind, options, control);
   }
 
-  /** Bytes the core's allocator holds (for leak checks). */
+  /** Bytes the allocators hold: the core's, plus the analysis module's once loaded (for leak checks). */
   heapInUse() {
-    return this.#core.heapInUse();
+    return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0);
   }
 }
 
 // attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
 // into a tensor plus maskKind, q / k / v checked for a tensor shape.
 function attentionOptions(where, options) {
-  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be a plain object`);
+  requireOptionsObject(where, 'options', options);
   const { scheme, params = {}, ...rest } = options;
-  if (scheme !== undefined) requireSchemeId(where, scheme);
-  if (!isPlainObject(params)) throw new TypeError(`${where}: params must be a plain object`);
+  if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+  requireOptionsObject(where, 'params', params);
   const { view = false, out, mask, ...given } = { ...rest, ...params };
-  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean`);
+  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
   if (out !== undefined && !(out instanceof Float32Array)) {
-    throw new TypeError(`${where}: out must be a Float32Array`);
+    throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
   }
   if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
   const merged = normaliseOptions(where, given);
@@ -264,7 +370,16 @@ function attentionResult(result) {
   const out = {};
   if (result.weights) out.weights = result.weights;
   if (result.output) out.output = result.output;
-  return out;
+  return withNotes(out, result);
+}
+
+// The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
+// filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
+// every head. Present only when they say something.
+function withNotes(value, { synthetic, sameForEveryHead }) {
+  if (synthetic) value.synthetic = synthetic;
+  if (sameForEveryHead) value.sameForEveryHead = true;
+  return value;
 }
 
 const ERROR_TYPES = { TypeError, RangeError, Error };

@@ -106,16 +106,27 @@ export interface LabResult {
   tokens: { L: Float32Array; '4L': Float32Array };
 }
 
+/**
+ * The lab lives in the analysis module, which a page loads on first use: train() waits for it; the
+ * schema and what derives from it (tasks, schemes, defaults) throw an Error until `ready` resolves.
+ */
 export interface Lab {
+  /**
+   * Resolves once the analysis module has loaded; the first read starts loading it.
+   * @example await rp.lab.ready; rp.lab.tasks.map((t) => t.id);
+   */
+  readonly ready: Promise<void>;
   /** The options, schemes and tasks from the core, with defaults, ranges and docs. */
   readonly schema: LabSchema;
   readonly tasks: readonly LabTask[];
   readonly schemes: readonly LabScheme[];
   readonly defaults: Readonly<LabOptions>;
+  /** Loads the analysis module if needed, then trains. */
   train(options?: LabOptions): Promise<LabResult>;
 }
 
-export function createLab(
-  rp: { runJob(kind: string, options: object, control: object): Promise<object> },
-  schema: LabSchema,
-): Lab;
+export function createLab(module: {
+  ready(): Promise<void>;
+  schema(): LabSchema;
+  runJob(kind: string, options: object, control: object): Promise<object>;
+}): Lab;

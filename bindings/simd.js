@@ -1,5 +1,7 @@
-// Feature test for WebAssembly SIMD128 (as meshoptimizer does): validate a tiny module whose only
-// function returns `i8x16.splat(i32.const 0)`. Engines without SIMD reject it.
+// Feature tests for what the wasm builds need: SIMD128 (the SIMD build) and exception handling
+// (both builds: C++ exceptions compile to wasm `try`/`catch`). As meshoptimizer does, each validates
+// a tiny module that uses the feature; engines without it reject the module.
+// SIMD: one function returning `i8x16.splat(i32.const 0)`.
 const SIMD_PROBE = new Uint8Array([
   0,
   97,
@@ -32,10 +34,26 @@ const SIMD_PROBE = new Uint8Array([
   11, // code: i32.const 0; i8x16.splat; end
 ]);
 
-export function simdSupported() {
+// Exception handling: one function whose body is `try catch_all end`.
+const EXCEPTIONS_PROBE = new Uint8Array([
+  ...[0, 97, 115, 109, 1, 0, 0, 0], // \0asm, version 1
+  ...[1, 4, 1, 96, 0, 0], // type section: () -> ()
+  ...[3, 2, 1, 0], // function section: one function of type 0
+  ...[10, 8, 1, 6, 0, 6, 64, 25, 11, 11], // code: try (empty block type); catch_all; end; end
+]);
+
+function validates(bytes) {
   try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+    return typeof WebAssembly === 'object' && WebAssembly.validate(bytes);
   } catch {
     return false;
   }
+}
+
+export function simdSupported() {
+  return validates(SIMD_PROBE);
+}
+
+export function exceptionsSupported() {
+  return validates(EXCEPTIONS_PROBE);
 }

@@ -2,7 +2,8 @@
 // createRelposWorker() from worker-client.js. Messages in (anything else is ignored):
 //   { type: 'hello', lock }            hold the Web Lock `lock` while alive, then answer { type: 'alive' }
 //   { id, type: 'call', method, args } method: a member of the loaded instance ('bias', 'schemes', …)
-//                                       or of its analysis / lab ('analysis.svd', 'lab.train')
+//                                       or of its analysis / lab ('analysis.svd', 'lab.train'); the
+//                                       analysis module is loaded before the first such call
 //   { id, type: 'cancel' }             aborts that call's job
 // Messages out: { id, type: 'progress', value, detail }, { id, type: 'result', result } (typed
 // arrays transferred, not copied), { id, type: 'error', error: { name, message } }, and
@@ -14,7 +15,8 @@ import { load } from './index.js';
 const NAMESPACES = ['analysis', 'lab'];
 // runJob's third argument holds functions (onProgress, signal), which cannot cross to a worker;
 // the jobs it runs are served as attentionMap and lab.train, with progress and cancellation.
-const NOT_SERVED = ['constructor', 'runJob', ...NAMESPACES];
+// unbounded: the worker's instance is already the one without a work budget.
+const NOT_SERVED = ['constructor', 'runJob', 'unbounded', ...NAMESPACES];
 
 // Every typed-array buffer in a result, so postMessage can transfer instead of copy.
 function transferables(value, out = new Set()) {
@@ -54,11 +56,15 @@ function operation(rp, method) {
   return typeof owner[name] === 'function' ? (...args) => owner[name](...args) : () => owner[name];
 }
 
+// Off the page's main thread a long call blocks nothing: the worker's instance has no work budget
+// (docs/api.md, "Limits"); memory limits still hold.
+const loadUnbounded = () => load().then((rp) => rp.unbounded());
+
 /**
  * Answers the protocol on `scope` (a worker's global scope, or anything with onmessage,
- * postMessage and close). `loadCore` makes the instance (default: relpos's load()).
+ * postMessage and close). `loadCore` makes the instance (default: relpos's load(), unbounded).
  */
-export function serve(scope, { loadCore = load } = {}) {
+export function serve(scope, { loadCore = loadUnbounded } = {}) {
   const ready = Promise.resolve().then(loadCore);
   ready.catch(() => {}); // each call reports a failed load itself
   const running = new Map();
@@ -76,6 +82,8 @@ export function serve(scope, { loadCore = load } = {}) {
     running.set(id, controller);
     try {
       const rp = await ready;
+      const namespace = typeof method === 'string' ? NAMESPACES.find((ns) => method.startsWith(`${ns}.`)) : undefined;
+      if (namespace) await rp[namespace].ready;
       const fn = operation(rp, method);
       if (!Array.isArray(args)) throw new TypeError(`relpos worker: args of ${method} must be an array`);
       // Long calls take { onProgress, signal } in their options object (the last argument).

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # libFuzzer targets for the core under AddressSanitizer + UndefinedBehaviorSanitizer, one per entry
 # family (tests/fuzz/fuzz_*.cpp): schemes (compute), attention, analysis, config (fromConfigJson +
-# parseJson). Built here with clang++-14 directly into build/fuzz/ (not part of CMake).
+# parseJson), maps (attentionMap jobs stepped to the end or cancelled midway) and lab (training
+# jobs with small budgets). Built here with clang++-14 directly into build/fuzz/ (not part of CMake).
 #
 # Usage: scripts/fuzz.sh [long|quick|replay|build] [target ...]
-#   long   (default, `npm run fuzz`) RELPOS_FUZZ_SECONDS per target (default 600)
+#   long   (default, `npm run fuzz`) each target until RELPOS_FUZZ_RUNS executions (default 10
+#          million) or RELPOS_FUZZ_SECONDS (default 3600), whichever comes first; then writes
+#          docs/fuzzing.md (scripts/fuzz-report.mjs) with every target's executions, time and findings
 #   quick  (`npm test`) RELPOS_FUZZ_SECONDS per target (default 5), after replaying the regressions
 #   replay every input under tests/fuzz/regressions/<target>/ once
 #   build  only build
-# Writes build/reports/fuzz.json ({ target: { status, execs, findings } }) for scripts/summary.mjs.
+# Writes build/reports/fuzz.json ({ target: { status, execs, seconds, findings } }) for
+# scripts/summary.mjs and the report. Runs at `nice` priority (the machine is shared).
 # A crash leaves its input in build/fuzz/artifacts/<target>/; once fixed, keep it as a regression:
 #   cp build/fuzz/artifacts/<target>/crash-… tests/fuzz/regressions/<target>/<what-it-was>
 set -uo pipefail
@@ -16,11 +20,12 @@ cd "$(dirname "$0")/.."
 
 mode="${1:-long}"
 shift || true
-all_targets=(schemes attention analysis config)
+all_targets=(schemes attention analysis config maps lab)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+runs=-1
 case "$mode" in
-  long) seconds="${RELPOS_FUZZ_SECONDS:-600}" ;;
+  long) seconds="${RELPOS_FUZZ_SECONDS:-3600}"; runs="${RELPOS_FUZZ_RUNS:-10000000}" ;;
   quick) seconds="${RELPOS_FUZZ_SECONDS:-5}" ;;
   replay|build) seconds=0 ;;
   *) echo "usage: scripts/fuzz.sh [long|quick|replay|build] [target ...]" >&2; exit 2 ;;
@@ -32,15 +37,20 @@ mkdir -p "$out/obj" build/reports
 flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -Isrc -I"$out/generated" -I/usr/include/eigen3
        -fsanitize=address,undefined -fno-sanitize-recover=all)
 report=build/reports/fuzz.json
+# The long campaign keeps its own record (targets may run one at a time, days apart).
+[ "$mode" = long ] && report=build/reports/fuzz-long.json
 
-write_report() { # target status execs findings
+write_report() { # target status execs findings seconds
   node -e '
     const fs = require("fs");
-    const [file, target, status, execs, findings] = process.argv.slice(1);
+    const [file, target, status, execs, findings, seconds, runs, limit] = process.argv.slice(1);
     let r = {};
     try { r = JSON.parse(fs.readFileSync(file, "utf8")); } catch {}
-    r[target] = { status, execs: Number(execs), findings: Number(findings) };
-    fs.writeFileSync(file, JSON.stringify(r, null, 2));' "$report" "$@"
+    r[target] = {
+      status, execs: Number(execs), findings: Number(findings), seconds: Number(seconds ?? 0),
+      runLimit: Number(runs), timeLimit: Number(limit), date: new Date().toISOString().slice(0, 10),
+    };
+    fs.writeFileSync(file, JSON.stringify(r, null, 2));' "$report" "$@" "$runs" "$seconds"
 }
 
 # The core's sources (src/relpos and its folders); an object is named after its path there, with
@@ -95,7 +105,7 @@ for obj in "$out"/obj/*.o; do
 done
 if ! build; then
   echo "fuzz: build failed" >&2
-  for t in "${targets[@]}"; do write_report "$t" failed 0 1; done
+  for t in "${targets[@]}"; do write_report "$t" failed 0 1 0; done
   exit 1
 fi
 [ "$mode" = build ] && exit 0
@@ -114,6 +124,7 @@ for t in "${targets[@]}"; do
   target_status=passed
   findings=0
   execs=0
+  started=$(date +%s)
   # 1. Regressions: every input that once crashed must now run clean.
   mapfile -t regressions < <(find "tests/fuzz/regressions/$t" -type f ! -name '.*' ! -name '*.md' | sort)
   if [ ${#regressions[@]} -gt 0 ]; then
@@ -127,7 +138,7 @@ for t in "${targets[@]}"; do
   fi
   # 2. Fuzzing from the seeds, the saved corpus and the regressions.
   if [ "$seconds" -gt 0 ] && [ "$target_status" = passed ]; then
-    "$bin" "${fuzz_flags[@]}" -max_total_time="$seconds" -artifact_prefix="$out/artifacts/$t/" \
+    nice "$bin" "${fuzz_flags[@]}" -max_total_time="$seconds" -runs="$runs" -artifact_prefix="$out/artifacts/$t/" \
       "$out/corpus/$t" "$out/seeds/$t" "tests/fuzz/regressions/$t" >>"$log" 2>&1
     rc=$?
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
@@ -139,8 +150,12 @@ for t in "${targets[@]}"; do
       grep -m3 -E "FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer" "$log" | sed 's/^/    /'
     fi
   fi
-  echo "fuzz $t: $target_status ($execs execs, $findings findings; log $log)"
-  write_report "$t" "$target_status" "$execs" "$findings"
+  elapsed=$(( $(date +%s) - started ))
+  echo "fuzz $t: $target_status ($execs execs in ${elapsed} s, $findings findings; log $log)"
+  write_report "$t" "$target_status" "$execs" "$findings" "$elapsed"
   [ "$target_status" = passed ] || status=1
 done
+if [ "$mode" = long ]; then
+  node scripts/fuzz-report.mjs "$report" docs/fuzzing.md "$runs" "$seconds" || status=1
+fi
 exit $status

@@ -8,8 +8,8 @@ namespace relpos {
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
   if (kind == "attentionMap") return startAttentionMap(params);
   if (kind == "attention") return startAttention(params);
-  if (kind == "train") return startTraining(params);
-  throwRange("relpos: unknown job kind '" + kind + "'");
+  // The lab's "train" job is the analysis module's (startAnalysisJob in analysis_lab.hpp).
+  throwUnknownName("relpos", "job kind", kind, {"attention", "attentionMap"}, "job kinds", false);
 }
 
 }  // namespace relpos

@@ -1,7 +1,10 @@
-// relpos: the public interface of the core, the one header the JS binding includes.
+// relpos: the public interface of the core module, the header its JS binding includes
+// (bindings/core_bindings.cpp). The analyses and the lab are a second module with its own header,
+// analysis_lab.hpp, which includes this one; this one never includes analysis/ or lab/, so the
+// module a page loads first holds neither Eigen nor the lab.
 //
 // The core's parts include one way — base → kernels → schemes → ops → {analysis, lab, models} →
-// this header (tests/node/layers.test.js enforces it; docs/architecture.md explains the layers):
+// the public headers (tests/node/layers.test.js enforces it; docs/architecture.md explains the layers):
 //   base/     errors, tensors, parameters, JSON, random numbers, small numeric helpers, jobs
 //   kernels/  SIMD attention kernels and rotary plans; know no schemes
 //   schemes/  the Scheme interface, one file per scheme, the registry (one line per scheme)
@@ -11,20 +14,19 @@
 #include <memory>
 #include <string>
 
-#include "relpos/analysis/analysis.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
-#include "relpos/lab/lab.hpp"
 #include "relpos/models/models.hpp"
 #include "relpos/ops/operations.hpp"
 
 namespace relpos {
 
-// Starts a long computation: kind "attentionMap" (pooled long-context attention maps), "attention"
-// (rp.attention of any size, e.g. output only at long n) or "train" (the extrapolation lab). Validates params up front
-// and throws ArgumentError like every other call.
+// Starts a long computation of the core: kind "attentionMap" (pooled long-context attention maps)
+// or "attention" (rp.attention of any size, e.g. output only at long n). Validates params up front
+// and throws ArgumentError like every other call. The lab's "train" job is the second module's
+// (startAnalysisJob in analysis_lab.hpp).
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params);
 
 }  // namespace relpos

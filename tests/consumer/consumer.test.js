@@ -152,6 +152,10 @@ beforeAll(async () => {
     'dist/relpos.simd.mjs',
     'dist/relpos.baseline.wasm',
     'dist/relpos.baseline.mjs',
+    'dist/relpos-analysis.simd.wasm',
+    'dist/relpos-analysis.simd.mjs',
+    'dist/relpos-analysis.baseline.wasm',
+    'dist/relpos-analysis.baseline.mjs',
     'dist/web/relpos-web.js',
   ];
   const missing = required.filter((f) => !existsSync(join(repo, f)));
@@ -207,6 +211,10 @@ describe('npm pack', () => {
       'dist/relpos.simd.mjs',
       'dist/relpos.baseline.wasm',
       'dist/relpos.baseline.mjs',
+      'dist/relpos-analysis.simd.wasm',
+      'dist/relpos-analysis.simd.mjs',
+      'dist/relpos-analysis.baseline.wasm',
+      'dist/relpos-analysis.baseline.mjs',
       'dist/web/relpos-web.js',
       'web/index.js',
       'web/index.d.ts',
@@ -223,7 +231,7 @@ describe('npm pack', () => {
       expect(files).toContain(f);
     }
     const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages(\.zh)?\.js|docs\/[\w./-]+\.(md|svg|png))$/;
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages(\.zh)?\.js|docs\/[\w./-]+\.(md|svg|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
   });
@@ -303,6 +311,24 @@ describe('(a) Node 20', () => {
     expect(out.row).toEqual([-0.0625, 0, null, null]); // row 1 of head 0 (slope 2^-4); −Infinity → null in JSON
     expect(out.invFreq.map((v) => Number(v.toFixed(6)))).toEqual([1, 0.1, 0.01, 0.001]);
     expect(out.schemes).toBeGreaterThan(15);
+  });
+
+  it('loads the analysis module on first use, in both builds', async () => {
+    write(
+      join(app, 'analysis.mjs'),
+      `
+      import { load } from 'relpos';
+      for (const simd of [true, false]) {
+        const rp = await load({ simd });
+        await rp.analysis.ready;
+        const { singularValues } = rp.analysis.svd([[3, 0], [0, 4]]);
+        const build = rp.analysis.buildInfo();
+        console.log(rp.simd, Array.from(singularValues).join(','), build.vectorized, rp.lab.tasks.length > 0);
+      }
+    `,
+    );
+    const { stdout } = await node(['analysis.mjs'], app);
+    expect(stdout.trim().split('\n')).toEqual(['true 4,3 true true', 'false 4,3 false true']);
   });
 
   it('loads the baseline build too', async () => {
@@ -390,6 +416,9 @@ const rp = await load();
 const canvas = document.getElementById('own');
 renderHeatmap(canvas, rp.bias('alibi', { n: 64, heads: 8 }), { head: 1 });
 canvas.dataset.state = 'ready';
+// The analysis module arrives on first use, as a chunk and a wasm file of its own.
+await rp.analysis.ready;
+document.body.dataset.svd = Array.from(rp.analysis.svd([[3, 0], [0, 4]]).singularValues).join(',');
 `;
 
   beforeAll(() => {
@@ -408,10 +437,13 @@ canvas.dataset.state = 'ready';
     });
     const assets = readdirSync(join(root, 'dist', 'assets'));
     expect(assets.some((f) => /^relpos\.simd-[\w-]+\.wasm$/.test(f))).toBe(true);
+    expect(assets.some((f) => /^relpos-analysis\.simd-[\w-]+\.wasm$/.test(f))).toBe(true);
     const site = await serve(join(root, 'dist'));
     await inChromium(site, `${site.url}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
+      await tab.waitForFunction(() => document.body.dataset.svd);
+      expect(await tab.evaluate(() => document.body.dataset.svd)).toBe('4,3');
     });
   }, 120000);
 
@@ -429,6 +461,8 @@ canvas.dataset.state = 'ready';
     await inChromium(server, `http://127.0.0.1:${server.httpServer.address().port}/`, async (tab) => {
       expectHeatmap(await heatmapPixels(tab, '#own'), 64);
       expectHeatmap(await heatmapPixels(tab, '#element'), 48);
+      await tab.waitForFunction(() => document.body.dataset.svd);
+      expect(await tab.evaluate(() => document.body.dataset.svd)).toBe('4,3');
     });
   }, 120000);
 });
@@ -539,12 +573,16 @@ export function listen(map: HTMLElementTagNameMap['relpos-heatmap'], curve: Relp
           types: [],
           skipLibCheck: false,
         },
-        files: ['consumer.ts', 'figure.ts'],
+        files: ['consumer.ts', 'figure.ts', 'schemes.ts'],
       }),
     );
     write(join(app, 'ts', 'package.json'), JSON.stringify({ type: 'module' }));
-    // relpos/figure's strict consumer, the one tests/types type-checks against the checkout.
-    write(join(app, 'ts', 'figure.ts'), readFileSync(join(repo, 'tests', 'types', 'figure.ts'), 'utf8'));
+    // relpos/figure's strict consumer and the generated option types' consumer (with its
+    // @ts-expect-error lines for theta, sheme and unknown ids), the ones tests/types type-checks
+    // against the checkout, here against the packed tarball.
+    for (const file of ['figure.ts', 'schemes.ts']) {
+      write(join(app, 'ts', file), readFileSync(join(repo, 'tests', 'types', file), 'utf8'));
+    }
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await node([tsc, '-p', join(app, 'ts', 'tsconfig.json')], app).catch((error) => error);
     expect(result.stdout ?? '', 'tsc errors').toBe('');

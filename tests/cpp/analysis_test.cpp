@@ -540,7 +540,7 @@ TEST(Precision, ErrorGrowsWithPositionAndBfloat16IsWorseThanFloat16WorseThanFloa
 TEST(AnalysisErrors, NameTheFunctionAndTheArgument) {
   std::string message;
   EXPECT_EQ(errorKind([&] { run("svd", options("svd")); }, &message), ArgumentError::Kind::Type);
-  EXPECT_EQ(message, "relpos.analysis.svd: M must be a tensor of shape [rows, cols]");
+  EXPECT_EQ(message, "relpos.analysis.svd: M must be a tensor of shape [rows, cols], got nothing");
   EXPECT_EQ(errorKind(
                 [&] {
                   run("svd", withMatrix("svd", "M", 1, 2, {1, NAN}));

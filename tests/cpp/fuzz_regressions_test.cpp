@@ -62,6 +62,12 @@ TEST(FuzzRegressions, Analysis) {
 TEST(FuzzRegressions, Config) {
   replay("config", fuzz::runConfig);
 }
+TEST(FuzzRegressions, Maps) {
+  replay("maps", fuzz::runMaps);
+}
+TEST(FuzzRegressions, Lab) {
+  replay("lab", fuzz::runLab);
+}
 
 // The seeds are valid calls: each must compute without error (guards the input format itself).
 TEST(FuzzRegressions, GoldenSeedsAreValidCalls) {
@@ -70,4 +76,10 @@ TEST(FuzzRegressions, GoldenSeedsAreValidCalls) {
   const std::string attention =
       R"({"id":"rope","params":{"q":{"shape":[2,4],"data":[1,2,3,4,5,6,7,8]},"k":[[1,0,0,1],[0,1,1,0]],"queryOffset":1000000000}})";
   EXPECT_EQ(fuzz::runAttention(attention), 0);
+  // Jobs: a map run to the end in small steps, one cancelled midway, a short training run.
+  EXPECT_EQ(fuzz::runMaps(R"({"params":{"n":64,"scheme":"alibi","heads":2,"size":16},"budgets":[1,4]})"), 0);
+  EXPECT_EQ(fuzz::runMaps(R"({"params":{"n":40,"scheme":"rope","d":8,"seed":2,"size":8},"cancelAfter":2})"), 0);
+  EXPECT_EQ(fuzz::runLab(R"({"params":{"scheme":"alibi","length":4,"dModel":8,"dFF":8,"batch":2,"steps":2,)"
+                         R"("evalSequences":1,"heads":2},"budgets":[3]})"),
+            0);
 }

@@ -19,8 +19,6 @@ using relpos::testing::Failure;
 using relpos::testing::params;
 using relpos::testing::with;
 
-namespace {}  // namespace
-
 TEST(Hardening, ParametersTheCallIgnoresAreStillValidated) {
   Params p = with("buckets", {{"n", 4}, {"heads", std::nan("")}});
   Failure f = failure("buckets", "t5", p);
@@ -71,18 +69,26 @@ TEST(Hardening, HugePositionsDoNotOverflowIntegerCasts) {
   EXPECT_NO_THROW(compute("scores", "rope-longrope", offsets));
 }
 
+// Memory limits hold also where the work budget is lifted (the worker, jobs, rp.unbounded()).
+namespace {
+Params unbounded(Params p) {
+  p.setWorkBudget(std::numeric_limits<double>::infinity());
+  return p;
+}
+}  // namespace
+
 TEST(Hardening, WorkingSetIsRefusedBeforeAllocating) {
-  Failure f = failure("scores", "rope", with("scores", {{"n", 8192}, {"d", 65536}}));
+  Failure f = failure("scores", "rope", unbounded(with("scores", {{"n", 8192}, {"d", 65536}})));
   ASSERT_TRUE(f.thrown);
   EXPECT_NE(f.message.find("relpos.scores: this call would need"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("over the limit of 1024 MiB"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("rp.attentionMap"), std::string::npos) << f.message;
 
-  f = failure("scores", "shaw", with("scores", {{"n", 8000}, {"d", 65536}, {"clip", 1 << 20}}));
+  f = failure("scores", "shaw", unbounded(with("scores", {{"n", 8000}, {"d", 65536}, {"clip", 1 << 20}})));
   ASSERT_TRUE(f.thrown);
   EXPECT_NE(f.message.find("aK"), std::string::npos) << f.message;
 
-  f = failure("scores", "transformer-xl", with("scores", {{"n", 8000}, {"d", 65536}}));
+  f = failure("scores", "transformer-xl", unbounded(with("scores", {{"n", 8000}, {"d", 65536}})));
   ASSERT_TRUE(f.thrown);
   EXPECT_NE(f.message.find("working memory"), std::string::npos) << f.message;
 }

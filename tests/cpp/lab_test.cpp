@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "relpos/analysis_lab.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/ops/operations.hpp"
-#include "relpos/relpos.hpp"
 #include "relpos/schemes/registry.hpp"
 
 namespace {
@@ -259,7 +259,7 @@ TEST(LabJob, TrainJobRunsToItsResult) {
   p.setNumber("steps", 5);
   p.setNumber("length", 8);
   p.setNumber("evalSequences", 2);
-  std::unique_ptr<relpos::Job> job = relpos::startJob("train", p);
+  std::unique_ptr<relpos::Job> job = relpos::startAnalysisJob("train", p);
   double progress = 0;
   int calls = 0;
   while (!job->done()) {
@@ -291,14 +291,14 @@ TEST(LabJob, TrainJobRunsToItsResult) {
 TEST(LabJob, RejectsBadOptions) {
   relpos::Params p("relpos.train");
   p.setNumber("bogus", 1);
-  EXPECT_THROW(relpos::startJob("train", p), relpos::ArgumentError);
+  EXPECT_THROW(relpos::startAnalysisJob("train", p), relpos::ArgumentError);
   relpos::Params q("relpos.train");
   q.setNumber("heads", 3);  // 32 is not divisible by 3
-  EXPECT_THROW(relpos::startJob("train", q), relpos::ArgumentError);
+  EXPECT_THROW(relpos::startAnalysisJob("train", q), relpos::ArgumentError);
   relpos::Params r("relpos.train");
   r.setString("scheme", "rope");
   r.setString("mode", "implicit");
-  EXPECT_THROW(relpos::startJob("train", r), relpos::ArgumentError);
+  EXPECT_THROW(relpos::startAnalysisJob("train", r), relpos::ArgumentError);
 }
 
 }  // namespace

@@ -157,25 +157,32 @@ Params toParams(const JsonValue& params, const std::string& op) {
 }
 
 // Fixture file of each preset: fromConfig must reproduce the preset exactly.
-const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {{"llama-2-7b", "llama-2-7b.json"},
-                                                                         {"llama-3.1-8b", "llama-3.1-8b.json"},
-                                                                         {"qwen2-7b", "qwen2-7b.json"},
-                                                                         {"mistral-7b", "mistral-7b.json"},
-                                                                         {"gpt-neox-20b", "gpt-neox-20b.json"},
-                                                                         {"gpt-j-6b", "gpt-j-6b.json"},
-                                                                         {"phi-3-mini-128k", "phi-3-mini-128k.json"},
-                                                                         {"bloom-7b1", "bloom-7b1.json"},
-                                                                         {"mpt-7b", "mpt-7b.json"},
-                                                                         {"t5-base", "t5-base.json"},
-                                                                         {"deberta-v3-base", "deberta-v3-base.json"}};
+const std::vector<std::pair<std::string, std::string>> kPresetConfigs = {
+    {"llama-2-7b", "llama-2-7b.json"},
+    {"llama-3.1-8b", "llama-3.1-8b.json"},
+    {"qwen2-7b", "qwen2-7b.json"},
+    {"mistral-7b", "mistral-7b.json"},
+    {"gpt-neox-20b", "gpt-neox-20b.json"},
+    {"gpt-j-6b", "gpt-j-6b.json"},
+    {"phi-3-mini-128k", "phi-3-mini-128k.json"},
+    {"bloom-7b1", "bloom-7b1.json"},
+    {"mpt-7b", "mpt-7b.json"},
+    {"t5-base", "t5-base.json"},
+    {"deberta-v3-base", "deberta-v3-base.json"},
+    {"llama-4-scout", "llama-4-scout-17b-16e-instruct.json"},
+    {"deepseek-v3", "deepseek-v3.json"},
+    {"gemma-3-4b", "gemma-3-4b-it.json"},
+    {"qwen3-8b", "qwen3-8b.json"},
+    {"gpt-oss-20b", "gpt-oss-20b.json"},
+    {"phi-4-mini", "phi-4-mini-instruct.json"}};
 
 }  // namespace
 
 // ----- presets -------------------------------------------------------------------------------------
 
-TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
+TEST(Presets, ListsTheModelsOfDocsPresets) {
   const JsonValue list = presets();
-  ASSERT_EQ(list.array.size(), 11u);
+  ASSERT_EQ(list.array.size(), 17u);
   std::set<std::string> ids;
   for (const JsonValue& p : list.array) {
     for (const char* key : {"id", "name", "scheme", "source"}) {
@@ -185,6 +192,8 @@ TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
     }
     EXPECT_TRUE(p.find("params")->isObject());
     EXPECT_TRUE(p.find("model")->isObject());
+    ASSERT_NE(p.find("groups"), nullptr);
+    EXPECT_EQ(toJson(*p.find("groups")->array.at(0).find("params")), toJson(*p.find("params")));
     EXPECT_GE(p.find("heads")->number, 1);
     ids.insert(p.find("id")->string);
     expectOnlyAcceptedParams(p, p.find("id")->string);
@@ -195,10 +204,11 @@ TEST(Presets, ListsTheElevenModelsOfSchemesSection9) {
 TEST(Presets, CarryTheValuesOfSchemesSection9) {
   const JsonValue list = presets();
   const JsonValue& neox = presetById(list, "gpt-neox-20b");
-  EXPECT_EQ(toJson(*neox.find("params")), R"({"d":24,"base":10000,"layout":"half","rotaryDim":24})");
+  // d is the head width; rotaryDim the rotated part of it.
+  EXPECT_EQ(toJson(*neox.find("params")), R"({"d":96,"base":10000,"layout":"half","rotaryDim":24})");
   EXPECT_EQ(neox.find("model")->find("headDim")->number, 96);
   EXPECT_EQ(toJson(*presetById(list, "gpt-j-6b").find("params")),
-            R"({"d":64,"base":10000,"layout":"interleaved","rotaryDim":64})");
+            R"({"d":256,"base":10000,"layout":"interleaved","rotaryDim":64})");
   EXPECT_EQ(toJson(*presetById(list, "llama-3.1-8b").find("params")),
             R"({"d":128,"base":500000,"layout":"half","factor":8,"lowFreqFactor":1,"highFreqFactor":4,)"
             R"("originalMaxPositionEmbeddings":8192})");
@@ -222,7 +232,9 @@ TEST(Presets, RotaryPresetsComputeFrequenciesThroughTheCatalogue) {
     const std::string scheme = p.find("scheme")->string;
     if (scheme.rfind("rope", 0) != 0 || !schemeInCatalogue(scheme)) continue;
     const Result r = compute("frequencies", scheme, toParams(*p.find("params"), "frequencies"));
-    EXPECT_EQ(static_cast<double>(r.at("invFreq").f32.size()), p.find("params")->find("d")->number / 2);
+    const JsonValue& params = *p.find("params");
+    const JsonValue* rotary = params.find("rotaryDim");
+    EXPECT_EQ(static_cast<double>(r.at("invFreq").f32.size()), (rotary ? rotary : params.find("d"))->number / 2);
   }
   const Result phi3 = compute("frequencies", "rope-longrope",
                               toParams(*presetById(list, "phi-3-mini-128k").find("params"), "frequencies"));
@@ -233,9 +245,8 @@ TEST(Presets, AlibiPresetsGiveBloomSlopes) {
   const JsonValue list = presets();
   const JsonValue& bloom = presetById(list, "bloom-7b1");
   Params p = toParams(*bloom.find("params"), "bias");
-  p.setNumber("n", 2);
   p.setNumber("heads", bloom.find("heads")->number);
-  p.setString("output", "slopes");
+  p.setString("output", "slopes");  // the slopes take no n: they are per head
   const auto slopes = relpos::testing::data(compute("bias", "alibi", p));
   ASSERT_EQ(slopes.size(), 32u);
   for (int t = 0; t < 32; ++t) EXPECT_FLOAT_EQ(slopes[t], std::pow(2.0, -0.25 * (t + 1)));
@@ -278,10 +289,13 @@ TEST(FromConfig, YarnWithoutOriginalLengthFallsBackToMaxPositionsAndWarns) {
       "max_position_embeddings":4096,"rope_theta":10000,
       "rope_scaling":{"rope_type":"yarn","factor":4,"beta_fast":32,"beta_slow":1,"mscale":0.707,
                       "mscale_all_dim":0.707,"truncate":false,"attention_factor":1.1}})");
+  // A given attention_factor replaces the mscale pair (as Hugging Face): the pair is not used, and said so.
   EXPECT_EQ(toJson(*r.find("params")),
             R"({"d":64,"base":10000,"layout":"half","factor":4,"originalMaxPositionEmbeddings":4096,"betaFast":32,)"
-            R"("betaSlow":1,"attentionFactor":1.1,"mscale":0.707,"mscaleAllDim":0.707,"truncate":false})");
+            R"("betaSlow":1,"attentionFactor":1.1,"truncate":false})");
   EXPECT_TRUE(anyContains(warnings(r), "original_max_position_embeddings is missing")) << toJson(*r.find("warnings"));
+  EXPECT_TRUE(anyContains(warnings(r), "attention_factor replaces the factor of mscale"))
+      << toJson(*r.find("warnings"));
   // Without factor the ratio is used, and said so.
   const JsonValue ratio = fromConfig(R"({"model_type":"llama","head_dim":64,"num_attention_heads":8,
       "max_position_embeddings":16384,"rope_scaling":{"type":"yarn","original_max_position_embeddings":4096}})");
@@ -308,10 +322,11 @@ TEST(FromConfig, ReadsLinearDynamicAndNtkScaling) {
 TEST(FromConfig, PartialRotaryFactorAndRotaryPct) {
   const JsonValue phi = fromConfig(R"({"model_type":"phi","hidden_size":2560,"num_attention_heads":32,
       "partial_rotary_factor":0.4,"rope_theta":10000})");
-  EXPECT_EQ(toJson(*phi.find("params")), R"({"d":32,"base":10000,"layout":"half","rotaryDim":32})");
+  // d is the head width (2560 / 32 = 80); rotaryDim the rotated part of it.
+  EXPECT_EQ(toJson(*phi.find("params")), R"({"d":80,"rotaryDim":32,"base":10000,"layout":"half"})");
   const JsonValue v5 = fromConfig(R"({"model_type":"gpt_neox","hidden_size":6144,"num_attention_heads":64,
       "rope_parameters":{"rope_type":"default","rope_theta":10000,"partial_rotary_factor":0.25}})");
-  EXPECT_EQ(toJson(*v5.find("params")), R"({"d":24,"base":10000,"layout":"half","rotaryDim":24})");
+  EXPECT_EQ(toJson(*v5.find("params")), R"({"d":96,"rotaryDim":24,"base":10000,"layout":"half"})");
   EXPECT_TRUE(warnings(v5).empty());
 }
 
@@ -390,9 +405,9 @@ TEST(FromConfig, UnreadableConfigsAreRangeErrorsNamingWhatIsMissing) {
   f = failure(R"({"model_type":"llama","hidden_size":4096})");
   EXPECT_EQ(f.message.rfind("relpos.fromConfig: cannot find the number of heads", 0), 0u) << f.message;
   f = failure(
-      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"mrope","factor":2}})");
+      R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"wobble","factor":2}})");
   EXPECT_EQ(f.kind, ArgumentError::Kind::Range);
-  EXPECT_EQ(f.message.rfind("relpos.fromConfig: unknown rope_scaling.rope_type 'mrope'; known: ", 0), 0u) << f.message;
+  EXPECT_EQ(f.message.rfind("relpos.fromConfig: unknown rope_scaling.rope_type 'wobble'; known: ", 0), 0u) << f.message;
   f = failure(
       R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"rope_scaling":{"rope_type":"llama3","factor":8}})");
   EXPECT_NE(f.message.find("rope_scaling.low_freq_factor, required for rope_type 'llama3'"), std::string::npos)

@@ -20,7 +20,7 @@ using relpos::testing::with;
 TEST(Nope, BiasAndScoresAreZeroAndCausalMasksThem) {
   Params p = with("bias", {{"n", 6}, {"heads", 3}});
   const Tensor bias = compute("bias", "nope", p).at("data");
-  ASSERT_EQ(bias.shape, (Shape{3, 6, 6}));
+  ASSERT_EQ(bias.shape, (Shape{1, 6, 6}));  // the same (zero) map for every head: one
   for (float x : bias.f32) EXPECT_EQ(x, 0.0f);
   EXPECT_EQ(compute("scores", "nope", p).at("data").f32, bias.f32);
   p.setBoolean("causal", true);

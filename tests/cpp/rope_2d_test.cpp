@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "relpos/relpos.hpp"
+#include "relpos/analysis_lab.hpp"
 #include "test_helpers.hpp"
 
 using namespace relpos;
@@ -109,5 +109,5 @@ TEST(Rope2d, TheLabTrainsWithIt) {
   // A head width the axes cannot share is refused up front.
   Params options = with("train", {{"dModel", 12}});  // 2 heads of 6: not divisible by 4
   options.setString("scheme", "rope-2d");
-  EXPECT_THROW(startJob("train", options), ArgumentError);
+  EXPECT_THROW(startAnalysisJob("train", options), ArgumentError);
 }

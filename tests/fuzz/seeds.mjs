@@ -1,13 +1,14 @@
 // Writes the fuzz targets' seed corpora (scripts/fuzz.sh calls it): the golden cases
 // (tests/fixtures/golden) converted into the targets' JSON input format (fuzz_common.hpp), a few
-// analysis calls, and the real config.json files (tests/fixtures/configs).
-// Usage: node tests/fuzz/seeds.mjs <outDir>   → <outDir>/{schemes,attention,analysis,config}/
+// analysis calls, the real config.json files (tests/fixtures/configs), and small attention-map and
+// training jobs with their step budgets (fuzz_targets.hpp, runMaps / runLab).
+// Usage: node tests/fuzz/seeds.mjs <outDir>   → <outDir>/{schemes,attention,analysis,config,maps,lab}/
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const out = process.argv[2] ?? `${root}build/fuzz/seeds`;
-const targets = ['schemes', 'attention', 'analysis', 'config'];
+const targets = ['schemes', 'attention', 'analysis', 'config', 'maps', 'lab'];
 for (const t of targets) mkdirSync(`${out}/${t}`, { recursive: true });
 
 const OPS = {
@@ -95,4 +96,52 @@ writeFileSync(
   '{"__proto__":{"polluted":1},"rope_theta":10000,"hidden_size":64,"num_attention_heads":4}',
 );
 
-console.log(`fuzz seeds: ${count} golden cases, ${analyses.length} analyses, configs → ${out}`);
+// Attention maps: position-only (profile and streamed), with content (seed, q / k), pooled by max
+// and mean, run to the end and cancelled midway.
+const wave = (rows, cols, phase) => ({
+  shape: [rows, cols],
+  data: Array.from({ length: rows * cols }, (_, i) => Math.round(Math.sin(i + phase) * 1000) / 1000),
+});
+const maps = [
+  [{ n: 64, scheme: 'alibi', heads: 2, size: 16 }, [1, 4]],
+  [{ n: 200, scheme: 'alibi', heads: 4, head: 3, size: 32, causal: true, pool: 'mean' }, [7]],
+  [{ n: 96, scheme: 'rope', d: 16, size: 24 }, [2, 50]],
+  [{ n: 80, scheme: 'rope-yarn', d: 8, factor: 4, seed: 3, size: 16, causal: true }, [1, 2, 3]],
+  [{ n: 48, scheme: 't5', heads: 2, size: 12 }, [5]],
+  [{ n: 48, scheme: 'fire', heads: 2, size: 8 }, [1]],
+  [{ n: 40, scheme: 'sinusoidal', d: 8, size: 8 }, [3]],
+  [{ n: 32, scheme: 'kerple-log', r1: 1, r2: 2, size: 8, pool: 'mean' }, [1]],
+  [{ n: 36, scheme: 'rope-2d', d: 8, width: 6, size: 6 }, [2]],
+  [{ n: 16, d: 4, q: wave(16, 4, 0), k: wave(16, 4, 1), size: 4 }, [1]],
+  [{ n: 24, scheme: 'nope', seed: 1, size: 8 }, [4], 1],
+  [{ n: 128, scheme: 'xpos', d: 8, size: 16 }, [1], 2],
+];
+maps.forEach(([params, budgets, cancelAfter], i) =>
+  writeFileSync(
+    `${out}/maps/${String(i).padStart(2, '0')}_${params.scheme ?? 'content'}.json`,
+    JSON.stringify(cancelAfter === undefined ? { params, budgets } : { params, budgets, cancelAfter }),
+  ),
+);
+
+// Training jobs: every lab scheme family and mode, tiny sizes, a few steps; some cancelled.
+const small = { length: 4, dModel: 8, dFF: 8, batch: 2, steps: 3, evalSequences: 1, heads: 2 };
+const lab = [
+  [{ scheme: 'rope', task: 'copy' }, [1]],
+  [{ scheme: 'alibi', mode: 'explicit', layers: 2 }, [2]],
+  [{ scheme: 't5', schedule: 'linear', warmup: 1 }, [1, 5]],
+  [{ scheme: 'sinusoidal', mode: 'input' }, [3]],
+  [{ scheme: 'fire' }, [1], 2],
+  [{ scheme: 'nope', normalisation: false }, [4]],
+  [{ scheme: 'kerple-log', lr: 0.1, clip: 0 }, [1]],
+  [{ scheme: 'alibi', mode: 'mixed', alpha: 0.5, beta: 2, weightDecay: 0.1 }, [2], 1],
+];
+lab.forEach(([params, budgets, cancelAfter], i) =>
+  writeFileSync(
+    `${out}/lab/${String(i).padStart(2, '0')}_${params.scheme}.json`,
+    JSON.stringify({ params: { ...small, ...params }, budgets, ...(cancelAfter === undefined ? {} : { cancelAfter }) }),
+  ),
+);
+
+console.log(
+  `fuzz seeds: ${count} golden cases, ${analyses.length} analyses, configs, ${maps.length} maps, ${lab.length} lab jobs → ${out}`,
+);

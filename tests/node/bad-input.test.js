@@ -1,9 +1,12 @@
-// A table-driven battery of bad input, generated from the catalogue itself: for every scheme in
-// rp.schemes, every call it supports (`calls`) and every parameter in its metadata (`params`: type,
-// min, max, exclusiveMin, integer, choices) it passes NaN, ±Infinity, values just outside the
-// documented range, non-integers and values of the wrong kind, and checks the error class
-// (TypeError for kinds, RangeError for values), that the message names the function, the parameter
-// and the value, and that a valid call afterwards still matches a golden value.
+// A table-driven battery of bad input, generated from the core's own metadata: for every scheme in
+// rp.schemes, every call it supports (`calls`), every parameter in its metadata (`params`: type,
+// min, max, exclusiveMin, integer, choices) and every option of that call in the operation table
+// (rp.operations: the same metadata, e.g. attention's heads, mode, B, or a new option another
+// change adds) it passes NaN, ±Infinity, values just outside the documented range, non-integers,
+// poisoned tensors and values of the wrong kind, and checks the error class (TypeError for kinds,
+// RangeError for values), that the message names the function, the parameter and the value, and
+// that a valid call afterwards still matches a golden value. New parameters and options are covered
+// without editing this file.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases, implementingScheme } from './golden.js';
@@ -36,42 +39,60 @@ const REQUIRED = {
   'rope-longrope': { shortFactor: [1, 1, 1, 1], longFactor: [2, 2, 2, 2] },
 };
 
-// One valid call per (scheme, call); `over` replaces or adds options (scheme parameters go into
-// `params` for attention).
-function invoke(scheme, call, over = {}) {
-  const options = { ...REQUIRED[scheme.id], ...over };
+const operations = new Map(rp.operations.map((op) => [op.name, op]));
+
+// The tensors each call is given in its baseline (a poisoned copy keeps their shape).
+const BASELINE_TENSORS = {
+  rotate: { x: mat(4, 8) },
+  attention: { q: mat(4, 8), k: mat(4, 8, Math.cos), v: mat(4, 8) },
+};
+
+// One valid call per (scheme, call); `params` replaces or adds scheme parameters, `own` the call's
+// own options (rp.operations; for attention they stand beside `scheme`, the scheme's in `params`).
+function invoke(scheme, call, { params = {}, own = {} } = {}) {
+  const options = { ...REQUIRED[scheme.id], ...params };
   const heads = scheme.params.heads ? { heads: 2 } : {};
+  const input = operations.get(call).input;
   switch (call) {
     case 'encoding':
-      return rp.encoding(scheme.id, { n: 4, d: 8, ...options });
+      return rp.encoding(scheme.id, { n: 4, d: 8, ...options, ...own });
     case 'bias':
-      return rp.bias(scheme.id, { n: 4, heads: 2, ...options });
+      return rp.bias(scheme.id, { n: 4, heads: 2, ...options, ...own });
     case 'buckets':
-      return rp.buckets(scheme.id, { n: 4, ...options });
+      return rp.buckets(scheme.id, { n: 4, ...options, ...own });
     case 'frequencies':
-      return rp.frequencies(scheme.id, { d: 8, ...options });
-    case 'rotate':
-      return rp.rotate(mat(4, 8), { scheme: scheme.id, ...options });
+      return rp.frequencies(scheme.id, { d: 8, ...options, ...own });
+    case 'rotate': {
+      const { [input]: x = BASELINE_TENSORS.rotate.x, ...rest } = own;
+      return rp.rotate(x, { scheme: scheme.id, ...options, ...rest });
+    }
     case 'scores': {
       const content = scheme.id === 'cope' ? { q: mat(4, 8), k: mat(4, 8, Math.cos) } : {};
-      return rp.scores(scheme.id, { n: 4, d: 8, ...heads, ...content, ...options });
+      return rp.scores(scheme.id, { n: 4, d: 8, ...heads, ...content, ...options, ...own });
     }
     case 'attention':
       return rp.attention({
-        q: mat(4, 8),
-        k: mat(4, 8, Math.cos),
-        v: mat(4, 8),
+        ...BASELINE_TENSORS.attention,
         heads: heads.heads ?? 1,
         scheme: scheme.id,
         params: options,
+        ...own,
       });
     default:
       throw new Error(`no baseline for call '${call}'`);
   }
 }
 
-// The bad values for one parameter's metadata: [label, value, ErrorClass].
-function badValues(name, info) {
+// A tensor like `tensor` with one entry replaced.
+const poisoned = (tensor, value) => ({
+  shape: tensor.shape,
+  data: Float32Array.from(tensor.data, (x, i) => (i ? x : value)),
+});
+
+// The bad values for one parameter's (or option's) metadata: [label, value, ErrorClass]. `baseline`:
+// the tensor the baseline call gives it, if any. A tensor the JS entry takes for itself (an output
+// buffer) is checked for its kind only.
+function badValues(name, info, baseline) {
   const out = [];
   if (['number', 'integer', 'perHead'].includes(info.type)) {
     out.push(['NaN', NaN, RangeError], ['Infinity', Infinity, RangeError], ['-Infinity', -Infinity, RangeError]);
@@ -87,31 +108,39 @@ function badValues(name, info) {
     out.push(['a number', 1, TypeError], ['a string', 'yes', TypeError]);
   } else if (info.type === 'choice') {
     out.push(['an unknown choice', 'bogus', RangeError], ['a number', 3, TypeError]);
+  } else if (info.type === 'string') {
+    out.push(['a number', 5, TypeError], ['a boolean', false, TypeError]);
+  } else if (info.type === 'options') {
+    out.push(['a number', 5, TypeError], ['a string', 'abc', TypeError]);
   } else if (info.type === 'array') {
-    if (name === 'posAttType') {
+    if (info.items === 'string') {
       out.push(['an unknown entry', ['c2x'], RangeError], ['a number', 5, TypeError]);
+    } else if (info.check === 'binding') {
+      out.push(['a number', 5, TypeError], ['a string', 'abc', TypeError]);
     } else {
       out.push(
         ['a number', 5, TypeError],
         ['a string', 'abc', TypeError],
-        ['NaN inside', [NaN, 1], RangeError],
-        ['Infinity inside', [1, Infinity], RangeError],
+        ['NaN inside', baseline ? poisoned(baseline, NaN) : [NaN, 1], RangeError],
+        ['Infinity inside', baseline ? poisoned(baseline, Infinity) : [1, Infinity], RangeError],
       );
     }
   }
   return out;
 }
 
-// In attention q, k and v are the call's own matrices, checked (as tensors) before the scheme's.
-const ATTENTION_OWN = new Set(['q', 'k', 'v']);
+const isTensor = (value) => value !== null && typeof value === 'object' && 'shape' in value && 'data' in value;
 const show = (value) =>
   typeof value === 'number'
     ? String(value)
-    : JSON.stringify(value, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+    : isTensor(value)
+      ? `a [${value.shape.join(', ')}] tensor holding ${value.data[0]}`
+      : JSON.stringify(value, (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
 // Whether a RangeError message shows the offending value after "got" (numbers as the core prints
-// them, %.10g: 2000000000001 → 2e+12; strings quoted; for a list, its bad entry).
+// them, %.10g: 2000000000001 → 2e+12; strings quoted; for a list or tensor, its bad entry).
 function showsValue(message, value) {
-  const wanted = Array.isArray(value) ? value.find((x) => typeof x === 'string' || !Number.isFinite(x)) : value;
+  const entries = isTensor(value) ? Array.from(value.data) : value;
+  const wanted = Array.isArray(entries) ? entries.find((x) => typeof x === 'string' || !Number.isFinite(x)) : value;
   if (wanted === undefined) return true;
   const got = message.match(/, got (.*)$/)?.[1];
   if (got === undefined) return false;
@@ -125,20 +154,56 @@ const battery = [];
 for (const scheme of rp.schemes) {
   for (const call of scheme.calls) {
     for (const [name, info] of Object.entries(scheme.params)) {
-      if (call === 'attention' && ATTENTION_OWN.has(name)) continue;
-      for (const [label, value, ErrorClass] of badValues(name, info)) {
-        battery.push({ scheme, call, name, label, value, ErrorClass });
+      for (const [label, value, ErrorClass] of badValues(name, info, BASELINE_TENSORS[call]?.[name])) {
+        battery.push({ scheme, call, name, label, value, ErrorClass, where: 'params' });
+      }
+    }
+    // The call's own options the scheme does not declare itself (rp.operations).
+    for (const option of operations.get(call).options) {
+      if (option.name in scheme.params) continue;
+      const baseline = BASELINE_TENSORS[call]?.[option.name];
+      for (const [label, value, ErrorClass] of badValues(option.name, option, baseline)) {
+        battery.push({ scheme, call, name: option.name, label, value, ErrorClass, where: 'own' });
       }
     }
   }
 }
 
-describe('every scheme × call × parameter of rp.schemes refuses bad values', () => {
-  it('covers every scheme and every call in the catalogue', () => {
+describe('every scheme × call × parameter of rp.schemes and option of rp.operations refuses bad values', () => {
+  it('covers every scheme, every call and every option in the catalogue and the operation table', () => {
     expect(new Set(battery.map((b) => b.scheme.id)).size).toBe(rp.schemes.length);
     const pairs = new Set(battery.map((b) => `${b.scheme.id}/${b.call}`));
     for (const s of rp.schemes) for (const c of s.calls) expect(pairs.has(`${s.id}/${c}`), `${s.id}/${c}`).toBe(true);
-    expect(battery.length).toBeGreaterThan(1500);
+    const options = new Set(battery.filter((b) => b.where === 'own').map((b) => `${b.call}.${b.name}`));
+    for (const op of rp.operations) {
+      for (const option of op.options) {
+        const declaredEverywhere = rp.schemes
+          .filter((s) => s.calls.includes(op.name))
+          .every((s) => option.name in s.params);
+        if (!declaredEverywhere) {
+          expect(options.has(`${op.name}.${option.name}`), `${op.name}.${option.name}`).toBe(true);
+        }
+      }
+    }
+    expect(battery.length).toBeGreaterThan(3000);
+  });
+
+  it('every option in rp.operations declares its type, so the battery can test it', () => {
+    const untyped = rp.operations.flatMap((op) =>
+      op.options
+        .filter(
+          (o) => !['number', 'integer', 'boolean', 'choice', 'perHead', 'array', 'string', 'options'].includes(o.type),
+        )
+        .map((o) => `${op.name}.${o.name}`),
+    );
+    expect(untyped).toEqual([]);
+  });
+
+  it('every call in rp.operations has a baseline here', () => {
+    for (const op of rp.operations) {
+      const scheme = rp.schemes.find((s) => s.calls.includes(op.name));
+      expect(() => invoke(scheme, op.name), op.name).not.toThrow();
+    }
   });
 
   for (const scheme of rp.schemes) {
@@ -160,10 +225,10 @@ describe('every scheme × call × parameter of rp.schemes refuses bad values', (
   for (const [key, cases] of groups) {
     it(`${key}: ${cases.length} bad values → TypeError / RangeError naming function, parameter and value; next call still golden`, () => {
       const problems = [];
-      for (const { scheme, call, name, label, value, ErrorClass } of cases) {
+      for (const { scheme, call, name, label, value, ErrorClass, where: slot } of cases) {
         let caught;
         try {
-          invoke(scheme, call, { [name]: value });
+          invoke(scheme, call, { [slot]: { [name]: value } });
         } catch (error) {
           caught = error;
         }
@@ -349,9 +414,16 @@ describe('memory limits', () => {
   const limit = /over the limit of .*attentionMap/;
   const cases = [
     ['bias just over the per-result limit', () => rp.bias('alibi', { n: 8193, heads: 1 })],
-    ['scores with rotated rows over the working-set limit', () => rp.scores('rope', { n: 8192, d: 65536 })],
-    ['Shaw key table over the working-set limit', () => rp.scores('shaw', { n: 8000, d: 65536, clip: 1 << 20 })],
-    ['Transformer-XL encodings over the working-set limit', () => rp.scores('transformer-xl', { n: 8000, d: 65536 })],
+    // Without the work budget (rp.unbounded(), the worker): memory limits still hold.
+    ['scores with rotated rows over the working-set limit', () => rp.unbounded().scores('rope', { n: 8192, d: 65536 })],
+    [
+      'Shaw key table over the working-set limit',
+      () => rp.unbounded().scores('shaw', { n: 8000, d: 65536, clip: 1 << 20 }),
+    ],
+    [
+      'Transformer-XL encodings over the working-set limit',
+      () => rp.unbounded().scores('transformer-xl', { n: 8000, d: 65536 }),
+    ],
     [
       'CoPE table over the working-set limit',
       () => rp.scores('cope', { n: 2, d: 1024, q: mat(2, 1024), k: mat(2, 1024), nposMax: 1 << 20 }),

@@ -9,7 +9,7 @@ import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import { readSitePage } from '../../web/site/build-plugin.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const claimKeys = (table) => Object.keys(table.page).filter((key) => key.includes('.claim.'));
 // {name} placeholders; a brace group right after a letter, ^ or _ is TeX (\sqrt{16}, e^{b}), not a placeholder.
 const placeholders = (text) => [...String(text).matchAll(/(?<![A-Za-z^_\\])\{(\w+)\}/g)].map((m) => m[1]);

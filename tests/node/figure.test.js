@@ -26,7 +26,7 @@ let rp;
 const info = (id) => rp.schemes.find((s) => s.id === id);
 
 beforeAll(async () => {
-  rp = await load();
+  rp = await load({ analysis: true });
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const small = {
   scheme: 'kerple-log',
   task: 'copy',

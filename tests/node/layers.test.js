@@ -1,7 +1,9 @@
 // The core's layers include one way (docs/architecture.md): base → kernels → schemes → ops →
-// {analysis, lab, models} → src/relpos/relpos.hpp, the one header the binding includes. A file may
-// include its own folder and any lower layer; the three top folders do not include each other.
-// This test reads every #include "relpos/…" and fails on a wrong-way one.
+// {analysis, lab, models} → the public headers. A file may include its own folder and any lower
+// layer; the three top folders do not include each other. Two wasm modules, two public headers
+// (docs/build.md): src/relpos/relpos.hpp for the core module, which reaches neither analysis/ nor
+// lab/, and src/relpos/analysis_lab.hpp for the analysis module, which builds on it — never the
+// other way. This test reads every #include "relpos/…" and fails on a wrong-way one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,9 +87,31 @@ describe('the core includes one way', () => {
     expect(wrongWayIncludes()).toEqual([]);
   });
 
-  it('has one public header, the only core header the binding includes', () => {
-    const binding = join(root, 'bindings/relpos_bindings.cpp');
-    expect(includes(binding)).toEqual(['relpos.hpp']);
+  it('has one public header per module, the only core header each binding includes', () => {
+    const binding = (name) => join(root, 'bindings', name);
+    expect(includes(binding('binding.hpp'))).toEqual(['relpos.hpp']);
+    expect(includes(binding('core_bindings.cpp'))).toEqual(['relpos.hpp']);
+    expect(includes(binding('analysis_bindings.cpp'))).toEqual(['analysis_lab.hpp']);
+  });
+
+  it('keeps the core module free of the analyses and the lab, and includes one way between the headers', () => {
+    // Every core file a file reaches through its includes, transitively.
+    const reach = (start) => {
+      const seen = new Set();
+      const visit = (path) => {
+        for (const target of includes(join(core, path))) {
+          if (!seen.has(target)) {
+            seen.add(target);
+            visit(target);
+          }
+        }
+      };
+      visit(start);
+      return [...seen];
+    };
+    const coreReach = [...reach('relpos.hpp'), ...reach('relpos.cpp')];
+    expect(coreReach.filter((path) => /^(analysis|lab)\//.test(path) || path === 'analysis_lab.hpp')).toEqual([]);
+    expect(includes(join(core, 'analysis_lab.hpp'))).toContain('relpos.hpp');
   });
 
   it('keeps the SIMD kernels free of schemes', () => {

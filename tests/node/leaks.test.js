@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases } from './golden.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const golden = goldenCases();
 const mat = (rows, cols, f = (i) => Math.sin(i + 1)) => ({
   shape: [rows, cols],

@@ -8,11 +8,11 @@ const configDir = new URL('../fixtures/configs/', import.meta.url);
 const config = (name) => JSON.parse(readFileSync(new URL(name, configDir), 'utf8'));
 
 describe('rp.presets', () => {
-  it('lists the eleven real models of schemes.md §9, each with a source and a scheme in the catalogue', () => {
+  it('lists the real models of docs/presets.md, each with a source and a scheme in the catalogue', () => {
     expect(rp.presets.map((p) => p.name)).toEqual(
       expect.arrayContaining(['Llama-2-7B', 'Llama-3.1-8B', 'GPT-NeoX-20B', 'BLOOM-7b1', 'T5-base', 'DeBERTa-v3-base']),
     );
-    expect(rp.presets.length).toBe(11);
+    expect(rp.presets.length).toBe(17);
     for (const preset of rp.presets) {
       expect(preset.source.length).toBeGreaterThan(0);
       expect(rp.schemes.some((s) => s.id === preset.scheme)).toBe(true);
@@ -22,7 +22,7 @@ describe('rp.presets', () => {
   it('every rotary preset computes its frequencies', () => {
     for (const preset of rp.presets.filter((p) => p.scheme.startsWith('rope'))) {
       const { invFreq } = rp.frequencies(preset.scheme, preset.params);
-      expect(invFreq.length).toBe(preset.params.d / 2);
+      expect(invFreq.length).toBe((preset.params.rotaryDim ?? preset.params.d) / 2);
     }
     const phi3 = rp.presets.find((p) => p.id === 'phi-3-mini-128k');
     expect(rp.frequencies(phi3.scheme, phi3.params).attentionFactor).toBeCloseTo(1.1902380714, 6);

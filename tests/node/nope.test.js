@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { expectTrainsInTheLab, mat } from './schemes.js';
 
-const rp = await load();
+const rp = await load({ analysis: true });
 const baseline = await load({ simd: false });
 
 describe('nope', () => {
@@ -18,7 +18,8 @@ describe('nope', () => {
 
   it('has a zero bias, -Infinity above the diagonal when causal', () => {
     const b = rp.bias('nope', { n: 4, heads: 2, causal: true });
-    expect(b.shape).toEqual([2, 4, 4]);
+    expect(b.shape).toEqual([1, 4, 4]); // the same map for every head: one, marked
+    expect(b.sameForEveryHead).toBe(true);
     expect(Array.from(b.data.subarray(0, 8))).toEqual([0, -Infinity, -Infinity, -Infinity, 0, 0, -Infinity, -Infinity]);
   });
 

@@ -16,7 +16,7 @@ let rp;
 let baseline; // what a known call returns, to check the module still works
 
 beforeAll(async () => {
-  rp = await load();
+  rp = await load({ analysis: true });
   baseline = Array.from(rp.bias('alibi', { n: 5, heads: 2 }).data);
 });
 

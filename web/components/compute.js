@@ -19,10 +19,16 @@ const VIEW_CALLS = Object.freeze({
   scores: { call: 'scores', takes: ['n', 'd', 'heads'] },
   weights: { call: 'attention', takes: ['n', 'd', 'heads', 'mode'] },
   buckets: { call: 'buckets', takes: ['n'] },
-  distances: { call: 'encoding', takes: ['n', 'd'] },
+  // rp.analysis lives in the analysis module, loaded on first use (docs/api.md, load).
+  distances: { call: 'encoding', takes: ['n', 'd'], analysis: true },
 });
 
 export const VIEWS = Object.freeze(Object.keys(VIEW_CALLS));
+
+/** Whether a view needs rp.analysis (await rp.analysis.ready before computeView). */
+export function viewNeedsAnalysis(view) {
+  return VIEW_CALLS[view]?.analysis === true;
+}
 
 /** Defaults of the options every view shares. */
 export const VIEW_DEFAULTS = Object.freeze({ n: 64, heads: 1, d: 64 });

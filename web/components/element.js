@@ -5,6 +5,7 @@
 // web/index.d.ts), relpos-error and relpos-export.
 import { load } from '../../bindings/index.js';
 import { EXPORT_FORMATS, download, exportFigure } from './export.js';
+import { viewNeedsAnalysis } from './compute.js';
 import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
 
 const BASE_STYLE = `
@@ -184,11 +185,17 @@ export class RelposElement extends HTMLElement {
     return true;
   }
 
+  /** True when rendering also needs rp.analysis (the analysis module, loaded on first use). */
+  needsAnalysis() {
+    return viewNeedsAnalysis(this.getAttribute('view'));
+  }
+
   async #run() {
     const token = ++this.#token;
     const started = performance.now();
     try {
       const rp = this.needsCore() ? await load() : null;
+      if (rp && this.needsAnalysis()) await rp.analysis.ready;
       if (token !== this.#token) return;
       // { tensor, source, renderer, computeMs, drawMs } of what the element computed and drew.
       const drawn = this.renderWith(rp);

@@ -105,7 +105,7 @@ export class RelposLab extends HTMLElement {
   }
 
   async #load() {
-    const rp = await load();
+    const rp = await load({ lab: true });
     this.#schema = rp.lab.schema;
     if (!this.#root.firstChild) this.#build();
   }

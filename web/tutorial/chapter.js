@@ -58,11 +58,14 @@ function whenNear(elements, margin, show) {
   for (const element of elements) observer.observe(element);
 }
 
-/** Mounts the demo of slot `container` (data-demo, data-part); a failure shows its message there. */
-async function mountDemo(container, rp) {
+/**
+ * Mounts the demo of slot `container` (data-demo, data-part) once `analysisReady` (the demos read
+ * rp.analysis / rp.lab); a failure shows its message there.
+ */
+async function mountDemo(container, rp, analysisReady) {
   container.dataset.state = 'loading';
   try {
-    const { mount } = await SECTIONS[container.dataset.demo]();
+    const [{ mount }] = await Promise.all([SECTIONS[container.dataset.demo](), analysisReady]);
     await mount(container, { rp, part: container.dataset.part });
     container.dataset.state = 'ready';
     document.dispatchEvent(new CustomEvent('relpos-demo-mounted'));
@@ -79,9 +82,10 @@ async function mountDemo(container, rp) {
 /**
  * A link straight to a section (#s215) mounts its demos at once (`mount`), and the section stays where
  * the link put it while the chapter around it changes height (demos mounting, formulas typeset), until
- * the reader scrolls or nothing has moved for three seconds.
+ * the reader scrolls or nothing has moved for three seconds (counted again once `analysisReady`, after
+ * which the demos mount).
  */
-function followSectionLinks(mount) {
+function followSectionLinks(mount, analysisReady) {
   let anchor = null;
   let settled = null;
   const release = () => {
@@ -101,11 +105,15 @@ function followSectionLinks(mount) {
     const target = document.getElementById(location.hash.slice(1));
     anchor = target?.classList?.contains('chapter-section') ? target : null;
     hold();
+    analysisReady.then(hold, hold);
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mount(demo);
   });
 }
 
-/** The explorer at the top; it keeps its state in the URL hash (section anchors such as #s212 leave it). */
+/**
+ * The explorer at the top; it keeps its state in the URL hash (section anchors such as #s212 leave
+ * it). Resolves once its heatmap has drawn (or failed to).
+ */
 function startExplorer(rp) {
   let writeHash = () => {};
   const pane = createPane(rp, document.getElementById('explorer'), { onChange: () => writeHash() });
@@ -118,6 +126,9 @@ function startExplorer(rp) {
     },
     { once: true },
   );
+  return new Promise((resolve) => {
+    for (const type of ['relpos-render', 'relpos-error']) pane.map.addEventListener(type, resolve, { once: true });
+  });
 }
 
 export async function start(rpReady) {
@@ -136,16 +147,21 @@ export async function start(rpReady) {
   renderAllMath(document.querySelector('.toc') ?? document);
 
   const rp = await rpReady;
-  rpLoaded = rp;
-  for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
   showBuild(rp);
-  startExplorer(rp);
+  // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
+  // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
+  // failed to), so the first view does not wait for it (docs/build.md).
+  const analysisReady = startExplorer(rp).then(() => rp.analysis.ready);
+  analysisReady.then(() => {
+    rpLoaded = rp;
+    for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
+    mountLabs(rp);
+  });
   const mount = (container) => {
     if (container.dataset.state) return;
     shown(container.closest('.chapter-section'));
-    mountDemo(container, rp);
+    mountDemo(container, rp, analysisReady);
   };
   whenNear(document.querySelectorAll('.demo[data-demo]'), '300px', mount);
-  followSectionLinks(mount);
-  mountLabs(rp);
+  followSectionLinks(mount, analysisReady);
 }

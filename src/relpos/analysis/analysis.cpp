@@ -1,10 +1,12 @@
 #include "relpos/analysis/analysis.hpp"
 
+#include <Eigen/Core>
 #include <cmath>
 #include <map>
 
 #include "relpos/analysis/internal.hpp"
 #include "relpos/base/errors.hpp"
+#include "relpos/base/json.hpp"
 
 namespace relpos {
 
@@ -13,10 +15,13 @@ namespace analysis {
 TensorArg tensorArg(const Params& params, const std::string& name, size_t minRank, size_t maxRank,
                     const std::string& shapeText, bool allowMinusInfinity) {
   const Value* v = params.find(name);
-  const std::string message = params.where() + ": " + name + " must be a tensor of shape " + shapeText;
-  if (!v || v->type != Value::Type::Array) throwType(message);
-  if (v->shape.size() < minRank || v->shape.size() > maxRank) throwType(message);
-  for (int64_t extent : v->shape) {
+  const std::string message = params.where() + ": " + name + " must be a tensor of shape " + shapeText + ", got ";
+  if (!v) throwType(message + "nothing");
+  if (v->type != Value::Type::Array) throwType(message + describeValue(*v));
+  // [1, n, n] (one head of a per-head result) is the matrix [n, n].
+  const Shape shape = squeezeLeading(v->shape, maxRank);
+  if (shape.size() < minRank || shape.size() > maxRank) throwType(message + "shape " + relpos::shapeText(v->shape));
+  for (int64_t extent : shape) {
     if (extent < 1) throwRange(params.where() + ": " + name + " must not be empty, got an extent of 0");
   }
   for (float x : v->array) {
@@ -24,7 +29,7 @@ TensorArg tensorArg(const Params& params, const std::string& name, size_t minRan
       throwRange(params.where() + ": " + name + " must hold finite numbers, got " + formatNumber(x));
     }
   }
-  return TensorArg{v->shape, &v->array};
+  return TensorArg{shape, &v->array};
 }
 
 void checkWork(const Params& params, double work, const std::string& what) {
@@ -86,9 +91,22 @@ Result analyze(const std::string& name, const Params& params) {
   if (it == analyses.end()) {
     std::vector<std::string> known;
     for (const auto& entry : analyses) known.push_back(entry.first);
-    throwRange("relpos.analysis: unknown analysis '" + name + "'; known: " + quotedList(known));
+    throwUnknownName("relpos.analysis", "analysis", name, known, "known");
   }
   return it->second(params);
+}
+
+std::string analysisBuildJson() {
+#ifdef EIGEN_VECTORIZE
+  const bool vectorized = true;
+#else
+  const bool vectorized = false;
+#endif
+  const std::string eigen = std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                            std::to_string(EIGEN_MINOR_VERSION);
+  return toJson(jsonObject({{"eigen", JsonValue::makeString(eigen)},
+                            {"vectorized", JsonValue::makeBoolean(vectorized)},
+                            {"instructionSets", JsonValue::makeString(Eigen::SimdInstructionSetsInUse())}}));
 }
 
 }  // namespace relpos

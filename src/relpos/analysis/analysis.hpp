@@ -14,4 +14,10 @@ namespace relpos {
 // Unknown names are a RangeError listing the known ones.
 Result analyze(const std::string& name, const Params& params);
 
+// How the analyses were compiled, as JSON: { eigen: "3.4.0", vectorized, instructionSets } —
+// `instructionSets` is Eigen's own list of the vector paths in use ("SSE, SSE2, …, SSE4.2" in the
+// wasm SIMD build, which reaches Eigen's SSE path through the SSE-to-wasm-SIMD headers; "None" in the
+// baseline build). rp.analysis.build shows it.
+std::string analysisBuildJson();
+
 }  // namespace relpos

@@ -11,7 +11,7 @@ JsonValue finiteOrNull(double v) {
 }
 
 // In the order of ParamType.
-const char* const kTypeNames[] = {"number", "integer", "boolean", "choice", "perHead", "array"};
+const char* const kTypeNames[] = {"number", "integer", "boolean", "choice", "perHead", "array", "string", "options"};
 
 }  // namespace
 
@@ -30,11 +30,13 @@ JsonValue describeParam(const ParamInfo& p) {
   out.set("max", finiteOrNull(p.max));
   out.set("exclusiveMin", JsonValue::makeBoolean(p.minOpen));
   out.set("integer", JsonValue::makeBoolean(p.type == ParamType::Integer));
-  if (p.type == ParamType::Choice) {
+  if (p.type == ParamType::Choice || (p.listOfStrings && !p.choices.empty())) {
     JsonValue list = JsonValue::makeArray();
     for (const auto& c : choices) list.push(JsonValue::makeString(c));
     out.set("choices", std::move(list));
   }
+  // An array of strings (DeBERTa's posAttType) rather than of numbers.
+  if (p.listOfStrings) out.set("items", JsonValue::makeString("string"));
   out.set("doc", JsonValue::makeString(p.doc));
   return out;
 }

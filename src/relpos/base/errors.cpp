@@ -1,7 +1,10 @@
 #include "relpos/base/errors.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "relpos/base/names.hpp"
 
 namespace relpos {
 
@@ -24,6 +27,39 @@ std::string quotedList(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "'" : ", '") + name + "'";
   return out;
+}
+
+void throwUnknownName(const std::string& where, const std::string& what, const std::string& name,
+                      std::vector<std::string> known, const std::string& label, bool sort) {
+  if (sort) std::sort(known.begin(), known.end());
+  known.erase(std::unique(known.begin(), known.end()), known.end());
+  const std::string shown = name.size() > 40 ? name.substr(0, 40) + "..." : name;
+  std::string message = where + ": unknown " + what + " '" + shown + "'; ";
+  const std::vector<std::string> suggestions = suggestNames(name, known);
+  if (!suggestions.empty()) {
+    std::string options;
+    for (size_t i = 0; i < suggestions.size(); ++i) {
+      options += (i == 0 ? "" : i + 1 == suggestions.size() ? " or " : ", ") + ("'" + suggestions[i] + "'");
+    }
+    message += "did you mean " + options + "? ";
+  }
+  throwRange(message + label + ": " + quotedList(known));
+}
+
+void checkWork(const std::string& where, double work, double budget, const std::string& alternative) {
+  if (!(work > budget)) return;
+  char needed[32], limit[48];
+  std::snprintf(needed, sizeof needed, "%.3g", work);
+  const double power = std::log2(budget);
+  if (power == std::floor(power)) {
+    std::snprintf(limit, sizeof limit, "2^%d = %.0f", static_cast<int>(power), budget);
+  } else {
+    std::snprintf(limit, sizeof limit, "%.0f", budget);
+  }
+  throwRange(where + ": this call needs about " + needed + " multiply-adds, over the synchronous budget of " + limit +
+             "; run it " + (alternative.empty() ? "" : "as a job with " + alternative + ", ") +
+             "in the worker (createRelposWorker() from 'relpos/worker': off the main thread, no budget), or where "
+             "blocking is fine on rp.unbounded()");
 }
 
 void checkResultSize(const std::string& where, double elements) {

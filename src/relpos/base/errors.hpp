@@ -39,4 +39,26 @@ std::string formatNumber(double value);
 // "'a', 'b', 'c'": the one way a message lists names (allowed options, known ids, choices).
 std::string quotedList(const std::vector<std::string>& names);
 
+// The one message for a name the caller got wrong (a parameter, a scheme id, an analysis, a job
+// kind), a RangeError:
+//   "<where>: unknown <what> '<name>'; did you mean 'x'? <label>: 'a', 'b', …"
+// with the suggestion of suggestNames (base/names.hpp) when there is one, and every known name,
+// sorted when `sort`. Used by checkKnownNames and findScheme, the places that reject a name.
+[[noreturn]] void throwUnknownName(const std::string& where, const std::string& what, const std::string& name,
+                                   std::vector<std::string> known, const std::string& label = "allowed",
+                                   bool sort = true);
+
+// Work one synchronous call may do, in multiply-adds (docs/api.md, "Limits"): 2^34 where the work
+// runs in the SIMD attention kernels, 2^30 where it runs in scalar loops (rp.scores and the other
+// calls on schemes, each of whose multiply-adds costs about as much as sixteen of the kernel's).
+// Each entry of the operation table says which is its own. Larger calls run as jobs or in the
+// worker, which have no budget.
+constexpr double kSyncWorkBudget = 17179869184.0;       // 2^34
+constexpr double kSyncScalarWorkBudget = 1073741824.0;  // 2^30
+
+// RangeError when `work` (multiply-adds) exceeds `budget`: names the call's size and where it can
+// run instead (`alternative`, e.g. "rp.attentionAsync (a job with progress and cancel)", may be
+// empty; the worker and rp.unbounded() always can).
+void checkWork(const std::string& where, double work, double budget, const std::string& alternative = "");
+
 }  // namespace relpos

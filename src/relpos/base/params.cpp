@@ -56,7 +56,8 @@ std::string describeValue(const Value& v) {
       return "'" + shown + "'";
     }
     case Value::Type::Array:
-      return "an array of " + std::to_string(v.array.size()) + " values";
+      return v.shape.size() > 1 ? "a tensor of shape " + shapeText(v.shape)
+                                : "an array of " + std::to_string(v.array.size()) + " values";
     case Value::Type::Strings:
       return "a list of " + std::to_string(v.strings.size()) + " strings";
   }
@@ -97,16 +98,46 @@ void validateParam(const Params& params, const ParamInfo& info) {
         params.array(info.name);
       }
       break;
+    case ParamType::String:
+      if (v->type != Value::Type::String) {
+        throwType(params.where() + ": " + info.name + " must be a string, got " + describeValue(*v));
+      }
+      break;
+    case ParamType::Options:
+      // Flattened by the JS entry: a nested object never reaches the core.
+      throwType(params.where() + ": " + info.name + " must be a plain object of options, got " + describeValue(*v));
   }
 }
 
-void checkKnownNames(const Params& params, const std::set<std::string>& allowed) {
+void checkKnownNames(const Params& params, const std::set<std::string>& allowed,
+                     const std::set<std::string>& alsoListed) {
   for (const auto& name : params.names()) {
-    if (!allowed.count(name)) {
-      throwRange(params.where() + ": unknown parameter '" + name +
-                 "'; allowed: " + quotedList(std::vector<std::string>(allowed.begin(), allowed.end())));
-    }
+    if (allowed.count(name)) continue;
+    std::vector<std::string> listed(allowed.begin(), allowed.end());
+    listed.insert(listed.end(), alsoListed.begin(), alsoListed.end());
+    throwUnknownName(params.where(), "parameter", name, listed);
   }
+}
+
+ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls) {
+  info.affects = std::move(calls);
+  return info;
+}
+
+ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls) {
+  info.affects = std::move(calls);
+  info.onlyThere = true;
+  return info;
+}
+
+ParamInfo synthetic(ParamInfo info) {
+  info.synthetic = true;
+  return info;
+}
+
+ParamInfo restatement(ParamInfo info) {
+  info.restates = true;
+  return info;
 }
 
 ParamInfo withDefault(const ParamInfo& info, double def, double max) {
@@ -158,6 +189,18 @@ ParamInfo choiceParam(std::string name, std::string choices, std::string doc) {
 ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen) {
   ParamInfo p = numberParam(std::move(name), def, min, max, std::move(doc), minOpen);
   p.type = ParamType::PerHead;
+  return p;
+}
+
+ParamInfo stringParam(std::string name, std::string doc) {
+  ParamInfo p = arrayParam(std::move(name), std::move(doc));
+  p.type = ParamType::String;
+  return p;
+}
+
+ParamInfo optionsParam(std::string name, std::string doc) {
+  ParamInfo p = arrayParam(std::move(name), std::move(doc));
+  p.type = ParamType::Options;
   return p;
 }
 

@@ -9,13 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "relpos/base/errors.hpp"
 #include "relpos/base/tensor.hpp"
 
 namespace relpos {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-enum class ParamType { Number, Integer, Boolean, Choice, PerHead, Array };
+// String: free text a call checks itself (e.g. an `output` whose choices depend on the scheme);
+// Options: a nested options object the JS entry flattens (`params`).
+enum class ParamType { Number, Integer, Boolean, Choice, PerHead, Array, String, Options };
 
 // One documented parameter: default, valid range and a one-line doc (rp.schemes exposes these).
 struct ParamInfo {
@@ -28,7 +31,26 @@ struct ParamInfo {
   std::string choices;   // "half|interleaved" for Choice; the default is the first
   std::string doc;
   bool listOfStrings = false;  // Array whose entries are strings (e.g. DeBERTa's posAttType), from `choices`
+  // The calls whose result this parameter changes (empty: every call of its scheme). Given to
+  // another call it is accepted as part of the scheme's description (a preset's params feed every
+  // call), unless `onlyThere`: then that call refuses it, naming the calls that read it.
+  std::vector<std::string> affects;
+  bool onlyThere = false;
+  // Restates a size other inputs fix (CoPE's n and d: the shape of q): checked where given, acts on
+  // no call (its affects list is empty).
+  bool restates = false;
+  // A learned input whose default is relpos's untrained demonstration value (a call that falls back
+  // to it names it in its result's `synthetic` list).
+  bool synthetic = false;
 };
+
+// The same parameter acting only in `calls` (accepted elsewhere), or only there (refused elsewhere).
+ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls);
+ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls);
+// The same parameter marked as a learned input with a synthetic default.
+ParamInfo synthetic(ParamInfo info);
+// The same parameter as a restatement of a size other inputs fix (ParamInfo::restates).
+ParamInfo restatement(ParamInfo info);
 
 ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc);
@@ -36,6 +58,8 @@ ParamInfo booleanParam(std::string name, bool def, std::string doc);
 ParamInfo choiceParam(std::string name, std::string choices, std::string doc);
 ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
 ParamInfo arrayParam(std::string name, std::string doc);
+ParamInfo stringParam(std::string name, std::string doc);
+ParamInfo optionsParam(std::string name, std::string doc);
 // The same parameter with another default (and, when given, another upper bound): one name, range
 // and doc, with the default a particular call needs.
 ParamInfo withDefault(const ParamInfo& info, double def, double max = std::numeric_limits<double>::quiet_NaN());
@@ -91,17 +115,27 @@ class Params {
 
   std::string argument(const std::string& name) const { return where_ + ": " + name; }
 
+  // The multiply-adds this call may do (ops/operations.cpp checks it before dispatch): NaN (the
+  // default) for the call's own synchronous budget; Infinity where blocking is fine (the worker,
+  // rp.unbounded()).
+  double workBudget() const { return workBudget_; }
+  void setWorkBudget(double budget) { workBudget_ = budget; }
+
  private:
   std::string where_;
   std::map<std::string, Value> values_;
+  double workBudget_ = std::numeric_limits<double>::quiet_NaN();
 };
 
-// "1.5", "'abc'", "true", "an array of 3 values": the "got ..." part of an error message.
+// "1.5", "'abc'", "true", "a tensor of shape [2, 3]": the "got ..." part of an error message.
 std::string describeValue(const Value& value);
 
-// The one check of option names: a RangeError "<where>: unknown parameter '<name>'; allowed: 'a',
-// 'b', …" (sorted) for the first given name that is not in `allowed`.
-void checkKnownNames(const Params& params, const std::set<std::string>& allowed);
+// The one check of option names: a RangeError "<where>: unknown parameter '<name>'; did you mean
+// 'x'? allowed: 'a', 'b', …" (throwUnknownName, sorted) for the first given name that is not in
+// `allowed`. `alsoListed` are names the JS entry takes before the core sees the options (scheme,
+// params, view): the list shows them, so that a misspelt `sheme` suggests `scheme`.
+void checkKnownNames(const Params& params, const std::set<std::string>& allowed,
+                     const std::set<std::string>& alsoListed = {});
 
 // Validates a parameter that is present against its metadata (type, range, integer-ness, choices,
 // finite array entries) whether or not the call then reads it; absent parameters pass.

@@ -2,6 +2,19 @@
 
 namespace relpos {
 
+std::string shapeText(const Shape& shape) {
+  std::string out = "[";
+  for (size_t axis = 0; axis < shape.size(); ++axis) out += (axis ? ", " : "") + std::to_string(shape[axis]);
+  return out + "]";
+}
+
+Shape squeezeLeading(Shape shape, size_t rank) {
+  size_t drop = 0;
+  while (shape.size() - drop > rank && shape[drop] == 1) ++drop;
+  shape.erase(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(drop));
+  return shape;
+}
+
 Tensor Tensor::floats(Shape s) {
   Tensor t;
   t.shape = std::move(s);

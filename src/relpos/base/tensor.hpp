@@ -15,6 +15,14 @@ inline int64_t elementCount(const Shape& shape) {
   return count;
 }
 
+// "[2, 3, 4]": a shape as error messages show it.
+std::string shapeText(const Shape& shape);
+
+// `shape` with leading extents of 1 dropped until it has at most `rank` axes: wherever a matrix is
+// expected, the [1, n, n] a per-head call returns for one head is that [n, n] matrix. Shapes that
+// cannot be squeezed so come back unchanged (the caller refuses them, showing the shape).
+Shape squeezeLeading(Shape shape, size_t rank);
+
 // Float32 payload for maps and vectors; Int32 for bucket/index maps.
 struct Tensor {
   Shape shape;

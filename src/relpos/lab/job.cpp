@@ -142,7 +142,7 @@ class TrainingJob : public PeekableJob {
 
 }  // namespace
 
-std::unique_ptr<Job> startTraining(const Params& params) {
+std::unique_ptr<PeekableJob> startTraining(const Params& params) {
   const lab::Config config = lab::readConfig(params);
   // Refuse configurations whose evaluation maps would not fit the per-result limit.
   const double n = 4.0 * static_cast<double>(config.length);

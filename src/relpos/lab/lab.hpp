@@ -22,7 +22,7 @@
 namespace relpos {
 
 // kind "train": validates params (names, types, ranges) and returns the training job.
-std::unique_ptr<Job> startTraining(const Params& params);
+std::unique_ptr<PeekableJob> startTraining(const Params& params);
 
 // rp.lab.schema as JSON: { options: { name: ParamInfo }, schemes: [{ id, name, modes }],
 // tasks: [{ id, name, description }] } — every option with its default, range and doc.

@@ -22,7 +22,9 @@ const Scheme& findLabScheme(const std::string& name) {
   for (const Scheme* s : labSchemes()) {
     if (s->id == name || (!s->lab.alias.empty() && s->lab.alias == name)) return *s;
   }
-  throwRange("relpos.train: unknown lab scheme '" + name + "'");
+  std::vector<std::string> known;
+  for (const Scheme* s : labSchemes()) known.push_back(s->id);
+  throwUnknownName("relpos.train", "lab scheme", name, known, "lab schemes", false);
 }
 
 std::string resolvedMode(const Config& config) {

@@ -99,7 +99,9 @@ const Task& findTask(const std::string& id) {
   for (const Task& t : tasks()) {
     if (t.id == id) return t;
   }
-  throwRange("relpos.train: unknown task '" + id + "'");
+  std::vector<std::string> known;
+  for (const Task& t : tasks()) known.push_back(t.id);
+  throwUnknownName("relpos.train", "task", id, known, "tasks", false);
 }
 
 Example makeExample(const Config& c, int64_t n, Rng& rng) {

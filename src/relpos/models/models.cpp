@@ -1,5 +1,6 @@
 #include "relpos/models/models.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -99,6 +100,9 @@ class Section {
     return Section(*v, name(key));
   }
 
+  const std::vector<JsonValue::Member>& members() const { return obj_.object; }
+  const std::string& path() const { return path_; }
+
   // Keys present but never read: reported, since they may change the positions (e.g. mrope_section).
   void warnUnread(std::vector<std::string>& warnings) const {
     for (const auto& member : obj_.object) {
@@ -118,20 +122,51 @@ class Section {
   std::set<std::string> used_;
 };
 
-struct Reading {
+// One kind of layer: which layers (nullopt: every layer), their positional scheme and the attention
+// window they use (docs/models.md).
+struct Group {
+  std::string layerType = "full_attention";
+  std::optional<std::vector<int64_t>> layers;
   std::string scheme;
   JsonValue params = JsonValue::makeObject();
+  std::optional<int64_t> slidingWindow;
+  std::optional<int64_t> attentionChunkSize;
+  std::vector<std::string> notes;
+  bool mainRope = true;  // reads the config's main rope parameters (ordered first)
+
+  JsonValue toJsonValue() const {
+    JsonValue out = JsonValue::makeObject();
+    out.set("layerType", str(layerType));
+    if (layers) {
+      std::vector<double> list(layers->begin(), layers->end());
+      out.set("layers", JsonValue::makeNumbers(list));
+    } else {
+      out.set("layers", JsonValue());
+    }
+    out.set("scheme", str(scheme));
+    out.set("params", params);
+    if (slidingWindow) out.set("slidingWindow", num(static_cast<double>(*slidingWindow)));
+    if (attentionChunkSize) out.set("attentionChunkSize", num(static_cast<double>(*attentionChunkSize)));
+    if (!notes.empty()) out.set("notes", jsonStrings(notes));
+    return out;
+  }
+};
+
+struct Reading {
   int64_t heads = 0;
+  std::vector<Group> groups;
   std::vector<std::string> warnings;
   JsonValue model = JsonValue::makeObject();
 
+  // The first group's scheme and parameters stand for the model (the groups say which layers).
   JsonValue toJsonValue() const {
-    JsonValue w = JsonValue::makeArray();
-    for (const auto& text : warnings) w.push(str(text));
-    return jsonObject({{"scheme", str(scheme)},
-                       {"params", params},
+    JsonValue g = JsonValue::makeArray();
+    for (const auto& group : groups) g.push(group.toJsonValue());
+    return jsonObject({{"scheme", str(groups.front().scheme)},
+                       {"params", groups.front().params},
                        {"heads", num(static_cast<double>(heads))},
-                       {"warnings", std::move(w)},
+                       {"groups", std::move(g)},
+                       {"warnings", jsonStrings(warnings)},
                        {"model", model}});
   }
 };
@@ -185,12 +220,22 @@ int64_t readHeadDim(Section& config, int64_t heads) {
 void noteModel(Section& config, Reading& out, const std::string& modelType, int64_t headDim) {
   if (!modelType.empty()) out.model.set("type", str(modelType));
   out.model.set("headDim", num(static_cast<double>(headDim)));
+  if (auto v = config.positiveInteger("num_key_value_heads")) out.model.set("kvHeads", num(static_cast<double>(*v)));
+  if (auto v = config.positiveInteger("num_hidden_layers")) out.model.set("layerCount", num(static_cast<double>(*v)));
   for (const char* key : {"max_position_embeddings", "n_positions", "max_seq_len"}) {
     if (auto v = config.positiveInteger(key)) {
       out.model.set("maxPositionEmbeddings", num(static_cast<double>(*v)));
       break;
     }
   }
+}
+
+// One group of every layer with this scheme (the models whose layers do not differ).
+Group singleGroup(std::string scheme, JsonValue params) {
+  Group g;
+  g.scheme = std::move(scheme);
+  g.params = std::move(params);
+  return g;
 }
 
 // ----- rotary ---------------------------------------------------------------------------------
@@ -202,12 +247,65 @@ bool isOneOf(const std::string& s, std::initializer_list<const char*> list) {
   return false;
 }
 
+// Families whose rotation pairs x_k with x_{k+r/2} (rotate_half) and those that pair adjacent
+// elements (GPT-J's rotate_every_two, the complex view of Llama 4 and DeepSeek).
 const std::initializer_list<const char*> kHalfLayoutModels = {
-    "llama",    "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",    "qwen3_moe",  "phi",    "phi3",
-    "gpt_neox", "gemma",   "gemma2",  "olmo",  "olmo2",     "stablelm", "starcoder2", "falcon", "granite"};
-const std::initializer_list<const char*> kInterleavedModels = {"gptj", "codegen"};
+    "llama",      "mistral",  "mixtral", "qwen2",   "qwen2_moe",   "qwen3",   "qwen3_moe", "phi",
+    "phi3",       "gpt_neox", "gemma",   "gemma2",  "gemma3_text", "olmo",    "olmo2",     "stablelm",
+    "starcoder2", "falcon",   "granite", "gpt_oss", "smollm3",     "qwen2_vl"};
+const std::initializer_list<const char*> kInterleavedModels = {"gptj", "codegen", "llama4_text", "deepseek_v2"};
 
-std::string rotaryLayout(const std::string& modelType, std::vector<std::string>& warnings) {
+// The language model of a composite (vision-language) config: its text_config, with the model type
+// that config class gives it when the nested config does not name one.
+std::string textModelType(const std::string& outer, Section& text, std::vector<std::string>& warnings) {
+  if (auto own = text.text("model_type")) return *own;
+  if (outer == "llama4") return "llama4_text";
+  if (outer == "gemma3") return "gemma3_text";
+  warnings.push_back("text_config names no model_type; relpos read it as a " + outer + " language model");
+  return outer;
+}
+
+// The defaults of the config classes whose shipped config.json files rely on them (Gemma3TextConfig,
+// Llama4TextConfig, DeepseekV2/V3Config), merged under the given keys.
+JsonValue withClassDefaults(const JsonValue& config, const std::string& modelType) {
+  std::vector<std::pair<const char*, JsonValue>> defaults;
+  if (modelType == "gemma3_text") {
+    defaults = {
+        {"num_attention_heads", num(8)},      {"num_key_value_heads", num(4)},          {"head_dim", num(256)},
+        {"num_hidden_layers", num(26)},       {"max_position_embeddings", num(131072)}, {"rope_theta", num(1000000)},
+        {"rope_local_base_freq", num(10000)}, {"query_pre_attn_scalar", num(256)},      {"sliding_window", num(4096)},
+        {"sliding_window_pattern", num(6)}};
+  } else if (modelType == "gemma2") {
+    defaults = {{"head_dim", num(256)}, {"query_pre_attn_scalar", num(256)}, {"sliding_window", num(4096)}};
+  } else if (modelType == "llama4_text") {
+    defaults = {{"num_attention_heads", num(40)},
+                {"num_key_value_heads", num(8)},
+                {"head_dim", num(128)},
+                {"num_hidden_layers", num(48)},
+                {"max_position_embeddings", num(131072)},
+                {"rope_theta", num(500000)},
+                {"no_rope_layer_interval", num(4)},
+                {"attention_chunk_size", num(8192)},
+                {"attn_temperature_tuning", JsonValue::makeBoolean(true)},
+                {"floor_scale", num(8192)},
+                {"attn_scale", num(0.1)}};
+  } else if (modelType == "deepseek_v3") {
+    defaults = {{"qk_rope_head_dim", num(64)},
+                {"qk_nope_head_dim", num(128)},
+                {"rope_interleave", JsonValue::makeBoolean(true)}};
+  } else if (modelType == "deepseek_v2") {
+    defaults = {{"qk_rope_head_dim", num(64)}, {"qk_nope_head_dim", num(128)}};
+  }
+  JsonValue out = config;
+  for (auto& [key, value] : defaults) {
+    const JsonValue* given = out.find(key);
+    if (!given || given->isNull()) out.set(key, value);
+  }
+  return out;
+}
+
+std::string rotaryLayout(Section& config, const std::string& modelType, std::vector<std::string>& warnings) {
+  if (modelType == "deepseek_v3") return config.flag("rope_interleave").value_or(true) ? "interleaved" : "half";
   if (isOneOf(modelType, kInterleavedModels)) return "interleaved";
   if (!isOneOf(modelType, kHalfLayoutModels)) {
     warnings.push_back("model_type '" + modelType +
@@ -240,19 +338,41 @@ int64_t readRotaryDim(Section& config, std::optional<Section>& block, int64_t he
   return r;
 }
 
-// The rope block: v5's rope_parameters, else rope_scaling. Per-layer-type blocks (Gemma 3) are
-// read for full attention.
-std::optional<Section> ropeBlock(Section& config, std::vector<std::string>& warnings) {
+// The layer types v5 keys rope_parameters by when layers differ (Gemma-3, gpt-oss).
+bool isLayerType(const std::string& key) {
+  return isOneOf(key, {"full_attention", "sliding_attention", "chunked_attention"});
+}
+
+// The rope blocks: v5's rope_parameters (one, or one per layer type), else v4's rope_scaling.
+struct RopeBlocks {
+  std::optional<Section> main;                          // every layer's, or full_attention's
+  std::vector<std::pair<std::string, Section>> byType;  // v5 per layer type
+};
+
+RopeBlocks ropeBlocks(Section& config, std::vector<std::string>& warnings) {
+  RopeBlocks out;
   std::optional<Section> block = config.child("rope_parameters");
-  if (block) {
-    if (config.has("rope_scaling")) warnings.push_back("rope_scaling was ignored: rope_parameters is present");
-    if (block->has("full_attention")) {
-      warnings.push_back("rope_parameters has per-layer-type entries; relpos read full_attention only");
-      return block->child("full_attention");
-    }
-    return block;
+  if (!block) {
+    if (auto scaling = config.child("rope_scaling")) out.main.emplace(*scaling);
+    return out;
   }
-  return config.child("rope_scaling");
+  if (config.has("rope_scaling")) warnings.push_back("rope_scaling was ignored: rope_parameters is present");
+  bool perType = false;
+  for (const auto& member : block->members()) perType = perType || isLayerType(member.first);
+  if (!perType) {
+    out.main.emplace(*block);
+    return out;
+  }
+  for (const auto& member : block->members()) {
+    if (!isLayerType(member.first)) continue;
+    out.byType.emplace_back(member.first, *block->child(member.first));
+  }
+  for (auto& [type, section] : out.byType) {
+    if (type == "full_attention") out.main.emplace(section);
+  }
+  if (!out.main) out.main.emplace(out.byType.front().second);
+  block->warnUnread(warnings);
+  return out;
 }
 
 std::string ropeType(std::optional<Section>& block, std::vector<std::string>& warnings) {
@@ -288,38 +408,59 @@ int64_t originalLength(Section& config, Section& block, std::vector<std::string>
              "': need original_max_position_embeddings or max_position_embeddings");
 }
 
-void readYarn(Section& config, Section& block, Reading& out) {
+// What one layer group reads: scheme and parameters, and the warnings of its block.
+struct RopeRead {
+  std::string scheme = "rope";
+  JsonValue params = JsonValue::makeObject();
+};
+
+void readYarn(Section& config, Section& block, RopeRead& out, std::vector<std::string>& warnings) {
   std::optional<double> factor = block.positive("factor");
   const auto maxPos = config.positiveInteger("max_position_embeddings");
-  const int64_t original = originalLength(config, block, out.warnings, "yarn");
+  const int64_t original = originalLength(config, block, warnings, "yarn");
   const bool explicitOriginal = block.has("original_max_position_embeddings");
   if (!factor) {
     if (!maxPos || !explicitOriginal)
       throwRange(kWhere + "cannot find " + block.name("factor") + ", required for rope_type 'yarn'");
     factor = static_cast<double>(*maxPos) / static_cast<double>(original);
-    out.warnings.push_back(block.name("factor") +
-                           " is missing; relpos used max_position_embeddings / "
-                           "original_max_position_embeddings = " +
-                           formatNumber(*factor));
+    warnings.push_back(block.name("factor") +
+                       " is missing; relpos used max_position_embeddings / "
+                       "original_max_position_embeddings = " +
+                       formatNumber(*factor));
   } else if (explicitOriginal && maxPos && static_cast<double>(*maxPos) / original != *factor) {
-    out.warnings.push_back("Hugging Face v4 would use max_position_embeddings / original_max_position_embeddings = " +
-                           formatNumber(static_cast<double>(*maxPos) / original) + " instead of the given factor " +
-                           formatNumber(*factor) + "; relpos used the given factor (v5)");
+    warnings.push_back("Hugging Face v4 would use max_position_embeddings / original_max_position_embeddings = " +
+                       formatNumber(static_cast<double>(*maxPos) / original) + " instead of the given factor " +
+                       formatNumber(*factor) + "; relpos used the given factor (v5)");
   }
   out.params.set("factor", num(*factor));
   out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
-  const std::pair<const char*, const char*> optional[] = {{"beta_fast", "betaFast"},
-                                                          {"beta_slow", "betaSlow"},
-                                                          {"attention_factor", "attentionFactor"},
-                                                          {"mscale", "mscale"},
-                                                          {"mscale_all_dim", "mscaleAllDim"}};
-  for (const auto& [key, param] : optional) {
+  for (const auto& [key, param] :
+       {std::pair<const char*, const char*>{"beta_fast", "betaFast"}, {"beta_slow", "betaSlow"}}) {
     if (auto v = block.number(key)) out.params.set(param, num(*v));
+  }
+  // The attention factor: a given one replaces the mscale pair, which acts only as a pair.
+  const auto attention = block.number("attention_factor");
+  const auto m = block.number("mscale");
+  const auto all = block.number("mscale_all_dim");
+  if (attention) {
+    out.params.set("attentionFactor", num(*attention));
+    if (m || all) {
+      warnings.push_back(block.name("attention_factor") +
+                         " replaces the factor of mscale / mscale_all_dim, so relpos did not use them (as Hugging "
+                         "Face)");
+    }
+  } else if (m && all) {
+    out.params.set("mscale", num(*m));
+    out.params.set("mscaleAllDim", num(*all));
+  } else if (m || all) {
+    warnings.push_back(block.name(m ? "mscale" : "mscale_all_dim") + " without " + (m ? "mscale_all_dim" : "mscale") +
+                       " changes nothing (Hugging Face uses them only as a pair); it was dropped");
   }
   if (auto v = block.flag("truncate")) out.params.set("truncate", JsonValue::makeBoolean(*v));
 }
 
-void readLongrope(Section& config, Section& block, int64_t rotaryDim, Reading& out) {
+void readLongrope(Section& config, Section& block, int64_t rotaryDim, RopeRead& out,
+                  std::vector<std::string>& warnings) {
   for (const char* key : {"short_factor", "long_factor"}) {
     const auto values = block.numbers(key);
     if (!values) throwRange(kWhere + "cannot find " + block.name(key) + ", required for rope_type 'longrope'");
@@ -330,20 +471,16 @@ void readLongrope(Section& config, Section& block, int64_t rotaryDim, Reading& o
     out.params.set(key == std::string("short_factor") ? "shortFactor" : "longFactor", JsonValue::makeNumbers(*values));
   }
   const auto maxPos = config.positiveInteger("max_position_embeddings");
-  const int64_t original = originalLength(config, block, out.warnings, "longrope");
+  const int64_t original = originalLength(config, block, warnings, "longrope");
   std::optional<double> factor = block.positive("factor");
   if (!factor) factor = maxPos ? static_cast<double>(*maxPos) / static_cast<double>(original) : 1.0;
   out.params.set("factor", num(*factor));
   out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
-  if (block.has("attention_factor")) {
-    block.raw("attention_factor");
-    out.warnings.push_back(block.name("attention_factor") +
-                           " was ignored: rope-longrope derives it as "
-                           "sqrt(1 + ln factor / ln original_max_position_embeddings)");
-  }
+  if (auto v = block.positive("attention_factor")) out.params.set("attentionFactor", num(*v));
 }
 
-void readRopeScaling(Section& config, Section& block, const std::string& type, int64_t rotaryDim, Reading& out) {
+void readRopeScaling(Section& config, Section& block, const std::string& type, int64_t rotaryDim, RopeRead& out,
+                     std::vector<std::string>& warnings) {
   if (type == "linear" || type == "ntk") {
     out.scheme = type == "linear" ? "rope-linear" : "rope-ntk";
     out.params.set("factor", num(required(block.positive("factor"), block, "factor", type)));
@@ -352,18 +489,18 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
     out.params.set("factor", num(required(block.positive("factor"), block, "factor", type)));
     // Hugging Face's dynamic NTK grows from max_position_embeddings (docs/rotary.md).
     const auto maxPos = config.positiveInteger("max_position_embeddings");
-    const int64_t original = maxPos ? *maxPos : originalLength(config, block, out.warnings, type);
+    const int64_t original = maxPos ? *maxPos : originalLength(config, block, warnings, type);
     if (maxPos && block.has("original_max_position_embeddings")) {
       block.raw("original_max_position_embeddings");
-      out.warnings.push_back(block.name("original_max_position_embeddings") +
-                             " was ignored: Hugging Face's dynamic "
-                             "scaling starts from max_position_embeddings (" +
-                             std::to_string(*maxPos) + ")");
+      warnings.push_back(block.name("original_max_position_embeddings") +
+                         " was ignored: Hugging Face's dynamic "
+                         "scaling starts from max_position_embeddings (" +
+                         std::to_string(*maxPos) + ")");
     }
     out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(original)));
   } else if (type == "yarn") {
     out.scheme = "rope-yarn";
-    readYarn(config, block, out);
+    readYarn(config, block, out, warnings);
   } else if (type == "llama3") {
     out.scheme = "rope-llama3";
     out.params.set("factor", num(required(block.positive("factor"), block, "factor", type)));
@@ -375,42 +512,228 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
     out.params.set("originalMaxPositionEmbeddings", num(static_cast<double>(*original)));
   } else if (type == "longrope" || type == "su") {
     out.scheme = "rope-longrope";
-    readLongrope(config, block, rotaryDim, out);
+    readLongrope(config, block, rotaryDim, out, warnings);
   } else {
     throwRange(kWhere + "unknown " + block.name("rope_type") + " '" + type +
-               "'; known: default, linear, dynamic, ntk, yarn, llama3, longrope, su");
+               "'; known: default, linear, dynamic, ntk, yarn, llama3, longrope, su, mrope");
+  }
+}
+
+// What every rotary group shares: head width, rotated width, layout.
+struct RotaryShape {
+  int64_t width = 0;      // the width the rotation acts on: the head, or DeepSeek's rope sub-head
+  int64_t rotaryDim = 0;  // the rotated dims of it
+  std::string layout;
+};
+
+// The scheme and parameters of one rope block (nullopt: the model's plain RoPE) at base `base`.
+RopeRead readRopeBlock(Section& config, std::optional<Section> block, std::optional<double> base,
+                       const RotaryShape& shape, std::vector<std::string>& warnings) {
+  RopeRead out;
+  const std::string type = ropeType(block, warnings);
+  if (block) {
+    if (auto own = block->positive("rope_theta")) base = own;
+    block->number("partial_rotary_factor");  // read with the rotary width
+  }
+  out.params.set("d", num(static_cast<double>(shape.width)));
+  if (shape.rotaryDim < shape.width) out.params.set("rotaryDim", num(static_cast<double>(shape.rotaryDim)));
+  out.params.set("base", num(base.value_or(10000.0)));
+  out.params.set("layout", str(shape.layout));
+  // mrope (Qwen2-VL): text tokens sit at one position in all three sections, plain RoPE for text.
+  if (block && type != "default" && type != "mrope")
+    readRopeScaling(config, *block, type, shape.rotaryDim, out, warnings);
+  if (block) block->warnUnread(warnings);
+  return out;
+}
+
+// The layer type of every layer (nullopt: the config does not say how many layers there are), by
+// the config's own layer_types or the rule of its config class.
+std::optional<std::vector<std::string>> layerTypes(Section& config, const std::string& modelType,
+                                                   std::optional<int64_t> slidingWindow) {
+  const auto count = config.positiveInteger("num_hidden_layers");
+  if (const JsonValue* given = config.raw("layer_types")) {
+    if (given->type != JsonValue::Type::Array) throwType(kWhere + "layer_types must be an array of strings");
+    std::vector<std::string> types;
+    for (const JsonValue& t : given->array) {
+      if (t.type != JsonValue::Type::String) throwType(kWhere + "layer_types must hold strings");
+      types.push_back(t.string);
+    }
+    return types;
+  }
+  if (!count) return std::nullopt;
+  std::vector<std::string> types(static_cast<size_t>(*count), "full_attention");
+  for (int64_t i = 0; i < *count; ++i) {
+    std::string& t = types[static_cast<size_t>(i)];
+    if (modelType == "gemma3_text") {
+      const int64_t pattern = config.positiveInteger("sliding_window_pattern").value_or(6);
+      if ((i + 1) % pattern != 0) t = "sliding_attention";
+    } else if (modelType == "gemma2" || modelType == "gpt_oss") {
+      if ((i + 1) % 2 != 0) t = "sliding_attention";
+    } else if (isOneOf(modelType, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})) {
+      const bool windowed = config.flag("use_sliding_window").value_or(false);
+      if (windowed && slidingWindow && i >= config.positiveInteger("max_window_layers").value_or(28))
+        t = "sliding_attention";
+    } else if (slidingWindow) {
+      t = "sliding_attention";  // Mistral, Phi-3, Starcoder2: the window applies to every layer
+    }
+  }
+  return types;
+}
+
+// NoPE layers: no_rope_layers[i] == 0 (1 = RoPE; Llama 4, SmolLM3), or Llama 4's default interval.
+std::vector<bool> noRopeLayers(Section& config, const std::string& modelType, size_t count) {
+  std::vector<bool> nope(count, false);
+  if (const auto given = config.numbers("no_rope_layers")) {
+    if (given->size() != count) {
+      throwRange(kWhere + "no_rope_layers must hold one entry per layer (" + std::to_string(count) + "), got " +
+                 std::to_string(given->size()));
+    }
+    for (size_t i = 0; i < count; ++i) nope[i] = (*given)[i] == 0;
+  } else if (modelType == "llama4_text") {
+    const int64_t interval = config.positiveInteger("no_rope_layer_interval").value_or(4);
+    for (size_t i = 0; i < count; ++i) nope[i] = (static_cast<int64_t>(i) + 1) % interval == 0;
+  }
+  return nope;
+}
+
+// The softmax scale when the model does not use 1/sqrt(head dim): Gemma's query_pre_attn_scalar,
+// DeepSeek's qk_head_dim with (V3) mscale(s, mscale_all_dim)^2 (docs/models.md).
+void readAttentionScale(Section& config, const std::string& modelType, Reading& out) {
+  if (auto scalar = config.positive("query_pre_attn_scalar")) {
+    out.model.set("attentionScale", num(1.0 / std::sqrt(*scalar)));
+    return;
+  }
+  if (!isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) return;
+  const double headDim = out.model.find("headDim")->number;
+  const JsonValue& params = out.groups.front().params;
+  const JsonValue* factor = params.find("factor");
+  const JsonValue* all = params.find("mscaleAllDim");
+  double wholeHead = 1;
+  if (factor && all && all->number != 0 && factor->number > 1) {
+    const double m = 0.1 * all->number * std::log(factor->number) + 1;
+    wholeHead = m * m;
+  }
+  if (modelType == "deepseek_v3") {
+    out.model.set("attentionScale", num(wholeHead / std::sqrt(headDim)));
+    return;
+  }
+  out.model.set("attentionScale", num(1.0 / std::sqrt(headDim)));
+  if (wholeHead != 1) {
+    out.model.set("note", str("Hugging Face's DeepseekV2Attention scales by qk_head_dim^-0.5 alone; DeepSeek's own "
+                              "code also multiplies by mscale(factor, mscale_all_dim)^2 = " +
+                              formatNumber(wholeHead)));
   }
 }
 
 void readRope(Section& config, const std::string& modelType, Reading& out) {
-  std::optional<Section> block = ropeBlock(config, out.warnings);
-  const std::string type = ropeType(block, out.warnings);
-  std::optional<double> base;
-  if (block) base = block->positive("rope_theta");
-  if (!base) base = config.positive("rope_theta");
+  RopeBlocks blocks = ropeBlocks(config, out.warnings);
+  std::optional<double> base = config.positive("rope_theta");
   if (!base) base = config.positive("rotary_emb_base");
   out.heads = readHeads(config);
-  const int64_t headDim = readHeadDim(config, out.heads);
-  const int64_t rotaryDim = readRotaryDim(config, block, headDim);
-  noteModel(config, out, modelType, headDim);
+  RotaryShape shape;
+  if (isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) {
+    // The rotation acts on the separate 64-dim q_pe / k_pe (qk_rope_head_dim); the head is [nope | rope].
+    shape.width = *config.positiveInteger("qk_rope_head_dim");
+    const int64_t nope = config.positiveInteger("qk_nope_head_dim").value_or(0);
+    noteModel(config, out, modelType, nope + shape.width);
+    out.model.set("ropeHeadDim", num(static_cast<double>(shape.width)));
+  } else {
+    shape.width = readHeadDim(config, out.heads);
+    noteModel(config, out, modelType, shape.width);
+  }
+  shape.rotaryDim = readRotaryDim(config, blocks.main, shape.width);
+  shape.layout = rotaryLayout(config, modelType, out.warnings);
+  const RopeRead main = readRopeBlock(config, blocks.main, base, shape, out.warnings);
 
-  out.scheme = "rope";
-  out.params.set("d", num(static_cast<double>(rotaryDim)));
-  out.params.set("base", num(base.value_or(10000.0)));
-  out.params.set("layout", str(rotaryLayout(modelType, out.warnings)));
-  if (rotaryDim < headDim) out.params.set("rotaryDim", num(static_cast<double>(rotaryDim)));
-  if (block && type != "default") readRopeScaling(config, *block, type, rotaryDim, out);
-  if (block) block->warnUnread(out.warnings);
+  std::optional<int64_t> window;
+  if (auto w = config.positiveInteger("sliding_window")) window = w;
+  auto types = layerTypes(config, modelType, window);
+  const std::vector<bool> nope = types ? noRopeLayers(config, modelType, types->size()) : std::vector<bool>{};
+  // Llama 4: RoPE layers attend within chunks, NoPE layers to everything (Llama4TextConfig's layer_types).
+  if (types && modelType == "llama4_text" && !config.has("layer_types") && config.has("attention_chunk_size")) {
+    for (size_t i = 0; i < types->size(); ++i) (*types)[i] = nope[i] ? "full_attention" : "chunked_attention";
+  }
+  // One group per (layer type, NoPE) in order of first layer; without a layer count, one group.
+  std::vector<Group> groups;
+  const size_t count = types ? types->size() : 1;
+  for (size_t i = 0; i < count; ++i) {
+    const std::string type = types ? (*types)[i] : (window ? "sliding_attention" : "full_attention");
+    const bool noPe = types && nope[i];
+    auto found = std::find_if(groups.begin(), groups.end(),
+                              [&](const Group& g) { return g.layerType == type && (g.scheme == "nope") == noPe; });
+    if (found == groups.end()) {
+      Group g;
+      g.layerType = type;
+      if (types) g.layers = std::vector<int64_t>{};
+      groups.push_back(std::move(g));
+      found = groups.end() - 1;
+    }
+    if (types) found->layers->push_back(static_cast<int64_t>(i));
+    if (found->scheme.empty()) found->scheme = noPe ? "nope" : "?";
+  }
+  for (Group& g : groups) {
+    if (g.layerType == "sliding_attention") g.slidingWindow = window.value_or(4096);
+    if (g.layerType == "chunked_attention") {
+      if (auto chunk = config.positiveInteger("attention_chunk_size")) g.attentionChunkSize = chunk;
+    }
+    if (g.scheme == "nope") {
+      g.mainRope = false;
+      if (config.flag("attn_temperature_tuning").value_or(false)) {
+        const double floorScale = config.positive("floor_scale").value_or(8192);
+        const double attnScale = config.positive("attn_scale").value_or(0.1);
+        g.notes.push_back("no positional encoding (NoPE); the queries are scaled by log(floor((p + 1) / " +
+                          formatNumber(floorScale) + ") + 1) * " + formatNumber(attnScale) +
+                          " + 1 at position p (attention temperature tuning), which relpos does not compute");
+      } else {
+        g.notes.push_back("no positional encoding (NoPE)");
+      }
+      continue;
+    }
+    // The group's rope: its own v5 block, Gemma-3's local base for sliding layers, else the main one.
+    const auto own = std::find_if(blocks.byType.begin(), blocks.byType.end(),
+                                  [&](const auto& entry) { return entry.first == g.layerType; });
+    RopeRead read = main;
+    if (own != blocks.byType.end() && own->second.path() != blocks.main->path()) {
+      read = readRopeBlock(config, own->second, base, shape, out.warnings);
+      g.mainRope = false;
+    } else if (blocks.byType.empty() && modelType == "gemma3_text" && g.layerType == "sliding_attention") {
+      read = readRopeBlock(config, std::nullopt, config.positive("rope_local_base_freq"), shape, out.warnings);
+      g.mainRope = false;
+    }
+    g.scheme = read.scheme;
+    g.params = read.params;
+  }
+  // The group on the main rope first, then full attention, then by first layer.
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+    if (a.mainRope != b.mainRope) return a.mainRope;
+    return a.layerType == "full_attention" && b.layerType != "full_attention";
+  });
+  out.groups = std::move(groups);
+  readAttentionScale(config, modelType, out);
 }
 
 // ----- bias and relative-vector schemes ---------------------------------------------------------
 
+// One group of every layer with `scheme`; returns its parameters to fill.
+JsonValue& onlyGroup(Section& config, Reading& out, const char* scheme) {
+  Group g = singleGroup(scheme, JsonValue::makeObject());
+  for (const char* key : {"num_hidden_layers", "num_layers", "n_layer"}) {
+    if (auto count = config.positiveInteger(key)) {
+      g.layers = std::vector<int64_t>{};
+      for (int64_t i = 0; i < *count; ++i) g.layers->push_back(i);
+      break;
+    }
+  }
+  out.groups = {std::move(g)};
+  return out.groups.front().params;
+}
+
 void readAlibi(Section& config, const std::string& modelType, double biasMax, const char* form, Reading& out) {
-  out.scheme = "alibi";
+  JsonValue& params = onlyGroup(config, out, "alibi");
   out.heads = readHeads(config);
   noteModel(config, out, modelType, readHeadDim(config, out.heads));
-  out.params.set("alibiBiasMax", num(biasMax));
-  out.params.set("form", str(form));
+  params.set("alibiBiasMax", num(biasMax));
+  params.set("form", str(form));
 }
 
 void readMpt(Section& config, Reading& out) {
@@ -429,16 +752,16 @@ void readMpt(Section& config, Reading& out) {
 }
 
 void readT5(Section& config, const std::string& modelType, Reading& out) {
-  out.scheme = "t5";
+  JsonValue& params = onlyGroup(config, out, "t5");
   out.heads = readHeads(config);
   const auto dkv = config.positiveInteger("d_kv");
   noteModel(config, out, modelType, dkv ? *dkv : readHeadDim(config, out.heads));
-  out.params.set("numBuckets",
-                 num(static_cast<double>(config.positiveInteger("relative_attention_num_buckets").value_or(32))));
-  out.params.set("maxDistance",
-                 num(static_cast<double>(config.positiveInteger("relative_attention_max_distance").value_or(128))));
+  params.set("numBuckets",
+             num(static_cast<double>(config.positiveInteger("relative_attention_num_buckets").value_or(32))));
+  params.set("maxDistance",
+             num(static_cast<double>(config.positiveInteger("relative_attention_max_distance").value_or(128))));
   // The encoder's table; a decoder-only config (is_decoder) looks one way.
-  out.params.set("bidirectional", JsonValue::makeBoolean(!config.flag("is_decoder").value_or(false)));
+  params.set("bidirectional", JsonValue::makeBoolean(!config.flag("is_decoder").value_or(false)));
 }
 
 // pos_att_type: a list (HF v2) or one "p2c|c2p" string (the released v3 configs).
@@ -469,17 +792,17 @@ void readDeberta(Section& config, const std::string& modelType, Reading& out) {
   if (!config.flag("relative_attention").value_or(false)) {
     throwRange(kWhere + "this DeBERTa config has relative_attention false (or missing): no relative positions to read");
   }
-  out.scheme = "deberta";
+  JsonValue& params = onlyGroup(config, out, "deberta");
   out.heads = readHeads(config);
   noteModel(config, out, modelType, readHeadDim(config, out.heads));
-  out.params.set("positionBuckets", num(static_cast<double>(config.integer("position_buckets").value_or(-1))));
+  params.set("positionBuckets", num(static_cast<double>(config.integer("position_buckets").value_or(-1))));
   int64_t maxRelative = config.integer("max_relative_positions").value_or(-1);
   if (maxRelative < 1) {  // HF: "use max_position_embeddings" (docs/buckets.md)
     const auto maxPos = config.positiveInteger("max_position_embeddings");
     if (!maxPos) out.warnings.push_back("max_position_embeddings is missing; relpos used the DeBERTa default 512");
     maxRelative = maxPos.value_or(512);
   }
-  out.params.set("maxRelativePositions", num(static_cast<double>(maxRelative)));
+  params.set("maxRelativePositions", num(static_cast<double>(maxRelative)));
   if (config.flag("position_biased_input").value_or(false)) {
     out.warnings.push_back(
         "position_biased_input is true: the model also adds absolute position embeddings, "
@@ -499,10 +822,21 @@ bool hasRopeFields(Section& config) {
   return false;
 }
 
+// A composite config (vision-language models) is read through its text_config, with the model type
+// of that config class; every config gets the defaults its config class fills in.
 Reading readConfig(const JsonValue& root) {
-  Section config(root, "");
+  Section top(root, "");
   Reading out;
-  const std::string modelType = config.text("model_type").value_or("");
+  std::string modelType = top.text("model_type").value_or("");
+  const JsonValue* source = &root;
+  std::string path;
+  if (auto text = top.child("text_config")) {
+    modelType = textModelType(modelType, *text, out.warnings);
+    source = root.find("text_config");
+    path = "text_config";
+  }
+  const JsonValue merged = withClassDefaults(*source, modelType);
+  Section config(merged, path);
   if (modelType == "bloom" || (modelType == "falcon" && config.flag("alibi").value_or(false))) {
     readAlibi(config, modelType, 8.0, "keyPosition", out);  // HF build_alibi_tensor: m * j
   } else if (modelType == "mpt") {
@@ -515,7 +849,8 @@ Reading readConfig(const JsonValue& root) {
                      {"gpt2", "gpt_neo", "opt", "bert", "roberta", "xlm-roberta", "distilbert", "electra"})) {
     throwRange(kWhere + "model_type '" + modelType +
                "' uses learned absolute position embeddings, which have no relpos scheme");
-  } else if (isOneOf(modelType, kHalfLayoutModels) || isOneOf(modelType, kInterleavedModels) || hasRopeFields(config)) {
+  } else if (isOneOf(modelType, kHalfLayoutModels) || isOneOf(modelType, kInterleavedModels) ||
+             isOneOf(modelType, {"deepseek_v3"}) || hasRopeFields(config)) {
     readRope(config, modelType, out);
   } else {
     throwRange(kWhere + "cannot tell the positional scheme: model_type '" + modelType +
@@ -531,8 +866,23 @@ static const char* const kPresetsJson =
 #include "relpos/models/presets_json.inc"
     ;
 
+// A preset whose layers do not differ lists no groups in the data: it gets the one group of every
+// layer, as a reading of its config would (docs/models.md).
 std::string presetsJson() {
-  static const std::string text = toJson(parseJson(kPresetsJson));
+  static const std::string text = [] {
+    JsonValue list = parseJson(kPresetsJson);
+    for (JsonValue& preset : list.array) {
+      if (preset.find("groups")) continue;
+      const JsonValue* window = preset.find("model")->find("slidingWindow");
+      JsonValue group = jsonObject({{"layerType", str(window ? "sliding_attention" : "full_attention")},
+                                    {"layers", JsonValue()},
+                                    {"scheme", *preset.find("scheme")},
+                                    {"params", *preset.find("params")}});
+      if (window) group.set("slidingWindow", *window);
+      preset.set("groups", JsonValue::makeArray({std::move(group)}));
+    }
+    return toJson(list);
+  }();
   return text;
 }
 
@@ -541,29 +891,31 @@ namespace {
 // What the importer read must be a call the catalogue accepts: every parameter within the range
 // rp.schemes documents (a config with rope_theta = 1e300 is refused here, not at the first call).
 void checkAgainstCatalogue(const Reading& reading) {
-  const Scheme& scheme = findScheme("relpos.fromConfig", reading.scheme);
-  Params params("relpos.fromConfig");
-  for (const auto& member : reading.params.object) {
-    const JsonValue& v = member.second;
-    if (v.type == JsonValue::Type::Number) {
-      params.setNumber(member.first, v.number);
-    } else if (v.type == JsonValue::Type::Boolean) {
-      params.setBoolean(member.first, v.boolean);
-    } else if (v.type == JsonValue::Type::String) {
-      params.setString(member.first, v.string);
-    } else if (v.type == JsonValue::Type::Array && !v.array.empty() && v.array[0].type == JsonValue::Type::String) {
-      Value list;
-      list.type = Value::Type::Strings;
-      for (const auto& item : v.array) list.strings.push_back(item.string);
-      params.set(member.first, std::move(list));
-    } else if (v.type == JsonValue::Type::Array) {
-      std::vector<float> data;
-      for (const auto& item : v.array) data.push_back(static_cast<float>(item.number));
-      const int64_t size = static_cast<int64_t>(data.size());
-      params.setArray(member.first, std::move(data), {size});
+  for (const Group& group : reading.groups) {
+    const Scheme& scheme = findScheme("relpos.fromConfig", group.scheme);
+    Params params("relpos.fromConfig");
+    for (const auto& member : group.params.object) {
+      const JsonValue& v = member.second;
+      if (v.type == JsonValue::Type::Number) {
+        params.setNumber(member.first, v.number);
+      } else if (v.type == JsonValue::Type::Boolean) {
+        params.setBoolean(member.first, v.boolean);
+      } else if (v.type == JsonValue::Type::String) {
+        params.setString(member.first, v.string);
+      } else if (v.type == JsonValue::Type::Array && !v.array.empty() && v.array[0].type == JsonValue::Type::String) {
+        Value list;
+        list.type = Value::Type::Strings;
+        for (const auto& item : v.array) list.strings.push_back(item.string);
+        params.set(member.first, std::move(list));
+      } else if (v.type == JsonValue::Type::Array) {
+        std::vector<float> data;
+        for (const auto& item : v.array) data.push_back(static_cast<float>(item.number));
+        const int64_t size = static_cast<int64_t>(data.size());
+        params.setArray(member.first, std::move(data), {size});
+      }
     }
+    for (const auto& info : scheme.params) validateParam(params, info);
   }
-  for (const auto& info : scheme.params) validateParam(params, info);
   if (reading.heads != 0) {
     Params h("relpos.fromConfig");
     h.setNumber(common::heads().name, static_cast<double>(reading.heads));

@@ -17,16 +17,14 @@ namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
 
-const ParamInfo kMode = choiceParam("mode", "explicit|implicit|mixed", "how the positional term enters the logits");
-const ParamInfo kAlpha = numberParam("alpha", 1, -1e12, 1e12, "mixed mode: weight of B");
-const ParamInfo kBeta = numberParam("beta", 1, -1e12, 1e12, "mixed mode: weight of Q P^T");
-const ParamInfo kKvHeads = integerParam("kvHeads", std::nan(""), 1, 1024,
-                                        "key/value heads; query head h reads kv head floor(h / (heads / kvHeads))");
-const ParamInfo kWindow = integerParam("slidingWindow", std::nan(""), 1, 1 << 30,
-                                       "keys with 0 <= i + queryOffset - j < w (|.| < w without causal)");
-const ParamInfo kScale = numberParam("scale", std::nan(""), -1e12, 1e12, "the logit scale, in place of 1/sqrt(d)");
-const ParamInfo kWeights = booleanParam("weights", true, "return the weights (false: only the output)");
-const ParamInfo kMaskKind = choiceParam("maskKind", "boolean|additive", "boolean: nonzero keeps; additive: added");
+const ParamInfo& kMode = common::attentionMode();
+const ParamInfo& kAlpha = common::mixedAlpha();
+const ParamInfo& kBeta = common::mixedBeta();
+const ParamInfo& kKvHeads = common::kvHeads();
+const ParamInfo& kWindow = common::slidingWindow();
+const ParamInfo& kScale = common::attentionScale();
+const ParamInfo& kWeights = common::attentionWeights();
+const ParamInfo& kMaskKind = common::maskKind();
 
 // Sizes of one call. With a batch, q, k, v (and B / mask of rank 4) have a leading batch dimension.
 struct Shapes {
@@ -244,8 +242,10 @@ Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& ter
         ": mode 'implicit' needs position vectors P or a vector scheme; a bias B needs mode 'explicit' or 'mixed'");
   }
   Weights w;
-  w.scale = params.has(kScale.name) ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
-  if (terms.logits && params.has(kScale.name)) {
+  // A scheme with a parameter named scale (CoPE's gate scale) reads it itself: not the logit scale.
+  const bool givenScale = params.has(kScale.name) && !(scheme && scheme->hasParam(kScale.name));
+  w.scale = givenScale ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
+  if (terms.logits && givenScale) {
     throwRange(params.where() + ": scale does not apply to scheme '" + scheme->id +
                "', which computes its logits (and their scale) itself");
   }
@@ -261,14 +261,6 @@ Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& ter
 int64_t rowsPerBlock(int64_t m) {
   const int64_t rows = std::clamp<int64_t>((int64_t{1} << 16) / std::max<int64_t>(m, 1), 4, 256);
   return rows / kernels::kRowTile * kernels::kRowTile;
-}
-
-// Multiply-adds of the whole call (every visible key of every row, for q.k and for w.v).
-double workOf(const Shapes& s, const kernels::KeyRange& keys) {
-  double visible = 0;
-  for (int64_t i = 0; i < s.n; ++i)
-    visible += static_cast<double>(std::max<int64_t>(0, keys.end(i, s.m) - keys.begin(i, s.m)));
-  return visible * static_cast<double>(s.batch * s.heads) * static_cast<double>(s.dh + s.dv);
 }
 
 // Scratch of one run, O(rows·m + kvHeads·m·d): nothing here grows with n·m.
@@ -294,13 +286,13 @@ T* sized(std::vector<T>& v, int64_t count) {
 // call runs them all, the job a few per step.
 class AttentionRun {
  public:
-  AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws, bool job)
+  AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws)
       : params_(params), scheme_(scheme), sink_(sink), ws_(ws), in_(readInputs(params)), s_(in_.s) {
     keepWeights_ = params.boolean(kWeights);
     if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
     keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
                               params.has(kWindow.name) ? params.integer(kWindow) : 0};
-    checkSizes(job);
+    checkSizes();
     terms_ = resolveTerms(params, scheme, s_);
     weights_ = modeWeights(params, scheme, terms_, s_);
     s_.rowsPerBlock = rowsPerBlock(s_.m);
@@ -354,7 +346,9 @@ class AttentionRun {
   }
 
  private:
-  void checkSizes(bool job) {
+  // The work budget of a synchronous call is compute()'s to check (ops/operations.cpp); these are
+  // the sizes every run, job or not, must fit.
+  void checkSizes() {
     const double n = static_cast<double>(s_.n), m = static_cast<double>(s_.m), dh = static_cast<double>(s_.dh);
     const double heads = static_cast<double>(s_.heads), batch = static_cast<double>(s_.batch);
     const double rows = static_cast<double>(rowsPerBlock(s_.m));
@@ -365,12 +359,6 @@ class AttentionRun {
     floats += (heads + 3.0) * rows * m + heads * (n + m) + 2.0 * (n + m) * dh + m * dh;
     if (scheme_ && scheme_->term == AttentionTerm::PairTable) floats += n * m + 2.0 * rows * (n + m);
     checkWorkingSet(params_.where(), 4.0 * floats, "weights, output and per-block scratch");
-    const double work = workOf(s_, keys_);
-    if (!job && work > kSyncAttentionWork) {
-      throwRange(params_.where() + ": this call needs " + formatNumber(work) +
-                 " multiply-adds, over the synchronous budget of 2^34; run it as a job with rp.attentionAsync " +
-                 "(progress and cancel), or in the worker");
-    }
   }
 
   // Packs the keys of every kv head of sequence b: rotated, with key vectors folded in
@@ -536,7 +524,7 @@ class AttentionRun {
 class AttentionJob : public Job {
  public:
   AttentionJob(const Params& params, const Scheme* scheme)
-      : params_(params), run_(params_, scheme, nullptr, ws_, true), units_(run_.units()) {}
+      : params_(params), run_(params_, scheme, nullptr, ws_), units_(run_.units()) {}
   double step(int64_t budget) override {
     for (int64_t done = 0; done < std::max<int64_t>(budget, 1) && next_ < units_; ++done) run_.run(next_++);
     return units_ ? static_cast<double>(next_) / static_cast<double>(units_) : 1.0;
@@ -556,7 +544,7 @@ class AttentionJob : public Job {
 
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) {
   Workspace ws;
-  AttentionRun run(params, scheme, sink, ws, false);
+  AttentionRun run(params, scheme, sink, ws);
   for (int64_t u = 0; u < run.units(); ++u) run.run(u);
   return run.finish();
 }

@@ -25,10 +25,6 @@ class WeightsSink {
   virtual void write(int64_t offset, const float* data, int64_t count) = 0;
 };
 
-// A synchronous call does at most this many multiply-adds; larger ones run as a job
-// (startAttention) with progress and cancellation.
-constexpr double kSyncAttentionWork = 17179869184.0;  // 2^34
-
 // params: q [n, heads*dh] or [batch, n, heads*dh]; k [m, kvHeads*dh] and optional v [m, kvHeads*dv]
 // (batched like q); heads, kvHeads (default heads), mode, alpha, beta, causal, queryOffset (default
 // m - n), slidingWindow, scale (default 1/sqrt(dh)), mask with maskKind (boolean: nonzero keeps;

@@ -439,7 +439,7 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   if (scheme) {
     for (const auto& p : scheme->params) allowed.insert(p.name);
   }
-  checkKnownNames(params, allowed);
+  checkKnownNames(params, allowed, {"params", "onProgress", "signal"});  // the last three: taken by the JS entry
   if (scheme) {
     for (const auto& p : scheme->params) validateParam(params, p);  // against rp.schemes, read or not
   }

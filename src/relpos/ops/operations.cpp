@@ -1,5 +1,7 @@
 #include "relpos/ops/operations.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "relpos/base/common_params.hpp"
@@ -8,66 +10,255 @@
 #include "relpos/base/json.hpp"
 #include "relpos/ops/attention.hpp"
 #include "relpos/schemes/registry.hpp"
+#include "relpos/schemes/rotary_family.hpp"
 
 namespace relpos {
 
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Work: multiply-adds per call, estimated from validated options before anything is computed.
+
+// A size as the call will read it: the given number, else the scheme's default, else `fallback`.
+double sizeOf(const Params& params, const Scheme* scheme, const std::string& name, double fallback) {
+  if (const Value* v = params.find(name); v && v->type == Value::Type::Number) return v->number;
+  if (scheme) {
+    if (const ParamInfo* p = scheme->param(name); p && std::isfinite(p->def)) return p->def;
+  }
+  return fallback;
+}
+
+double elementsOf(const Params& params, const std::string& name) {
+  const Value* v = params.find(name);
+  return v && v->type == Value::Type::Array ? static_cast<double>(v->array.size()) : 0.0;
+}
+
+// Whether the call asks for an alternative result (`output`): its size is then the scheme's to know.
+bool alternative(const Params& params) {
+  return params.has("output");
+}
+
+// The rows of a [n] or [batch, n] positions option (0 when absent) and its sequences.
+struct GivenRows {
+  double count = 0;
+  double sequences = 1;
+};
+GivenRows rowsOf(const Params& params, const std::string& name) {
+  const Value* v = params.find(name);
+  if (!v || v->type != Value::Type::Array || v->shape.empty()) return {};
+  return {static_cast<double>(v->shape.back()), v->shape.size() == 2 ? static_cast<double>(v->shape[0]) : 1.0};
+}
+
+Cost encodingWork(const Params& params, const Scheme* scheme) {
+  const double n = rowsOf(params, "positions").count;
+  const double values = (n > 0 ? n : sizeOf(params, scheme, "n", 1)) * sizeOf(params, scheme, "d", 1);
+  return {values, alternative(params) ? 0.0 : values};
+}
+
+// The query-key grid of bias, buckets and scores as schemes/grid.hpp reads it: n from
+// queryPositions, n, m or keyPositions; m from keyPositions, m or n; a batch of per-sequence rows.
+struct GridSize {
+  double batch = 1;
+  double n = 1;
+  double m = 1;
+};
+GridSize gridOf(const Params& params, const Scheme* scheme) {
+  GivenRows queries = rowsOf(params, "queryPositions"), keys = rowsOf(params, "keyPositions");
+  if (const GivenRows tokens = rowsOf(params, "positions"); tokens.count > 0) queries = keys = tokens;  // scores
+  GridSize g;
+  if (queries.count > 0) {
+    g.n = queries.count;
+  } else if (params.has("n")) {
+    g.n = sizeOf(params, scheme, "n", 1);
+  } else if (params.has("m")) {
+    g.n = sizeOf(params, scheme, "m", 1);
+  } else {
+    g.n = keys.count > 0 ? keys.count : sizeOf(params, scheme, "n", 1);
+  }
+  g.m = keys.count > 0 ? keys.count : params.has("m") ? sizeOf(params, scheme, "m", 1) : g.n;
+  g.batch = std::max(queries.sequences, keys.sequences);
+  return g;
+}
+
+Cost biasWork(const Params& params, const Scheme* scheme) {
+  const GridSize g = gridOf(params, scheme);
+  const double values = g.batch * sizeOf(params, scheme, "heads", 1) * g.n * g.m;
+  return {values, alternative(params) ? 0.0 : values};
+}
+
+Cost bucketsWork(const Params& params, const Scheme* scheme) {
+  const GridSize g = gridOf(params, scheme);
+  const double values = g.batch * g.n * g.m;
+  return {values, alternative(params) ? 0.0 : values};
+}
+
+Cost frequenciesWork(const Params& params, const Scheme* scheme) {
+  return {sizeOf(params, scheme, "d", 1) * std::max(1.0, elementsOf(params, "positions")), 0.0};
+}
+
+Cost rotateWork(const Params& params, const Scheme*) {
+  return {2.0 * elementsOf(params, "x"), elementsOf(params, "x")};  // a pair turns with four products
+}
+
+// Position-only scores: an n x m matrix of d-wide dot products, written to every head.
+Cost scoresWork(const Params& params, const Scheme* scheme) {
+  const double d = sizeOf(params, scheme, "d", 1);
+  const Value* output = params.find("output");
+  if (output && output->type == Value::Type::String && output->text == "offsets") {
+    return {d * std::max(1.0, elementsOf(params, "offsets")), 0.0};
+  }
+  const GridSize g = gridOf(params, scheme);
+  const double heads = sizeOf(params, scheme, "heads", 1);
+  return {g.batch * g.n * g.m * (d + heads), alternative(params) ? 0.0 : g.batch * heads * g.n * g.m};
+}
+
+// QK^T and W·V over the keys each query sees (causal, sliding window), for every head and sequence.
+Cost attentionWork(const Params& params, const Scheme*) {
+  const Value* q = params.find("q");
+  const Value* k = params.find("k");
+  if (!q || !k || q->shape.size() < 2 || k->shape.size() < 2) return {};
+  const double n = static_cast<double>(q->shape[q->shape.size() - 2]);
+  const double m = static_cast<double>(k->shape[k->shape.size() - 2]);
+  const double batch = q->shape.size() == 3 ? static_cast<double>(q->shape[0]) : 1.0;
+  const double heads = sizeOf(params, nullptr, "heads", 1);
+  const double dh = static_cast<double>(q->shape.back()) / heads;
+  double dv = 0;
+  if (const Value* v = params.find("v"); v && !v->shape.empty()) {
+    dv = static_cast<double>(v->shape.back()) / sizeOf(params, nullptr, "kvHeads", heads);
+  }
+  const double offset = sizeOf(params, nullptr, "queryOffset", m - n);
+  const Value* causalValue = params.find("causal");
+  const bool causal = causalValue && causalValue->type == Value::Type::Boolean && causalValue->boolean;
+  const double window = sizeOf(params, nullptr, "slidingWindow", kInf);
+  // Keys j seen by the query at position p = i + offset: j <= p when causal, |p - j| < window.
+  auto seen = [&](double p) {
+    const double lo = std::isinf(window) ? 0 : p - window + 1;
+    const double hi = causal ? p : (std::isinf(window) ? m - 1 : p + window - 1);
+    return std::max(0.0, std::min(hi, m - 1) - std::max(lo, 0.0) + 1);
+  };
+  double visible = 0;
+  if (!causal && std::isinf(window)) {
+    visible = n * m;
+  } else {
+    for (double i = 0; i < n; ++i) visible += seen(i + offset);
+  }
+  const Value* weights = params.find("weights");
+  const bool keepsWeights = !(weights && weights->type == Value::Type::Boolean && !weights->boolean);
+  return {batch * heads * visible * (dh + dv), keepsWeights ? batch * heads * n * m : 0.0};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks across options.
+
+// Implicit and mixed attention read a positional term (docs/attention.md): P, B or a scheme's term.
+// Without any, the caller asked for a term and would silently get plain attention.
+void attentionNeedsTerm(const Params& params, const Scheme* scheme) {
+  const Value* mode = params.find(common::attentionMode().name);
+  if (!mode || mode->type != Value::Type::String || (mode->text != "implicit" && mode->text != "mixed")) return;
+  if (params.has("P") || params.has("B") || (scheme && scheme->term != AttentionTerm::None)) return;
+  const std::string wanted = mode->text == "implicit"
+                                 ? "position vectors P or a scheme with a positional term"
+                                 : "position vectors P, a bias B or a scheme with a positional term";
+  throwRange(params.where() + ": mode '" + mode->text + "' needs " + wanted + ", got " +
+             (scheme ? "scheme '" + scheme->id + "', which has none" : "no P, no B and no scheme"));
+}
+
+}  // namespace
+
 const std::vector<Operation>& operations() {
   static const std::vector<Operation> table = [] {
-    const OpOption n{"n", "sequence length", &common::n()};
-    const OpOption d{"d", "head dimension", &common::d()};
-    const OpOption heads{"heads", "number of heads", &common::heads()};
-    const OpOption causal{"causal", "mask keys after the query", &common::causal()};
-    const OpOption output{"output", "an alternative result the scheme offers (rp.schemes lists its choices)"};
+    using Check = OpOption::Check;
+    const RotaryParams& rotary = rotaryParams();
+    // An option only the schemes listing it in Scheme::reads (or owning a parameter of that name) read.
+    const auto perScheme = [](OpOption o) {
+      o.perScheme = true;
+      return o;
+    };
+    const OpOption n = common::n(), heads = common::heads(), causal = common::causal();
+    // Every scheme's scores take the head width (bias schemes do not depend on it), so one call
+    // serves every scheme.
+    const OpOption headWidth = common::d();
+    const OpOption output =
+        perScheme(stringParam("output", "an alternative result the scheme offers (rp.schemes lists its choices)"));
+    const OpOption view{booleanParam("view", false, "return views into the wasm heap, valid until the next call"),
+                        Check::Binding};
+    const OpOption scheme{stringParam("scheme", "the scheme id (rp.schemes)"), Check::Binding};
+    const OpOption params{optionsParam("params", "the scheme's parameters (rp.schemes); they win over the same names"),
+                          Check::Binding};
+    const auto tensor = [](const char* name, const char* doc, Check check = Check::Always, bool required = false) {
+      return OpOption{arrayParam(name, doc), check, required};
+    };
+    // The query-key grid of bias, buckets and scores (schemes/grid.hpp).
+    const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
+                   keyPositions = common::keyPositions();
+    const OpOption positions = perScheme(rotary.positions);
     std::vector<Operation> ops(7);
-    ops[0] = {"encoding", "absolute position vectors [n, d]", &Scheme::encoding, {n, d, output}};
-    ops[1] = {"bias", "the additive logit bias B [heads, n, n]", &Scheme::bias, {n, heads, causal, output}};
-    ops[2] = {"buckets", "bucket / clipped-distance index map [n, n] (Int32)", &Scheme::buckets, {n, output}};
+    ops[0] = {"encoding",
+              "absolute position vectors [n, d]",
+              &Scheme::encoding,
+              {n, perScheme({common::d(), Check::Always, true}), positions, output, view},
+              encodingWork};
+    ops[1] = {"bias",
+              "the additive logit bias B [heads, n, m]",
+              &Scheme::bias,
+              {n, m, queryOffset, queryPositions, keyPositions, heads, causal, output, view},
+              biasWork};
+    ops[2] = {"buckets",
+              "bucket / clipped-distance index map [n, m] (Int32)",
+              &Scheme::buckets,
+              {n, m, queryOffset, queryPositions, keyPositions, causal, output, view},
+              bucketsWork};
     ops[3] = {"frequencies",
-              "rotary inverse frequencies [d/2] and the attention factor",
+              "rotary inverse frequencies [rotaryDim/2] and the attention factor",
               &Scheme::frequencies,
-              {{"d", "rotary dimension"}, {"positions", "positions the call covers"}, {"seqLen", "sequence length"}}};
+              {perScheme({rotary.width, Check::Always, true}), positions, view},
+              frequenciesWork};
     ops[3].returns = {{"invFreq", "array"}, {"attentionFactor", "number"}};
     ops[4] = {"rotate",
-              "rows of x rotated by position [n, d]",
+              "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
-              {{"x", "rows [n, d]"},
-               {"positions", "positions of the rows"},
-               {"layout", "pair layout"},
-               {"rotaryDim", "rotated dims"},
-               {"d", "rotary width"}}};
+              {tensor("x", "rows [n, heads*d]", Check::Always, true), positions, heads, perScheme(rotary.width),
+               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, view},
+              rotateWork};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
     ops[5] = {"scores",
-              "the position-only logit matrix [heads, n, n]",
+              "the position-only logit matrix [heads, n, m]",
               &Scheme::scores,
-              {n,
-               d,
-               heads,
-               {"q", "probe or content queries"},
-               {"k", "probe or content keys"},
-               {"offsets", "relative offsets (output 'offsets')"},
-               output,
-               causal}};
-    ops[6] = {"attention",
-              "attention weights [batch?, heads, n, m] and output [batch?, n, heads*dv] with a positional term",
-              nullptr,
-              {{"q", "queries [n, heads*d]"},
-               {"k", "keys [m, heads*d]"},
-               {"v", "values [m, heads*dv]"},
-               {"heads", "number of heads"},
-               {"mode", "explicit | implicit | mixed"},
-               {"alpha", "mixed mode: weight of B"},
-               {"beta", "mixed mode: weight of Q P^T"},
-               {"causal", "mask keys after the query"},
-               {"queryOffset", "position of query row 0"},
-               {"B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]"},
-               {"P", "given position vectors [m, d] or [n, m, d]"},
-               {"kvHeads", "key/value heads (grouped-query attention)"},
-               {"mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]"},
-               {"maskKind", "boolean (nonzero keeps) | additive"},
-               {"slidingWindow", "keys with 0 <= i + queryOffset - j < w"},
-               {"scale", "the logit scale in place of 1/sqrt(d)"},
-               {"weights", "return the weights (false: only the output)"}}};
+              {n, m, queryOffset, positions, queryPositions, keyPositions, headWidth, heads,
+               perScheme(tensor("q", "probe or content queries")), perScheme(tensor("k", "probe or content keys")),
+               perScheme(tensor("offsets", "relative offsets (output 'offsets')")), output, causal, view},
+              scoresWork};
+    ops[6] = {
+        "attention",
+        "attention weights [batch?, heads, n, m] and output [batch?, n, heads*dv] with a positional term",
+        nullptr,
+        {tensor("q", "queries [n, heads*d] or [batch, n, heads*d]", Check::ByCall, true),
+         tensor("k", "keys [m, kvHeads*d] or [batch, m, kvHeads*d]", Check::ByCall, true),
+         tensor("v", "values [m, kvHeads*dv] or [batch, m, kvHeads*dv]", Check::ByCall),
+         heads,
+         common::kvHeads(),
+         common::attentionMode(),
+         common::mixedAlpha(),
+         common::mixedBeta(),
+         causal,
+         common::queryOffset(),
+         common::slidingWindow(),
+         common::attentionScale(),
+         common::attentionWeights(),
+         tensor("B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
+         tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall),
+         tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
+         common::maskKind(),
+         scheme,
+         params,
+         view,
+         {arrayParam("out", "a Float32Array that receives the weights (weights: false: the output) and is returned"),
+          Check::Binding}},
+        attentionWork};
+    ops[6].precheck = attentionNeedsTerm;
+    ops[6].budget = kSyncWorkBudget;  // the SIMD kernels
+    ops[6].job = "rp.attentionAsync";
     ops[6].returns = {{"weights", "tensor"}, {"output", "tensor"}};
     return ops;
   }();
@@ -80,57 +271,144 @@ const Operation& findOperation(const std::string& op) {
   for (const auto& o : operations()) {
     if (o.name == op) return o;
   }
-  throwRange("relpos: unknown operation '" + op + "'");
+  std::vector<std::string> names;
+  for (const auto& o : operations()) names.push_back(o.name);
+  throwUnknownName("relpos", "operation", op, names, "operations", false);
 }
 
 bool offers(const Scheme& scheme, const Operation& op) {
   return op.hook ? scheme.*op.hook != nullptr : scheme.term != AttentionTerm::Unsupported;
 }
 
-// The names a call accepts: its own options and the scheme's parameters.
-std::set<std::string> allowedNames(const Operation& op, const Scheme* scheme) {
-  std::set<std::string> allowed;
-  for (const auto& o : op.options) allowed.insert(o.name);
-  if (scheme) {
-    for (const auto& p : scheme->params) allowed.insert(p.name);
+// The calls of the scheme that parameter `p` acts on, in table order.
+std::vector<std::string> actingCalls(const Scheme& scheme, const ParamInfo& p) {
+  std::vector<std::string> calls;
+  if (p.restates) return calls;
+  for (const auto& op : operations()) {
+    if (!offers(scheme, op)) continue;
+    if (p.affects.empty() || std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) {
+      calls.push_back(op.name);
+    }
   }
-  return allowed;
+  return calls;
 }
 
-}  // namespace
+// A scheme parameter that acts on some calls only and is refused elsewhere (ParamInfo::onlyThere),
+// unless the call has an option of that name itself (attention's heads, q, k).
+void refuseElsewhere(const Operation& op, const Scheme& scheme, const Params& params) {
+  for (const auto& p : scheme.params) {
+    if (!p.onlyThere || !params.has(p.name)) continue;
+    if (std::find(p.affects.begin(), p.affects.end(), op.name) != p.affects.end()) continue;
+    if (std::any_of(op.options.begin(), op.options.end(), [&](const OpOption& o) { return o.name() == p.name; })) {
+      continue;
+    }
+    std::string calls;
+    for (const auto& c : actingCalls(scheme, p)) calls += (calls.empty() ? "rp." : ", rp.") + c;
+    throwRange(params.where() + ": " + p.name + " applies to " + calls + " of '" + scheme.id + "', not to rp." +
+               op.name);
+  }
+}
 
-const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
-                            const std::set<std::string>& extra) {
-  const Operation& operation = findOperation(op);
-  const std::string where = "relpos." + op;
+// A call option only some schemes read (OpOption::perScheme), given to one that does not.
+void refuseUnread(const Operation& op, const Scheme& scheme, const Params& params) {
+  const auto listed = scheme.reads.find(op.name);
+  for (const auto& o : op.options) {
+    if (!o.perScheme || !params.has(o.name()) || scheme.hasParam(o.name())) continue;
+    if (listed != scheme.reads.end() &&
+        std::find(listed->second.begin(), listed->second.end(), o.name()) != listed->second.end()) {
+      continue;
+    }
+    throwRange(params.where() + ": '" + scheme.id + "' takes no " + o.name() + " in rp." + op.name + " (" + o.info.doc +
+               ")");
+  }
+}
+
+const Scheme* schemeFor(const Operation& operation, const std::string& id) {
+  const std::string where = "relpos." + operation.name;
   const Scheme* scheme = id.empty() && !operation.hook ? nullptr : &findScheme(where, id);
   if (scheme && !offers(*scheme, operation)) {
     std::vector<std::string> ids;
     for (const auto& s : catalogue()) {
       if (offers(s, operation)) ids.push_back(s.id);
     }
-    throwRange(where + ": scheme '" + id + "' has no " + op + "; schemes with one: " + quotedList(ids));
+    throwRange(where + ": scheme '" + id + "' has no " + operation.name + "; schemes with one: " + quotedList(ids));
   }
-  std::set<std::string> allowed = allowedNames(operation, scheme);
-  allowed.insert(extra.begin(), extra.end());
-  checkKnownNames(params, allowed);
-  // Every parameter given is checked against rp.schemes, also those this call does not read.
+  return scheme;
+}
+
+}  // namespace
+
+CallNotes callNotes(const std::string& op, const std::string& id, const Params& params) {
+  CallNotes notes;
+  if (id.empty()) return notes;
+  const Scheme& scheme = findScheme("relpos." + op, id);
+  if (scheme.syntheticDefaults) {
+    notes.synthetic = scheme.syntheticDefaults(scheme, params, op);
+  } else {
+    for (const auto& p : scheme.params) {
+      if (!p.synthetic || params.has(p.name)) continue;
+      const std::vector<std::string> calls = actingCalls(scheme, p);
+      if (std::find(calls.begin(), calls.end(), op) != calls.end()) notes.synthetic.push_back(p.name);
+    }
+  }
+  const bool view = op == "bias" || op == "scores";
+  notes.sameForEveryHead =
+      view && !scheme.perHead && params.has(common::heads().name) && params.integer(common::heads()) > 1;
+  return notes;
+}
+
+const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
+                            const std::set<std::string>& extra) {
+  const Operation& operation = findOperation(op);
+  const Scheme* scheme = schemeFor(operation, id);
+  // The names a call accepts: its own options and the scheme's parameters; the JS entry's own
+  // options (scheme, params, view) are listed too, never accepted here.
+  std::set<std::string> accepted = extra, binding;
+  for (const auto& o : operation.options) (o.check == OpOption::Check::Binding ? binding : accepted).insert(o.name());
+  if (scheme) {
+    for (const auto& p : scheme->params) accepted.insert(p.name);
+  }
+  checkKnownNames(params, accepted, binding);
+  // Every parameter given is checked against rp.schemes and the table, also those this call does
+  // not read.
   if (scheme) {
     for (const auto& p : scheme->params) validateParam(params, p);
   }
-  if (!operation.hook) return scheme;
-  // The call's own sizes and flags, also where this scheme ignores them.
   for (const auto& o : operation.options) {
-    if (o.checked && !scheme->hasParam(o.name)) validateParam(params, *o.checked);
+    if (o.check == OpOption::Check::Always && !o.untyped && !(scheme && scheme->hasParam(o.name()))) {
+      validateParam(params, o.info);
+    }
   }
+  // Then the names this scheme does not read in this call (a bad value is reported as such first).
+  if (scheme) {
+    refuseElsewhere(operation, *scheme, params);
+    if (operation.hook) refuseUnread(operation, *scheme, params);
+  }
+  if (operation.precheck) operation.precheck(params, scheme);
   return scheme;
 }
 
 Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink) {
   const Operation& operation = findOperation(op);
   const Scheme* scheme = checkedScheme(op, id, params);
+  const Cost cost = operation.work ? operation.work(params, scheme) : Cost{};
+  checkResultSize(params.where(), cost.results);
+  const double budget = std::isnan(params.workBudget()) ? operation.budget : params.workBudget();
+  checkWork(params.where(), cost.work, budget, operation.job);
   if (!operation.hook) return attention(params, scheme, sink);
   return (scheme->*operation.hook)(*scheme, params);
+}
+
+double workOf(const std::string& op, const std::string& id, const Params& params) {
+  for (const auto& operation : operations()) {
+    if (operation.name != op || !operation.work) continue;
+    const Scheme* scheme = nullptr;
+    for (const auto& s : catalogue()) {
+      if (s.id == id) scheme = &s;
+    }
+    return operation.work(params, scheme).work;
+  }
+  return 0;
 }
 
 namespace {
@@ -142,7 +420,20 @@ JsonValue capabilitiesJson(const Scheme& s) {
   const bool shiftInvariant = s.shiftInvariant && s.shiftInvariant(Params("relpos.schemes"), 64);
   return jsonObject({{"shiftInvariant", JsonValue::makeBoolean(shiftInvariant)},
                      {"closedForm", JsonValue::makeBoolean(s.closedForm != nullptr)},
-                     {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)}});
+                     {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)},
+                     {"perHead", JsonValue::makeBoolean(s.perHead)}});
+}
+
+const char* checkName(OpOption::Check check) {
+  switch (check) {
+    case OpOption::Check::Always:
+      return "always";
+    case OpOption::Check::ByCall:
+      return "byCall";
+    case OpOption::Check::Binding:
+      return "binding";
+  }
+  return "always";
 }
 
 }  // namespace
@@ -155,7 +446,12 @@ std::string catalogueJson() {
       if (offers(s, op)) calls.push_back(op.name);
     }
     JsonValue params = JsonValue::makeObject();
-    for (const auto& p : s.params) params.set(p.name, describeParam(p));
+    for (const auto& p : s.params) {
+      JsonValue described = describeParam(p);
+      described.set("affects", jsonStrings(actingCalls(s, p)));
+      described.set("synthetic", JsonValue::makeBoolean(p.synthetic));
+      params.set(p.name, std::move(described));
+    }
     all.push(jsonObject({{"id", JsonValue::makeString(s.id)},
                          {"family", JsonValue::makeString(s.family)},
                          {"name", JsonValue::makeString(s.name)},
@@ -173,7 +469,12 @@ std::string operationsJson() {
   for (const auto& op : operations()) {
     JsonValue options = JsonValue::makeArray();
     for (const auto& o : op.options) {
-      options.push(jsonObject({{"name", JsonValue::makeString(o.name)}, {"doc", JsonValue::makeString(o.doc)}}));
+      JsonValue entry = jsonObject({{"name", JsonValue::makeString(o.name())}});
+      for (auto& member : describeParam(o.info).object) entry.set(member.first, std::move(member.second));
+      if (o.untyped) entry.set("type", JsonValue::makeString("unknown"));
+      entry.set("check", JsonValue::makeString(checkName(o.check)));
+      entry.set("required", JsonValue::makeBoolean(o.required));
+      options.push(std::move(entry));
     }
     JsonValue returns = JsonValue::makeObject();
     for (const auto& [key, kind] : op.returns) returns.set(key, JsonValue::makeString(kind));
@@ -183,6 +484,8 @@ std::string operationsJson() {
                                   {"returns", std::move(returns)}});
     if (!op.input.empty()) entry.set("input", JsonValue::makeString(op.input));
     if (!op.defaultScheme.empty()) entry.set("defaultScheme", JsonValue::makeString(op.defaultScheme));
+    if (!op.job.empty()) entry.set("job", JsonValue::makeString(op.job));
+    entry.set("budget", JsonValue::makeNumber(op.budget));
     all.push(std::move(entry));
   }
   return toJson(all);

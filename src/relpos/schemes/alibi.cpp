@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "relpos/base/common_params.hpp"
+#include "relpos/base/errors.hpp"
 #include "relpos/schemes/bias_family.hpp"
 
 namespace relpos {
@@ -28,6 +29,9 @@ const ParamInfo kAlibiBiasMax =
     numberParam("alibiBiasMax", 8, 0, 1e6, "slope exponent range: m_t = 2^(-t*max/p)", true);
 const ParamInfo kAlibiForm =
     choiceParam("form", "symmetric|keyPosition", "symmetric: -m|j-i| (paper/MPT); keyPosition: m*j (BLOOM)");
+const ParamInfo kSlopes = perHeadParam("slopes", std::nan(""), 0, 1e6,
+                                       "per-head slopes m_h (>= 0; a list sets heads); replaces the geometric rule of "
+                                       "alibiBiasMax (0: a head without bias)");
 const ParamInfo kAlibiOutput =
     choiceParam("output", "bias|slopes", "bias [heads, n, n] or the per-head slopes [heads]");
 
@@ -35,31 +39,53 @@ bool keyPositionForm(const Params& params) {
   return params.choice(kAlibiForm) == "keyPosition";
 }
 
+// The per-head slopes: the given ones (a scalar or one per head), else MPT's geometric rule.
+std::vector<double> slopesOf(const Params& params, int64_t heads) {
+  if (params.has(kSlopes.name)) {
+    if (params.has(kAlibiBiasMax.name)) throwRange(params.where() + ": give slopes or alibiBiasMax, not both");
+    return params.perHead(kSlopes, heads, {});
+  }
+  return alibiSlopes(heads, params.number(kAlibiBiasMax));
+}
+
 void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
-  const int64_t heads = w.heads, nq = w.rows, nk = w.cols, queryOffset = w.queryStart - w.keyStart;
-  const std::vector<double> slopes = alibiSlopes(heads, params.number(kAlibiBiasMax));
+  const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
+  const std::vector<double> slopes = slopesOf(params, heads);
   const bool keyPosition = keyPositionForm(params);
   for (int64_t h = 0; h < heads; ++h) {
     for (int64_t i = 0; i < nq; ++i) {
       float* row = out + (h * nq + i) * nk;
+      const double query = w.queryAt(i);
       for (int64_t j = 0; j < nk; ++j) {
-        const double r = static_cast<double>(j - (i + queryOffset));
-        row[j] = static_cast<float>((keyPosition ? slopes[h] * (j + w.keyStart) : -slopes[h] * std::fabs(r)) +
+        const double key = w.keyAt(j);
+        row[j] = static_cast<float>((keyPosition ? slopes[h] * key : -slopes[h] * std::fabs(key - query)) +
                                     0.0);  // +0.0: no -0 on the diagonal
       }
     }
   }
 }
 
-Result alibiBias(const Scheme&, const Params& params) {
-  if (params.choice(kAlibiOutput) == "slopes") {
-    const int64_t heads = params.integer(common::heads());
-    const std::vector<double> slopes = alibiSlopes(heads, params.number(kAlibiBiasMax));
-    Tensor t = Tensor::floats({heads});
-    for (int64_t h = 0; h < heads; ++h) t.f32[h] = static_cast<float>(slopes[h]);
-    return single(std::move(t));
+// Params whose `heads` is the number of given slopes when the call does not say.
+Params withSlopeHeads(const Params& params) {
+  const Value* given = params.find(kSlopes.name);
+  if (params.has(common::heads().name) || !given || given->type != Value::Type::Array) return params;
+  Params out = params;
+  out.setNumber(common::heads().name, static_cast<double>(given->array.size()));
+  return out;
+}
+
+Result alibiBias(const Scheme& scheme, const Params& given) {
+  const Params params = withSlopeHeads(given);
+  if (params.choice(kAlibiOutput) != "slopes") return gridBias(scheme, params, fillAlibi);
+  for (const ParamInfo* p : {&common::n(), &common::m(), &common::queryOffset(), &common::queryPositions(),
+                             &common::keyPositions(), &common::causal()}) {
+    if (params.has(p->name)) {
+      throwRange(params.where() + ": output 'slopes' returns the per-head slopes [heads]; " + p->name +
+                 " does not apply to it");
+    }
   }
-  return squareBias(params, fillAlibi);
+  const int64_t heads = params.integer(common::heads());
+  return single(Tensor::vector(slopesOf(params, heads)));
 }
 
 // The keyPosition form m*j depends on the key's position, not on j - i alone.
@@ -70,7 +96,8 @@ bool alibiShiftInvariant(const Params& params, int64_t) {
 
 ClosedForm alibiClosedForm(const Params& params) {
   if (keyPositionForm(params)) return {};
-  const double slope = alibiSlopes(1, params.number(kAlibiBiasMax))[0];
+  const Params withHeads = withSlopeHeads(params);  // head 0 of the given slopes, or of the rule
+  const double slope = slopesOf(withHeads, withHeads.integer(common::heads()))[0];
   return {[slope](double r) { return -slope * std::fabs(r); },
           [slope](double r) { return -slope * (r > 0 ? 1.0 : (r < 0 ? -1.0 : 0.0)); }};
 }
@@ -81,8 +108,9 @@ Scheme alibiScheme() {
   Scheme s = biasScheme(
       "alibi", "ALiBi", "Press, Smith, Lewis 2022, arXiv:2108.12409",
       "Linear recency bias -m_h|j-i| with geometric per-head slopes; no parameters, extrapolates gracefully.",
-      {kAlibiBiasMax, kAlibiForm, kAlibiOutput}, fillAlibi, alibiClosedForm);
-  s.bias = alibiBias;
+      {kAlibiBiasMax, kSlopes, kAlibiForm, onlyIn(kAlibiOutput, {"bias", "scores"})}, fillAlibi, alibiClosedForm);
+  s.bias = s.scores = alibiBias;
+  s.perHead = true;
   s.shiftInvariant = alibiShiftInvariant;
   s.lab = {"ALiBi", {"explicit", "mixed"}, {}, [](const Scheme& scheme, const lab::TermSetup& setup) {
              return fixedBiasTerm(scheme, setup, Params(setup.options->where()));

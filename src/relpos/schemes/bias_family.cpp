@@ -2,23 +2,32 @@
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
-#include "relpos/kernels/kernels.hpp"
+#include "relpos/schemes/grid.hpp"
 
 namespace relpos {
 
-Result squareBias(const Params& params, BiasFillFn fill) {
-  const int64_t n = params.integer(common::n());
+int64_t viewHeads(const Scheme& scheme, const Params& params) {
   const int64_t heads = params.integer(common::heads());
+  return scheme.perHead ? heads : 1;
+}
+
+Result gridBias(const Scheme& scheme, const Params& params, BiasFillFn fill, float masked) {
+  const PositionGrid grid = readGrid(withTokenPositions(params));
+  const int64_t heads = viewHeads(scheme, params);
   const bool causal = params.boolean(common::causal());
-  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
-  Tensor b = Tensor::floats({heads, n, n});
-  fill(params, BiasWindow{heads, n, n, 0, 0}, b.f32.data());
-  if (causal) kernels::applyCausalMask(b.f32.data(), heads, n, n, 0);
+  const int64_t block = heads * grid.nq * grid.nk;
+  checkResultSize(params.where(), static_cast<double>(grid.batch) * block);
+  Tensor b = Tensor::floats(grid.shape({heads, grid.nq, grid.nk}));
+  for (int64_t row = 0; row < grid.batch; ++row) {
+    float* out = b.f32.data() + row * block;
+    fill(params, grid.window(heads, row), out);
+    if (causal) maskCausal(grid, row, heads, masked, out);
+  }
   return single(std::move(b));
 }
 
 Result biasCall(const Scheme& scheme, const Params& params) {
-  return squareBias(params, scheme.fillBias);
+  return gridBias(scheme, params, scheme.fillBias);
 }
 
 std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params, const ProfileRequest& request) {
@@ -30,10 +39,13 @@ std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params,
 
 Scheme biasScheme(std::string id, std::string name, std::string cite, std::string description,
                   std::vector<ParamInfo> params, BiasFillFn fill, ClosedFormFn closedForm) {
-  params.insert(params.begin(), {common::n(), common::heads(), common::causal()});
+  params.insert(params.begin(), {onlyIn(common::n(), {"bias", "scores", "buckets"}),
+                                 onlyIn(common::heads(), {"bias", "scores", "attention"}), common::causal()});
   Scheme s = describedScheme(std::move(id), "relative bias", std::move(name), std::move(cite), std::move(description),
                              std::move(params));
   s.bias = s.scores = biasCall;  // S = B
+  s.reads = {{"scores", {"positions"}}};
+  s.perHead = true;  // per-head parameters (a scheme without says so)
   s.term = AttentionTerm::Bias;
   s.fillBias = fill;  // for any window of query and key positions
   // A function of j - i unless the scheme says otherwise; its fill is then the profile of long maps.

@@ -3,6 +3,7 @@
 // profile for pooled maps and a fixed-bias lab term.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,23 +16,39 @@ namespace relpos {
 // [m_2, m_4, ..., m_1, m_3, ...] and truncated when H is not a power of two (defined in alibi.cpp).
 std::vector<double> alibiSlopes(int64_t heads, double alibiBiasMax);
 
-// rp.bias for a fill: reads n, heads, causal; fills [heads, n, n] and sets -Infinity on keys after
-// the query when causal.
-Result squareBias(const Params& params, BiasFillFn fill);
+// The heads a bias or score view returns: `heads` for a scheme with per-head parameters, else one
+// (its map is the same for every head; the call's result then says sameForEveryHead).
+int64_t viewHeads(const Scheme& scheme, const Params& params);
 
-// rp.bias / rp.scores of a bias scheme: squareBias with the scheme's fillBias (S = B).
+// rp.bias / rp.scores of a fill on the call's query and key positions (schemes/grid.hpp):
+// [heads, n, m], or [batch, heads, n, m] with per-sequence positions, and `masked` where the key
+// sits after the query when `causal`.
+Result gridBias(const Scheme& scheme, const Params& params, BiasFillFn fill,
+                float masked = -std::numeric_limits<float>::infinity());
+
+// rp.bias / rp.scores of a bias scheme: gridBias with the scheme's fillBias (S = B).
 Result biasCall(const Scheme& scheme, const Params& params);
 
-// Tabulates valueAt(h, r) once per head and relative distance r = key position - query position,
-// then copies it along the diagonals: every bias that depends on r alone fills this way.
+// Fills valueAt(h, r) with r = key position - query position (a double): tabulated once per head
+// and distance and copied along the diagonals for a window of consecutive positions, evaluated per
+// entry for explicit positions. Every bias that depends on r alone fills this way.
 template <typename ValueAt>
 void fillByDistance(const BiasWindow& w, float* out, ValueAt valueAt) {
   const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
+  if (!w.regular()) {
+    for (int64_t h = 0; h < heads; ++h) {
+      for (int64_t i = 0; i < nq; ++i) {
+        float* row = out + (h * nq + i) * nk;
+        for (int64_t j = 0; j < nk; ++j) row[j] = static_cast<float>(valueAt(h, w.keyAt(j) - w.queryAt(i)));
+      }
+    }
+    return;
+  }
   const int64_t rMin = w.keyStart - (nq - 1 + w.queryStart);
   std::vector<float> profile(static_cast<size_t>(nq + nk - 1));
   for (int64_t h = 0; h < heads; ++h) {
     for (size_t t = 0; t < profile.size(); ++t) {
-      profile[t] = static_cast<float>(valueAt(h, rMin + static_cast<int64_t>(t)));
+      profile[t] = static_cast<float>(valueAt(h, static_cast<double>(rMin + static_cast<int64_t>(t))));
     }
     for (int64_t i = 0; i < nq; ++i) {
       float* row = out + (h * nq + i) * nk;

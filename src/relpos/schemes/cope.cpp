@@ -17,15 +17,27 @@ namespace {
 const ParamInfo kCopeNposMax = integerParam(
     "nposMax", std::nan(""), 1, 1 << 20,
     "number of position embeddings; positions are clamped to nposMax-1 (default: rows of E, else the key count)");
-const ParamInfo kCopeE =
-    arrayParam("E", "position embeddings [nposMax, d], row = integer position; default: sinusoid(t)");
+const ParamInfo kCopeE = synthetic(
+    arrayParam("E", "learned position embeddings [nposMax, d], row = integer position; default: the sinusoid of t"));
 const ParamInfo kCopeScale =
     numberParam("scale", std::nan(""), 0, 1e12, "gate logit scale z = q.k*scale (> 0; default 1/sqrt(d))", true);
 const ParamInfo kCopeOutput =
-    choiceParam("output", "logits|positions",
-                "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)");
-const ParamInfo kCopeQ = arrayParam("q", "scores: queries [n, d] (required: CoPE positions depend on content)");
-const ParamInfo kCopeK = arrayParam("k", "scores: keys [n, d] (required)");
+    onlyIn(choiceParam("output", "logits|positions",
+                       "scores: logits z + cope (-Infinity above the diagonal) or the positions p (0 there)"),
+           {"scores"});
+const ParamInfo kCopeQ =
+    actsIn(arrayParam("q", "scores: queries [n, d] (required: CoPE positions depend on content)"), {"scores"});
+const ParamInfo kCopeK = actsIn(arrayParam("k", "scores: keys [n, d] (required)"), {"scores"});
+// Read only to refuse false: the calls' own `causal` option, which CoPE has no use for.
+const ParamInfo kCopeCausal = booleanParam("causal", true, "CoPE is causal by construction");
+
+// CoPE's positions count gates of the keys up to the query: there is no non-causal CoPE.
+void requireCausal(const Params& params) {
+  if (!params.boolean(kCopeCausal)) {
+    throwRange(params.where() + ": cope is causal by construction (its positions count the keys up to the query); " +
+               "causal: false is not defined for it");
+  }
+}
 
 struct CopeConfig {
   int64_t nposMax = 1;
@@ -86,6 +98,24 @@ void copeRow(const CopeConfig& c, const float* qi, const float* k, int64_t nk, i
 }
 
 Result copeScores(const Scheme&, const Params& params) {
+  requireCausal(params);
+  for (const char* name : {"m", "queryOffset", "positions", "queryPositions", "keyPositions"}) {
+    if (params.has(name)) {
+      throwRange(params.where() + ": cope computes its positions from content (q, k); " + std::string(name) +
+                 " does not apply to it");
+    }
+  }
+  // n and d, when given, restate the shape of q.
+  const Value* given = params.find("q");
+  if (given && given->type == Value::Type::Array && given->shape.size() == 2) {
+    for (const auto& [info, axis] : {std::pair<const ParamInfo*, int>{&common::n(), 0}, {&common::d(), 1}}) {
+      if (params.has(info->name) && params.integer(*info) != given->shape[axis]) {
+        throwRange(params.where() + ": " + info->name + " (" + std::to_string(params.integer(*info)) +
+                   ") differs from the " + (axis == 0 ? "rows" : "width") + " of q (" +
+                   std::to_string(given->shape[axis]) + ")");
+      }
+    }
+  }
   const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
   const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
   const std::string shape = "[n, d] = [" + std::to_string(n) + ", " + std::to_string(d) + "]";
@@ -104,9 +134,16 @@ Result copeScores(const Scheme&, const Params& params) {
   return single(std::move(t));
 }
 
+// The embeddings stand in for learned ones, except in the positions view (which does not read them).
+std::vector<std::string> syntheticTable(const Scheme&, const Params& params, const std::string& call) {
+  if (params.has(kCopeE.name) || (call == "scores" && params.choice(kCopeOutput) == "positions")) return {};
+  return {kCopeE.name};
+}
+
 // Attention hook: one head's q [nq, dh], k [nk, dh]; E (if given) is [nposMax, dh].
 void copeLogits(const Params& params, const float* q, const float* k, int64_t nq, int64_t nk, int64_t dh,
                 int64_t queryOffset, float* out) {
+  requireCausal(params);
   const CopeConfig c = copeConfig(params, dh, nk);
   for (int64_t i = 0; i < nq; ++i) copeRow(c, q + i * dh, k, nk, dh, i + queryOffset, false, out + i * nk);
 }
@@ -116,9 +153,12 @@ void copeLogits(const Params& params, const float* q, const float* k, int64_t nq
 Scheme copeScheme() {
   Scheme s = describedScheme(
       "cope", "contextual", "CoPE (contextual position encoding)", "Golovneva et al. 2024, arXiv:2405.18719",
-      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits.",
-      {common::n(), common::d(), common::causal(), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ, kCopeK});
+      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits. Causal "
+      "by construction (causal: false is an error).",
+      {restatement(common::n()), restatement(common::d()), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ,
+       kCopeK});
   s.scores = copeScores;
+  s.syntheticDefaults = syntheticTable;
   s.term = AttentionTerm::Logits;
   s.logits = copeLogits;
   return s;

@@ -8,6 +8,7 @@
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
 #include "relpos/kernels/kernels.hpp"
+#include "relpos/schemes/grid.hpp"
 #include "relpos/schemes/vector_family.hpp"
 
 namespace relpos {
@@ -19,15 +20,21 @@ const ParamInfo kPositionBuckets =
 const ParamInfo kMaxRelative =
     integerParam("maxRelativePositions", 512, 2, 1 << 30,
                  "P: bucket(+-(P-1)) = +-(positionBuckets-1) (>= 2; P-1 > positionBuckets/2 when bucketing)");
-const ParamInfo kOutput = choiceParam("output", "logBucket|index",
-                                      "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)");
-const ParamInfo kQc =
-    arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only");
-const ParamInfo kKc = arrayParam("kc", "scores: content keys [n, d] (alias k)");
-const ParamInfo kQr = arrayParam("qr", "relative query table [2s, d] (p2c); default: sinusoid of t - s");
-const ParamInfo kKr = arrayParam("kr", "relative key table [2s, d] (c2p); default: sinusoid of t - s");
+const ParamInfo kOutput =
+    onlyIn(choiceParam("output", "logBucket|index",
+                       "buckets: signed bucket(i-j), or the table index clamp(bucket + s, 0, 2s-1)"),
+           {"buckets"});
+const ParamInfo kQc = onlyIn(
+    arrayParam("qc", "scores: content queries [n, d] (alias q); default: probe ones, position terms only"), {"scores"});
+const ParamInfo kKc = onlyIn(arrayParam("kc", "scores: content keys [n, d] (alias k)"), {"scores"});
+// The tables and terms act on the logits, not on the bucket map.
+const std::vector<std::string> kLogits = {"scores", "attention"};
+const ParamInfo kQr = synthetic(
+    actsIn(arrayParam("qr", "learned relative query table [2s, d] (p2c); default: the sinusoid of t - s"), kLogits));
+const ParamInfo kKr = synthetic(
+    actsIn(arrayParam("kr", "learned relative key table [2s, d] (c2p); default: the sinusoid of t - s"), kLogits));
 const ParamInfo kPosAttType = [] {
-  ParamInfo info = arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)");
+  ParamInfo info = actsIn(arrayParam("posAttType", "position terms, a list of 'c2p' | 'p2c' (default both)"), kLogits);
   info.listOfStrings = true;
   info.choices = "c2p|p2c";
   return info;
@@ -73,20 +80,13 @@ Buckets readBuckets(const Params& params) {
   return b;
 }
 
+// delta = query - key = -r. causal marks later keys -1: the unmasked ones have delta >= 0, so a
+// bucket >= 0 in either output.
 Result bucketMap(const Scheme&, const Params& params) {
-  const int64_t n = params.integer(common::n());
   const Buckets b = readBuckets(params);
   const bool index = params.choice(kOutput) == "index";
-  checkResultSize(params.where(), static_cast<double>(n) * n);
-  std::vector<int32_t> byDelta(static_cast<size_t>(2 * n - 1));
-  for (int64_t delta = -(n - 1); delta <= n - 1; ++delta) {
-    byDelta[delta + n - 1] = index ? b.index(delta) : static_cast<int32_t>(b.bucket(delta));
-  }
-  Tensor t = Tensor::ints({n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = byDelta[i - j + n - 1];
-  }
-  return single(std::move(t));
+  return gridBuckets(params, "deberta", params.boolean(common::causal()),
+                     [&](int64_t r) { return index ? b.index(-r) : b.bucket(-r); });
 }
 
 struct Terms {
@@ -160,33 +160,52 @@ std::string contentName(const Params& params, const std::string& primary, const 
 Result scores(const Scheme&, const Params& params) {
   const std::string qName = contentName(params, "qc", "q");
   const std::string kName = contentName(params, "kc", "k");
-  const int64_t n = sizeFromParamOrMatrix(params, common::n(), qName, 0);
-  const int64_t d = sizeFromParamOrMatrix(params, common::d(), qName, 1);
   const bool causal = params.boolean(common::causal());
-  const float* qc = matrixParam(params, qName, "n, d", n, d);
-  const float* kc = matrixParam(params, kName, "n, d", n, d);
-  if ((qc == nullptr) != (kc == nullptr)) {
-    throwType(params.where() + ": " + qName + " and " + kName + " must be given together, each of shape [n, d]");
-  }
-  const Tables tables = readTables(params, d);
-  if (qc) {
+  if (params.has(qName) || params.has(kName)) {
+    requireSquareContent(params);
+    const int64_t n = sizeFromParamOrMatrix(params, common::n(), qName, 0);
+    const int64_t d = sizeFromParamOrMatrix(params, common::d(), qName, 1);
+    const float* qc = matrixParam(params, qName, "n, d", n, d);
+    const float* kc = matrixParam(params, kName, "n, d", n, d);
+    if ((qc == nullptr) != (kc == nullptr)) {
+      throwType(params.where() + ": " + qName + " and " + kName + " must be given together, each of shape [n, d]");
+    }
+    const Tables tables = readTables(params, d);
     checkResultSize(params.where(), static_cast<double>(n) * n);
     Tensor t = Tensor::floats({n, n});
     logitRows(tables, qc, kc, true, n, n, d, 0, t.f32.data());
     if (causal) kernels::applyCausalMask(t.f32.data(), 1, n, n, 0);
     return single(std::move(t));
   }
-  // Position-only: (c2p + p2c) / sqrt(d (1 + #terms)) for the probe Qc = Kc = ones.
-  const int64_t heads = params.integer(common::heads());
-  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
-  checkWorkingSet(params.where(), 4.0 * (static_cast<double>(heads) * n * n + static_cast<double>(n) * d),
-                  "the [heads, n, n] result and the probe rows [n, d]");
-  const std::vector<float> ones(static_cast<size_t>(n * d), 1.0f);
-  Tensor s = Tensor::floats({heads, n, n});
-  logitRows(tables, ones.data(), ones.data(), false, n, n, d, 0, s.f32.data());
-  repeatOverHeads(s, heads, n);
-  if (causal) kernels::applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return single(std::move(s));
+  // Position-only: (c2p + p2c) / sqrt(d (1 + #terms)) for the probe Qc = Kc = ones: each term is a
+  // sum of the table row at idx(delta), delta = query - key = -r.
+  const PositionGrid grid = readGrid(withTokenPositions(params));
+  requireIntegerPositions(grid, params, "deberta");
+  const int64_t d = params.integer(common::d());
+  const Tables tables = readTables(params, d);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d) * (1 + tables.terms.count()));
+  auto rowSum = [d](const std::vector<float>& table, int64_t idx) {
+    double sum = 0;
+    for (int64_t c = 0; c < d; ++c) sum += table[static_cast<size_t>(idx * d + c)];
+    return sum;
+  };
+  return distanceScores(params, grid, causal, [&](int64_t r) {
+    const int64_t idx = tables.buckets.index(-r);
+    double s = 0;
+    if (tables.terms.c2p) s += rowSum(tables.kr, idx);
+    if (tables.terms.p2c) s += rowSum(tables.qr, idx);
+    return s * scale;
+  });
+}
+
+// The tables a logit call leaves at their defaults: those its terms read (c2p: kr, p2c: qr).
+std::vector<std::string> syntheticTables(const Scheme&, const Params& params, const std::string& call) {
+  if (call == "buckets") return {};
+  const Terms terms = readTerms(params);
+  std::vector<std::string> out;
+  if (terms.p2c && !params.has(kQr.name)) out.push_back(kQr.name);
+  if (terms.c2p && !params.has(kKr.name)) out.push_back(kKr.name);
+  return out;
 }
 
 void logits(const Params& params, const float* q, const float* k, int64_t nq, int64_t nk, int64_t dh,
@@ -201,10 +220,13 @@ Scheme debertaScheme() {
       describedScheme("deberta", "relative vector", "DeBERTa disentangled attention",
                       "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)",
                       "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).",
-                      {common::n(), common::d(), common::heads(), common::causal(), kPositionBuckets, kMaxRelative,
-                       kOutput, kQc, kKc, kQr, kKr, kPosAttType});
+                      {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
+                       onlyIn(common::heads(), {"scores", "attention"}), common::causal(), kPositionBuckets,
+                       kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType});
   s.buckets = bucketMap;
+  s.reads = {{"scores", {"positions", "q", "k"}}};
   s.scores = scores;
+  s.syntheticDefaults = syntheticTables;
   // Position-only scores read the tables at idx(i, j) = bucket(i − j) + s: a function of i − j.
   s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;  // c2c + c2p + p2c in place of QK^T / sqrt(d)

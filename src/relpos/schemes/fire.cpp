@@ -13,9 +13,11 @@ namespace {
 
 const ParamInfo kC = numberParam("c", 0.1, 0, 1e12, "log-transform sharpness: psi(x) = ln(1 + c*x) (> 0)", true);
 const ParamInfo kL = numberParam("L", 512, 1, 1e12, "threshold: u = psi(i - j) / psi(max(L, i)) (>= 1)");
-const ParamInfo kMlp = arrayParam("mlp", "per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u");
+const ParamInfo kMlp =
+    synthetic(arrayParam("mlp", "learned per-head MLP [heads, 3*hidden+1] as [w1, b1, w2, b2]; default f(u) = -8u"));
 const ParamInfo kOutput =
-    choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u");
+    onlyIn(choiceParam("output", "bias|normalized", "bias f(u) [heads, n, n] or the normalised distance u"),
+           {"bias", "scores"});
 
 // One head's MLP f(u) = sum_k w2_k relu(w1_k u + b1_k) + b2, weights laid out [w1, b1, w2, b2].
 template <typename Weight>
@@ -61,11 +63,9 @@ void forEachFireDistance(const Params& params, const BiasWindow& w, Sink sink) {
   const double L = params.number(kL);
   auto psi = [c](double x) { return std::log1p(c * x); };
   for (int64_t i = 0; i < w.rows; ++i) {
-    const double position = static_cast<double>(i + w.queryStart);
+    const double position = w.queryAt(i);
     const double denominator = psi(std::max(L, position));  // > 0 since L >= 1, c > 0
-    for (int64_t j = 0; j < w.cols; ++j) {
-      sink(i, j, psi(std::max(position - static_cast<double>(j + w.keyStart), 0.0)) / denominator);
-    }
+    for (int64_t j = 0; j < w.cols; ++j) sink(i, j, psi(std::max(position - w.keyAt(j), 0.0)) / denominator);
   }
 }
 
@@ -84,8 +84,14 @@ void fillFireNormalized(const Params& params, const BiasWindow& w, float* out) {
   });
 }
 
-Result fireBias(const Scheme&, const Params& params) {
-  return squareBias(params, params.choice(kOutput) == "normalized" ? fillFireNormalized : fillFire);
+Result fireBias(const Scheme& scheme, const Params& params) {
+  return gridBias(scheme, params, params.choice(kOutput) == "normalized" ? fillFireNormalized : fillFire);
+}
+
+// The default MLP stands in for learned weights, except in the normalised-distance view.
+std::vector<std::string> fireSynthetic(const Scheme&, const Params& params, const std::string&) {
+  if (params.has(kMlp.name) || params.choice(kOutput) == "normalized") return {};
+  return {kMlp.name};
 }
 
 // ---- the lab: one MLP of `fireHidden` units per layer and head, c = fireC, L = the training length
@@ -168,7 +174,8 @@ Scheme fireScheme() {
       "fire", "FIRE", "Li et al. 2023 (ICLR 2024), arXiv:2310.04418",
       "Learned MLP of a log-normalised distance psi(i-j)/psi(max(L,i)): progressive interpolation for long context.",
       {kC, kL, kMlp, kOutput}, fillFire);
-  s.bias = fireBias;
+  s.bias = s.scores = fireBias;
+  s.syntheticDefaults = fireSynthetic;
   s.shiftInvariant = nullptr;
   s.lab = {"FIRE (learned MLP)", {"explicit", "mixed"}, {kLabHidden, kLabC}, lab::makeTerm<FireTerm>};
   return s;

@@ -11,8 +11,8 @@ namespace relpos {
 namespace {
 
 const ParamInfo kR1 = perHeadParam("r1", 1, 0, 1e6, "per-head scale (> 0)", true);
-const ParamInfo kR2 =
-    perHeadParam("r2", std::nan(""), 0, 1e6, "per-head rate inside the log (> 0); default: the ALiBi slopes", true);
+const ParamInfo kR2 = synthetic(perHeadParam(
+    "r2", std::nan(""), 0, 1e6, "learned per-head rate inside the log (> 0); default: the ALiBi slopes", true));
 
 // B = -r1 ln(1 + r2 a) at distance a = |j - i|.
 double kerpleLog(double r1, double r2, double a) {
@@ -23,8 +23,7 @@ void fillKerpleLog(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const std::vector<double> r1 = params.perHead(kR1, heads, {});
   const std::vector<double> r2 = params.perHead(kR2, heads, alibiSlopes(heads, 8));
-  fillByDistance(w, out,
-                 [&](int64_t h, int64_t r) { return kerpleLog(r1[h], r2[h], std::fabs(static_cast<double>(r))); });
+  fillByDistance(w, out, [&](int64_t h, double r) { return kerpleLog(r1[h], r2[h], std::fabs(r)); });
 }
 
 ClosedForm kerpleLogClosedForm(const Params& params) {

@@ -8,7 +8,8 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo kR1 = perHeadParam("r1", std::nan(""), 0, 1e6, "per-head scale (> 0); default: the ALiBi slopes", true);
+const ParamInfo kR1 = synthetic(
+    perHeadParam("r1", std::nan(""), 0, 1e6, "learned per-head scale (> 0); default: the ALiBi slopes", true));
 const ParamInfo kR2 = perHeadParam("r2", 1, 0, 2, "per-head exponent (0 < r2 <= 2)", true);
 
 // B = -r1 a^r2 at distance a = |j - i|, with 0^p = 0.
@@ -20,8 +21,7 @@ void fillKerplePower(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const std::vector<double> r1 = params.perHead(kR1, heads, alibiSlopes(heads, 8));
   const std::vector<double> r2 = params.perHead(kR2, heads, {});
-  fillByDistance(w, out,
-                 [&](int64_t h, int64_t r) { return kerplePower(r1[h], r2[h], std::fabs(static_cast<double>(r))); });
+  fillByDistance(w, out, [&](int64_t h, double r) { return kerplePower(r1[h], r2[h], std::fabs(r)); });
 }
 
 ClosedForm kerplePowerClosedForm(const Params& params) {

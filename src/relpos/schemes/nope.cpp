@@ -26,6 +26,7 @@ Scheme nopeScheme() {
                         "from the mask.",
                         {}, fillZero);
   s.family = "none";
+  s.perHead = false;
   s.term = AttentionTerm::None;  // attention adds nothing: QK^T/sqrt(d) alone
   s.closedForm = zero;
   s.lab = {

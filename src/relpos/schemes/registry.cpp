@@ -50,7 +50,7 @@ const Scheme& findScheme(const std::string& where, const std::string& id) {
   }
   std::vector<std::string> ids;
   for (const auto& s : catalogue()) ids.push_back(s.id);
-  throwRange(where + ": unknown scheme id '" + id + "'; known ids: " + quotedList(ids));
+  throwUnknownName(where, "scheme id", id, ids, "known ids", false);
 }
 
 Scheme describedScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,

@@ -10,7 +10,8 @@ namespace relpos {
 // Every scheme, in catalogue order. Built once, immutable.
 const std::vector<Scheme>& catalogue();
 
-// The scheme with this id; a RangeError "<where>: unknown scheme id '<id>'; known ids: …" otherwise.
+// The scheme with this id; a RangeError "<where>: unknown scheme id '<id>'; did you mean …? known
+// ids: …" otherwise (`ALiBi` → 'alibi', `yarn` → 'rope-yarn', base/names.hpp).
 const Scheme& findScheme(const std::string& where, const std::string& id);
 
 }  // namespace relpos

@@ -11,8 +11,10 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo kWidth =
-    integerParam("width", 8, 1, 1 << 20, "grid columns: token t sits at column t mod width, row floor(t / width)");
+// Where tokens sit, which the inverse frequencies do not see.
+const ParamInfo kWidth = actsIn(
+    integerParam("width", 8, 1, 1 << 20, "grid columns: token t sits at column t mod width, row floor(t / width)"),
+    {"encoding", "rotate", "scores", "attention"});
 
 RotaryPlan frequencies(const RotaryContext& c) {
   if (c.rotaryDim % 4 != 0) {

@@ -21,9 +21,11 @@ RotaryPlan frequencies(const RotaryContext& c) {
   const double s = p.number(rotaryParams().factor8);
   const double low = p.number(kLowFreqFactor);
   const double high = p.number(kHighFreqFactor);
-  if (!(high > low))
-    throwRange(p.where() + ": highFreqFactor must be > lowFreqFactor, got " + formatNumber(high) +
-               " <= " + formatNumber(low));
+  // Equal factors (Llama-4-Scout) leave no smoothing band: a hard step at the wavelength L0/low.
+  if (!(high >= low)) {
+    throwRange(p.where() + ": highFreqFactor must be >= lowFreqFactor (" + formatNumber(low) + "), got " +
+               formatNumber(high));
+  }
   const double original = static_cast<double>(p.integer(rotaryParams().original8192));
   const double lowWavelen = original / low;
   const double highWavelen = original / high;
@@ -34,7 +36,7 @@ RotaryPlan frequencies(const RotaryContext& c) {
     if (wavelen < highWavelen) continue;
     if (wavelen > lowWavelen) {
       theta /= s;
-    } else {
+    } else if (high > low) {
       const double smooth = (original / wavelen - low) / (high - low);
       theta = (1 - smooth) * theta / s + smooth * theta;
     }

@@ -17,11 +17,38 @@ const ParamInfo kBetaSlow = numberParam("betaSlow", 1, 0, 1e6, "YaRN: rotations 
 const ParamInfo kTruncate = booleanParam("truncate", true, "YaRN: floor/ceil the correction range (gpt-oss: false)");
 const ParamInfo kAttentionFactor =
     numberParam("attentionFactor", std::nan(""), 0, 1e6, "magnitude factor on cos and sin; replaces the default", true);
-const ParamInfo kMscale = numberParam("mscale", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale", true);
-const ParamInfo kMscaleAllDim = numberParam("mscaleAllDim", std::nan(""), 0, 1e6, "YaRN/DeepSeek mscale_all_dim", true);
+const ParamInfo kMscale = numberParam(
+    "mscale", std::nan(""), 0, 1e6,
+    "DeepSeek mscale: attentionFactor = mscale(s, mscale) / mscale(s, mscaleAllDim); with mscaleAllDim, 0 = not set");
+const ParamInfo kMscaleAllDim =
+    numberParam("mscaleAllDim", std::nan(""), 0, 1e6,
+                "DeepSeek mscale_all_dim (see mscale); 0 = not set, as Hugging Face reads it");
 
 double mscale(double s, double m) {
   return s <= 1 ? 1.0 : 0.1 * m * std::log(s) + 1.0;
+}
+
+// The attention factor: a given attentionFactor; else mscale(s, mscale) / mscale(s, mscaleAllDim) when
+// both are non-zero (0 counts as not set, as Hugging Face's `if mscale and mscale_all_dim`); else
+// mscale(s, 1). Half of the pair, or the pair beside attentionFactor, would change nothing: errors.
+double attentionFactor(const Params& p, double s) {
+  const bool hasM = p.has(kMscale.name), hasAll = p.has(kMscaleAllDim.name);
+  if (p.has(kAttentionFactor.name)) {
+    if (hasM || hasAll) {
+      throwRange(p.where() + ": attentionFactor replaces the factor that mscale and mscaleAllDim give; " +
+                 "pass one or the other");
+    }
+    return p.number(kAttentionFactor);
+  }
+  if (hasM != hasAll) {
+    const std::string given = hasM ? kMscale.name : kMscaleAllDim.name;
+    const std::string other = hasM ? kMscaleAllDim.name : kMscale.name;
+    throwRange(p.where() + ": " + given + " needs " + other +
+               " (attentionFactor = mscale(s, mscale) / mscale(s, mscaleAllDim)); give both (0 = not set) or neither");
+  }
+  const double m = hasM ? p.number(kMscale) : 0, all = hasAll ? p.number(kMscaleAllDim) : 0;
+  if (m != 0 && all != 0) return mscale(s, m) / mscale(s, all);
+  return mscale(s, 1.0);
 }
 
 RotaryPlan frequencies(const RotaryContext& c) {
@@ -52,13 +79,7 @@ RotaryPlan frequencies(const RotaryContext& c) {
     const double ramp = std::clamp((static_cast<double>(k) - low) / (high - low), 0.0, 1.0);
     plan.invFreq[k] = plan.invFreq[k] / s * ramp + plan.invFreq[k] * (1 - ramp);
   }
-  if (p.has(kAttentionFactor.name)) {
-    plan.attentionFactor = p.number(kAttentionFactor);
-  } else if (p.has(kMscale.name) && p.has(kMscaleAllDim.name)) {
-    plan.attentionFactor = mscale(s, p.number(kMscale)) / mscale(s, p.number(kMscaleAllDim));
-  } else {
-    plan.attentionFactor = mscale(s, 1.0);
-  }
+  plan.attentionFactor = attentionFactor(p, s);
   return plan;
 }
 

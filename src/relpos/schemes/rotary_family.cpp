@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
+#include "relpos/schemes/grid.hpp"
 
 namespace relpos {
 
@@ -15,16 +17,29 @@ namespace relpos {
 const RotaryParams& rotaryParams() {
   static const RotaryParams p = [] {
     RotaryParams r;
-    r.width =
-        integerParam("d", std::nan(""), 2, 1 << 16, "rotary dimension for frequencies; head dimension for scores");
-    r.halfLayout = choiceParam("layout", "half|interleaved",
-                               "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J)");
-    r.interleavedLayout =
-        choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})");
+    // Not read by rp.rotate, which takes the head width from x (a d there must match it).
+    r.width = actsIn(integerParam("d", std::nan(""), 2, 1 << 16,
+                                  "head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads)"),
+                     {"encoding", "frequencies", "scores"});
+    // The pair layout moves dims, which inverse frequencies do not see.
+    const std::vector<std::string> moves = {"encoding", "rotate", "scores", "attention"};
+    r.halfLayout = actsIn(
+        choiceParam("layout", "half|interleaved",
+                    "half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4)"),
+        moves);
+    r.interleavedLayout = actsIn(
+        choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})"),
+        moves);
     r.rotaryDim = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
-                               "rotated dims (even, <= d; default d); the rest pass through");
-    r.positions =
-        arrayParam("positions", "positions of the rows (default 0..n-1); axial schemes also take (x, y) rows [n, 2]");
+                               "rotated dims (even, <= d; default d); the rest pass through (partial rotary)");
+    r.positions = arrayParam(
+        "positions",
+        "positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2]");
+    r.startIndex =
+        integerParam("startIndex", 0, 0, 1 << 16,
+                     "rp.rotate: the rotated dims of each head start here (rotary-embedding-torch start_index)");
+    r.invFreq = arrayParam(
+        "invFreq", "caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules)");
     r.seqLen =
         integerParam("seqLen", std::nan(""), 1, 1e9, "current sequence length (default: the length the call covers)");
     r.factor = numberParam("factor", 1, 0, 1e6, "context extension factor s", true);
@@ -88,6 +103,15 @@ RotaryPlan planFor(const Scheme& scheme, const Params& params, int64_t rotaryDim
 
 RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen) {
   if (!scheme.rotary) throwRange(params.where() + ": '" + scheme.id + "' is not a rotary scheme");
+  if (params.has(rotaryParams().width.name)) {
+    const int64_t given = params.integer(rotaryParams().width);
+    const bool rotaryWidth =
+        params.has(rotaryParams().rotaryDim.name) && given == params.integer(rotaryParams().rotaryDim);
+    if (given != d && !rotaryWidth) {
+      throwRange(params.where() + ": d (" + std::to_string(given) + ") differs from the head width " +
+                 std::to_string(d));
+    }
+  }
   return planFor(scheme, params, rotaryDimFor(params, d), seqLen);
 }
 
@@ -140,24 +164,81 @@ RotaryPoint pointOf(const RotaryPlan& plan, const RowPositions& positions, int64
   return positions.points[i];
 }
 
-Result frequencies(const Scheme& scheme, const Params& params) {
-  const int64_t width = params.integer(rotaryParams().width);
-  if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
-  // d is the rotary dimension here; a rotaryDim, if given, must fit it and then is the one used.
-  const int64_t d = rotaryDimFor(params, width);
-  int64_t seqLen = 0;
-  if (const Value* v = params.array(rotaryParams().positions.name)) {
-    std::vector<double> positions(v->array.begin(), v->array.end());
-    seqLen = seqLenOf(positions);
+// The rotary width of rp.frequencies: d, or twice the number of caller-given inverse frequencies.
+int64_t frequenciesWidth(const Scheme& scheme, const Params& params) {
+  if (!params.has(rotaryParams().width.name) && scheme.hasParam(rotaryParams().invFreq.name)) {
+    if (const Value* given = params.array(rotaryParams().invFreq.name)) {
+      return 2 * static_cast<int64_t>(given->array.size());
+    }
   }
-  const RotaryPlan plan = planFor(scheme, params, d, seqLen);
-  Tensor inv = Tensor::floats({d / 2});
-  for (int64_t k = 0; k < d / 2; ++k) inv.f32[k] = static_cast<float>(plan.invFreq[k]);
+  return params.integer(rotaryParams().width);
+}
+
+// The sequence length rp.frequencies covers: max(positions) + 1 when positions are given, which only
+// schemes that scale with the sequence length read (and then not beside their own seqLen).
+int64_t frequenciesSeqLen(const Scheme& scheme, const Params& params) {
+  const Value* given = params.array(rotaryParams().positions.name);
+  if (!given) return 0;
+  if (!scheme.hasParam(rotaryParams().seqLen.name)) {
+    throwRange(params.where() + ": positions set only the sequence length of schemes that scale with it " +
+               "(those with a seqLen parameter); '" + scheme.id + "' frequencies do not depend on positions");
+  }
+  if (params.has(rotaryParams().seqLen.name)) {
+    throwRange(params.where() + ": positions and seqLen both set the sequence length; give one");
+  }
+  return seqLenOf(std::vector<double>(given->array.begin(), given->array.end()));
+}
+
+Result frequencies(const Scheme& scheme, const Params& params) {
+  const int64_t width = frequenciesWidth(scheme, params);
+  if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
+  // d is the head width; the first rotaryDim dims rotate (rotaryDim defaults to d).
+  const int64_t r = rotaryDimFor(params, width);
+  const RotaryPlan plan = planFor(scheme, params, r, frequenciesSeqLen(scheme, params));
+  Tensor inv = Tensor::floats({r / 2});
+  for (int64_t k = 0; k < r / 2; ++k) inv.f32[k] = static_cast<float>(plan.invFreq[k]);
   return {{"invFreq", std::move(inv)}, {"attentionFactor", Tensor::scalar(plan.attentionFactor)}};
 }
 
-// Integer positions in a compact range share one cos/sin table (built once, applied with the SIMD
-// kernel); anything else is rotated row by row with its own float64 angles.
+}  // namespace
+
+int64_t callSeqLen(const Params& params, const std::string& call) {
+  const Value* positions = params.find(rotaryParams().positions.name);
+  auto largest = [](const std::vector<float>& values) {
+    return seqLenOf(std::vector<double>(values.begin(), values.end()));
+  };
+  if (call == "frequencies") return positions ? largest(positions->array) : 0;
+  if (call == "rotate" || call == "encoding") {
+    if (positions && positions->shape.size() == 1) return largest(positions->array);
+    const Value* x = params.find("x");
+    if (call == "rotate" && x && !x->shape.empty()) return x->shape[0];
+    return params.has(common::n().name) ? params.integer(common::n()) : 0;
+  }
+  if (call == "scores") {
+    if (const Value* offsets = params.find("offsets")) {
+      double far = 0;
+      for (float delta : offsets->array) far = std::max(far, std::fabs(static_cast<double>(delta)));
+      return static_cast<int64_t>(std::min(far, kMaxSeqLen)) + 1;
+    }
+    const PositionGrid grid = readGrid(withTokenPositions(params));
+    double top = 0;
+    for (int64_t b = 0; b < grid.batch; ++b) {
+      for (int64_t i = 0; i < grid.nq; ++i) top = std::max(top, grid.queryAt(b, i));
+      for (int64_t j = 0; j < grid.nk; ++j) top = std::max(top, grid.keyAt(b, j));
+    }
+    return static_cast<int64_t>(std::min(top, kMaxSeqLen)) + 1;
+  }
+  // attention: the largest query or key position + 1 (queries at i + queryOffset)
+  const Value* q = params.find("q");
+  const Value* k = params.find("k");
+  if (!q || !k || q->shape.empty() || k->shape.empty()) return 0;
+  const int64_t n = q->shape[0], m = k->shape[0];
+  const int64_t offset = params.has(common::queryOffset().name) ? params.integer(common::queryOffset()) : m - n;
+  return std::max(n - 1 + offset, m - 1) + 1;
+}
+
+namespace {
+
 // (x, y) points with integral coordinates on the grid are the flat positions y * width + x, so they
 // take the same path (and give the same bits) as those.
 RowPositions onTheGrid(const RotaryPlan& plan, RowPositions positions) {
@@ -173,7 +254,12 @@ RowPositions onTheGrid(const RotaryPlan& plan, RowPositions positions) {
   return positions;
 }
 
-void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params& params, int64_t width, float* rows) {
+// Rotates the rows of x in place: for each row i, the rotary slice of every head starts at one of
+// `columns` (offsets into the row of width `width`). Integer positions in a compact range share one
+// cos/sin table (built once, applied with the SIMD kernel to every head); anything else is rotated
+// slice by slice with its own float64 angles.
+void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params& params, int64_t width,
+                const std::vector<int64_t>& columns, float* rows) {
   const RowPositions positions = onTheGrid(plan, given);
   const int64_t n = static_cast<int64_t>(positions.flat.size());
   const bool query = !plan.keyRole;
@@ -187,10 +273,56 @@ void rotateRows(const RotaryPlan& plan, const RowPositions& given, const Params&
   }
   if (integral && n > 0 && hi - lo < 4.0 * n + 64) {
     const auto table = RotaryTable::shared(plan, static_cast<int64_t>(lo), static_cast<int64_t>(hi - lo) + 1, query);
-    for (int64_t i = 0; i < n; ++i) table->apply(static_cast<int64_t>(positions.flat[i]), rows + i * width);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t column : columns) table->apply(static_cast<int64_t>(positions.flat[i]), rows + i * width + column);
+    }
     return;
   }
-  for (int64_t i = 0; i < n; ++i) rotateRow(plan, pointOf(plan, positions, i, params), query, rows + i * width);
+  for (int64_t i = 0; i < n; ++i) {
+    const RotaryPoint point = pointOf(plan, positions, i, params);
+    for (int64_t column : columns) rotateRow(plan, point, query, rows + i * width + column);
+  }
+}
+
+// rp.rotate's layout of x [n, heads * headWidth]: the head width, the rotated dims of each head and
+// where they start. `d`, when given, must name the head width or the rotary width (rotaryDim).
+struct RotateLayout {
+  int64_t heads = 1;
+  int64_t headWidth = 0;
+  int64_t startIndex = 0;
+};
+
+RotateLayout rotateLayout(const Params& params, int64_t width) {
+  RotateLayout l;
+  l.heads = params.integer(common::heads());
+  if (width % l.heads != 0) {
+    throwRange(params.where() + ": heads (" + std::to_string(l.heads) + ") must divide the width of x (" +
+               std::to_string(width) + ")");
+  }
+  l.headWidth = width / l.heads;
+  l.startIndex = params.integer(rotaryParams().startIndex);
+  if (params.has(rotaryParams().width.name)) {
+    const int64_t d = params.integer(rotaryParams().width);
+    const bool namesRotaryWidth =
+        params.has(rotaryParams().rotaryDim.name) && d == params.integer(rotaryParams().rotaryDim);
+    if (d != l.headWidth && !namesRotaryWidth) {
+      std::string fix;
+      if (!params.has(common::heads().name) && d < width && width % d == 0) {
+        fix = "; to rotate each of " + std::to_string(width / d) + " heads of " + std::to_string(d) +
+              " pass heads: " + std::to_string(width / d);
+      }
+      if (d < l.headWidth) {
+        fix += (fix.empty() ? "; " : ", or ") + std::string("to rotate only the first ") + std::to_string(d) +
+               " dims pass rotaryDim: " + std::to_string(d);
+      }
+      const std::string what = params.has(common::heads().name)
+                                   ? "the head width " + std::to_string(l.headWidth) + " (x has width " +
+                                         std::to_string(width) + " and " + std::to_string(l.heads) + " heads)"
+                                   : "the width of x (" + std::to_string(width) + ")";
+      throwRange(params.where() + ": d (" + std::to_string(d) + ") is not " + what + fix);
+    }
+  }
+  return l;
 }
 
 Result rotate(const Scheme& scheme, const Params& params) {
@@ -199,29 +331,39 @@ Result rotate(const Scheme& scheme, const Params& params) {
   const int64_t n = x->shape[0];
   const int64_t width = x->shape[1];
   checkResultSize(params.where(), static_cast<double>(n) * width);
-  const int64_t d = params.has("d") ? params.integer(rotaryParams().width) : width;
-  if (d % 2 != 0 && !params.has(rotaryParams().rotaryDim.name))
-    throwRange(params.where() + ": d must be even, got " + std::to_string(d));
-  if (d > width)
-    throwRange(params.where() + ": d must be <= the width of x (" + std::to_string(width) + "), got " +
-               std::to_string(d));
+  const RotateLayout layout = rotateLayout(params, width);
+  const int64_t room = layout.headWidth - layout.startIndex;
+  const bool givenRotaryDim = params.has(rotaryParams().rotaryDim.name);
+  const int64_t r = givenRotaryDim ? params.integer(rotaryParams().rotaryDim) : room;
+  if (layout.startIndex == 0) {
+    // The plain case in the words of the head width d.
+    if (!givenRotaryDim && r % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(r));
+    if (r > room) {
+      throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(room) + "), got " + std::to_string(r));
+    }
+  } else if (room < 0 || r > room) {
+    throwRange(params.where() + ": startIndex + rotaryDim (" + std::to_string(layout.startIndex + r) +
+               ") must be <= the head width " + std::to_string(layout.headWidth));
+  }
   const RowPositions positions = rowPositions(params, n);
   Params withRotary = params;
-  if (!params.has(rotaryParams().rotaryDim.name))
-    withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(d));
-  const RotaryPlan plan = rotaryPlan(scheme, withRotary, width, seqLenOf(positions.flat));
+  withRotary.erase(rotaryParams().width.name);  // checked above against the width of x
+  withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(r));
+  const RotaryPlan plan = rotaryPlan(scheme, withRotary, room, seqLenOf(positions.flat));
   Tensor out = Tensor::floats({n, width});
   std::copy(x->array.begin(), x->array.end(), out.f32.begin());
-  rotateRows(plan, positions, params, width, out.f32.data());
+  std::vector<int64_t> columns;
+  for (int64_t h = 0; h < layout.heads; ++h) columns.push_back(h * layout.headWidth + layout.startIndex);
+  rotateRows(plan, positions, params, width, columns, out.f32.data());
   return single(std::move(out));
 }
 
 Result encoding(const Scheme& scheme, const Params& params) {
   const int64_t n = params.integer(common::n());
   const int64_t d = params.integer(rotaryParams().width);
-  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
-  const bool wantCos = params.choice(kEncodingOutput) == "cos";
   const RowPositions positions = rowPositions(params, n);
+  const RotaryPlan plan = rotaryPlan(scheme, params, d, seqLenOf(positions.flat));
+  const bool wantCos = params.choice(kEncodingOutput) == "cos";
   checkResultSize(params.where(), static_cast<double>(n) * d);
   Tensor out = Tensor::floats({n, d});
   for (int64_t i = 0; i < n; ++i) {
@@ -237,14 +379,29 @@ Result encoding(const Scheme& scheme, const Params& params) {
   return single(std::move(out));
 }
 
+// The scores' plan: xPos's centre cancels in every q.k (zeta^((i - c)/B) zeta^(-(j - c)/B)), so
+// the scores leave it out and do not even round differently with it.
+RotaryPlan scoresPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen) {
+  RotaryPlan plan = rotaryPlan(scheme, params, d, seqLen);
+  plan.xposCenter = 0;
+  return plan;
+}
+
 // s(delta) = (R_0 q).(R_delta k) for each offset delta.
 Result offsetScores(const Scheme& scheme, const Params& params, const std::vector<float>& q,
                     const std::vector<float>& k, int64_t d) {
+  for (const ParamInfo* p : {&common::n(), &common::m(), &common::queryOffset(), &common::queryPositions(),
+                             &common::keyPositions(), &rotaryParams().positions, &common::causal()}) {
+    if (params.has(p->name)) {
+      throwRange(params.where() + ": output 'offsets' gives s(delta) for the listed offsets; " + p->name +
+                 " does not apply to it");
+    }
+  }
   const Value* list = params.array("offsets");
   if (!list) throwType(params.where() + ": offsets must be a list of relative offsets for output 'offsets'");
   double far = 0;
   for (float delta : list->array) far = std::max(far, std::fabs(static_cast<double>(delta)));
-  const RotaryPlan plan = rotaryPlan(scheme, params, d, static_cast<int64_t>(std::min(far, kMaxSeqLen)) + 1);
+  const RotaryPlan plan = scoresPlan(scheme, params, d, static_cast<int64_t>(std::min(far, kMaxSeqLen)) + 1);
   std::vector<float> rq = q;
   rotateRow(plan, 0.0, true, rq.data());
   const int64_t count = static_cast<int64_t>(list->array.size());
@@ -258,7 +415,8 @@ Result offsetScores(const Scheme& scheme, const Params& params, const std::vecto
   return single(std::move(out));
 }
 
-// S_ij = (R_i q).(R_j k) at positions 0 .. n-1 with probe vectors (default: ones on the rotary dims).
+// S_ij = (R_{p_i} q).(R_{p_j} k) at the call's query and key positions (schemes/grid.hpp; `positions`
+// places queries and keys alike), with probe vectors (default: ones on the rotary dims), one head.
 Result scores(const Scheme& scheme, const Params& params) {
   const int64_t d = params.integer(rotaryParams().width);
   const int64_t r = rotaryDimFor(params, d);
@@ -269,26 +427,37 @@ Result scores(const Scheme& scheme, const Params& params) {
   if (const Value* v = params.array("q", d, "[d]")) q = v->array;
   if (const Value* v = params.array("k", d, "[d]")) k = v->array;
   if (params.choice(kScoresOutput) == "offsets") return offsetScores(scheme, params, q, k, d);
-  const int64_t n = params.integer(common::n());
-  const int64_t heads = params.integer(common::heads());
-  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
-  checkWorkingSet(params.where(), 4.0 * (static_cast<double>(heads) * n * n + 2.0 * n * d),
-                  "the [heads, n, n] result and rotated queries and keys [n, d]");
-  const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
-  std::vector<float> rq(static_cast<size_t>(n * d));
-  std::vector<float> rk(static_cast<size_t>(n * d));
-  for (int64_t i = 0; i < n; ++i) {
-    std::copy(q.begin(), q.end(), rq.begin() + i * d);
-    std::copy(k.begin(), k.end(), rk.begin() + i * d);
-    rotateRow(plan, static_cast<double>(i), true, rq.data() + i * d);
-    rotateRow(plan, static_cast<double>(i), false, rk.data() + i * d);
+  if (params.has("offsets")) throwRange(params.where() + ": offsets need output: 'offsets'");
+  const PositionGrid grid = readGrid(withTokenPositions(params));
+  const int64_t block = grid.nq * grid.nk;
+  checkResultSize(params.where(), static_cast<double>(grid.batch) * block);
+  checkWorkingSet(params.where(), 4.0 * (static_cast<double>(grid.batch) * block + (grid.nq + grid.nk) * d),
+                  "the [n, m] result and rotated queries [n, d] and keys [m, d]");
+  double top = 0;
+  for (int64_t b = 0; b < grid.batch; ++b) {
+    for (int64_t i = 0; i < grid.nq; ++i) top = std::max(top, grid.queryAt(b, i));
+    for (int64_t j = 0; j < grid.nk; ++j) top = std::max(top, grid.keyAt(b, j));
   }
-  Tensor out = Tensor::floats({heads, n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      const float v = static_cast<float>(dot(rq.data() + i * d, rk.data() + j * d, d));
-      for (int64_t h = 0; h < heads; ++h) out.f32[(h * n + i) * n + j] = v;
+  const RotaryPlan plan = scoresPlan(scheme, params, d, static_cast<int64_t>(std::min(top, kMaxSeqLen)) + 1);
+  const bool causal = params.boolean(common::causal());
+  Tensor out = Tensor::floats(grid.shape({1, grid.nq, grid.nk}));
+  std::vector<float> rq(static_cast<size_t>(grid.nq * d));
+  std::vector<float> rk(static_cast<size_t>(grid.nk * d));
+  for (int64_t b = 0; b < grid.batch; ++b) {
+    for (int64_t i = 0; i < grid.nq; ++i) {
+      std::copy(q.begin(), q.end(), rq.begin() + i * d);
+      rotateRow(plan, grid.queryAt(b, i), true, rq.data() + i * d);
     }
+    for (int64_t j = 0; j < grid.nk; ++j) {
+      std::copy(k.begin(), k.end(), rk.begin() + j * d);
+      rotateRow(plan, grid.keyAt(b, j), false, rk.data() + j * d);
+    }
+    float* s = out.f32.data() + b * block;
+    for (int64_t i = 0; i < grid.nq; ++i) {
+      for (int64_t j = 0; j < grid.nk; ++j)
+        s[i * grid.nk + j] = static_cast<float>(dot(rq.data() + i * d, rk.data() + j * d, d));
+    }
+    if (causal) maskCausal(grid, b, 1, -std::numeric_limits<float>::infinity(), s);
   }
   return single(std::move(out));
 }
@@ -327,9 +496,13 @@ std::vector<double> profile(const Scheme& scheme, const Params& params, const Pr
 Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
                     std::vector<ParamInfo> extra, RotaryFn rotary) {
   const RotaryParams& p = rotaryParams();
-  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim, p.positions});
+  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim});
   Scheme s = describedScheme(std::move(id), std::move(family), std::move(name), std::move(cite), std::move(description),
                              std::move(extra));
+  s.reads = {{"encoding", {"positions", "output"}},
+             {"frequencies", {"positions"}},
+             {"rotate", {"positions", "startIndex"}},
+             {"scores", {"q", "k", "offsets", "output", "positions"}}};
   s.frequencies = frequencies;
   s.rotate = rotate;
   s.encoding = encoding;  // Hugging Face's cos / sin cache

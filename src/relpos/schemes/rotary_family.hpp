@@ -12,11 +12,13 @@ namespace relpos {
 
 // The parameters rotary schemes share, defined once.
 struct RotaryParams {
-  ParamInfo width;              // "d": the rotary dimension for frequencies, the head dim for scores
+  ParamInfo width;              // "d": the head width (the first rotaryDim dims of it rotate)
   ParamInfo halfLayout;         // "layout", default 'half'
   ParamInfo interleavedLayout;  // "layout", default 'interleaved'
   ParamInfo rotaryDim;
-  ParamInfo positions;
+  ParamInfo positions;   // a call option of rotate, encoding, frequencies and scores, not a scheme parameter
+  ParamInfo startIndex;  // rp.rotate: where the rotated dims start in each head
+  ParamInfo invFreq;     // caller-given inverse frequencies (rope)
   ParamInfo seqLen;
   ParamInfo factor;        // context extension factor s, default 1
   ParamInfo factor8;       // the same, default 8
@@ -39,14 +41,19 @@ inline RotaryPlan planOf(std::vector<double> invFreq) {
 // The NTK exponent r / (r - 2) (RangeError for r < 4).
 double ntkExponent(const RotaryContext& c);
 
+// The sequence length a call covers when it does not give seqLen (as the calls compute it: the
+// largest position + 1, n, the keys of attention; 0 for frequencies without positions).
+int64_t callSeqLen(const Params& params, const std::string& call);
+
 // The current sequence length: seqLen if given, else the length the call covers, else `original`.
 int64_t currentSeqLen(const RotaryContext& c, int64_t original);
 
 // The plan a rotary scheme applies for a head of dimension d (rotaryDim defaults to d); seqLen is
 // the sequence length the call covers (schemes that scale with it use it when seqLen is not given).
+// A `d` among the parameters must be that head width or the rotary width (rotaryDim).
 RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen);
 
-// A rotary scheme: the common parameters (d, base, layout, rotaryDim, positions) and `extra`, the
+// A rotary scheme: the common parameters (d, base, layout, rotaryDim) and `extra`, the
 // calls frequencies / rotate / encoding (Hugging Face's cos / sin cache) / scores, the rotary term
 // in attention, shift-invariant with the ones-probe profile for pooled maps.
 Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,

@@ -33,7 +33,7 @@ double sandwich(const std::vector<double>& freq, double r, int64_t h, int64_t he
 
 void fillSandwich(const Params& params, const BiasWindow& w, float* out) {
   const std::vector<double> freq = sandwichFrequencies(params);
-  fillByDistance(w, out, [&](int64_t h, int64_t r) { return sandwich(freq, static_cast<double>(r), h, w.heads); });
+  fillByDistance(w, out, [&](int64_t h, double r) { return sandwich(freq, r, h, w.heads); });
 }
 
 // One head: the divisor is 8.

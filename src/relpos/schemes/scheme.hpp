@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,20 @@ using OpFn = Result (*)(const Scheme&, const Params&);
 // `cols` keys at keyStart .. keyStart+cols-1, for `heads` heads. rp.bias uses the square window
 // at 0; attention with a KV cache starts its queries at queryOffset; pooled long-context maps
 // walk the n x n matrix window by window.
+// With explicit positions (rp.bias with queryPositions / keyPositions) `queryPositions` and
+// `keyPositions` hold rows and cols values that replace queryStart + i and keyStart + j.
 struct BiasWindow {
   int64_t heads = 1;
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t queryStart = 0;
   int64_t keyStart = 0;
+  const double* queryPositions = nullptr;
+  const double* keyPositions = nullptr;
+
+  bool regular() const { return !queryPositions && !keyPositions; }
+  double queryAt(int64_t i) const { return queryPositions ? queryPositions[i] : static_cast<double>(queryStart + i); }
+  double keyAt(int64_t j) const { return keyPositions ? keyPositions[j] : static_cast<double>(keyStart + j); }
 };
 
 // Fills B[h, i, j] (heads x rows x cols, row-major) for the window, without any causal mask (the
@@ -89,6 +98,10 @@ struct ProfileRequest {
 };
 using LogitProfileFn = std::vector<double> (*)(const Scheme&, const Params&, const ProfileRequest&);
 
+// The learned inputs a call of this scheme fills with their synthetic defaults (ParamInfo::synthetic)
+// for these parameters, in the order rp.schemes lists them.
+using SyntheticFn = std::vector<std::string> (*)(const Scheme&, const Params&, const std::string& call);
+
 // A bias profile k(r) of one head in closed form, for any real r, with its derivative (rp.analysis
 // profiles). `value` is empty when the parameters have no closed form (e.g. ALiBi's keyPosition).
 struct ClosedForm {
@@ -105,6 +118,10 @@ struct Scheme {
   std::string cite;
   std::string description;
   std::vector<ParamInfo> params;
+
+  // The scheme-specific options each call of it reads besides its parameters (the operation table
+  // marks them perScheme: d, q, k, offsets, output, positions, startIndex); others refuse them.
+  std::map<std::string, std::vector<std::string>> reads;
 
   // The public calls it offers (nullptr: not offered); ops/operations.cpp names them.
   OpFn encoding = nullptr;
@@ -123,6 +140,11 @@ struct Scheme {
   PositionVectorsFn positionVectors = nullptr;  // term KeyVector
 
   // Capabilities.
+  // Whether its bias / scores differ between heads (per-head parameters); when not, those views
+  // return one head for any `heads`, marked sameForEveryHead.
+  bool perHead = false;
+  // Which synthetic defaults a call uses; nullptr: every absent synthetic parameter that acts on it.
+  SyntheticFn syntheticDefaults = nullptr;
   ShiftInvariantFn shiftInvariant = nullptr;  // nullptr: not shift-invariant
   LogitProfileFn logitProfile = nullptr;      // for shift-invariant schemes: f(r) for pooled maps
   ClosedFormFn closedForm = nullptr;          // analytic k(r) and k'(r)

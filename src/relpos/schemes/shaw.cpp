@@ -7,6 +7,7 @@
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
 #include "relpos/kernels/kernels.hpp"
+#include "relpos/schemes/grid.hpp"
 #include "relpos/schemes/vector_family.hpp"
 
 namespace relpos {
@@ -15,8 +16,12 @@ namespace {
 
 const ParamInfo kClip =
     integerParam("clip", 8, 0, 1 << 20, "k: relative distances j-i are clipped to [-k, k] (integer >= 0)");
-const ParamInfo kAK = arrayParam("aK", "key table [2k+1, d] indexed by clip(j-i)+k; default: sinusoid of signed j-i");
-const ParamInfo kAV = arrayParam("aV", "value table [2k+1, d_v] added to the values in attention; default 0");
+const ParamInfo kAK = synthetic(
+    actsIn(arrayParam("aK", "learned key table [2k+1, d] indexed by clip(j-i)+k; default: the sinusoid of signed j-i"),
+           {"scores", "attention"}));
+// The values: attention only (a learned table, but its default 0 adds nothing, so it is not synthetic).
+const ParamInfo kAV = actsIn(
+    arrayParam("aV", "learned value table [2k+1, d_v] added to the values in attention; default 0"), {"attention"});
 
 int32_t shawIndex(int64_t r, int64_t clip) {
   return static_cast<int32_t>(std::clamp(r, -clip, clip) + clip);
@@ -37,19 +42,15 @@ std::vector<float> keyTable(const Params& params, int64_t clip, int64_t d) {
   return sinusoidTable(rows, clip, d);  // aK[r + k] = sinusoid(r)
 }
 
+// causal marks later keys -1 (no index).
 Result buckets(const Scheme&, const Params& params) {
-  const int64_t n = params.integer(common::n());
   const int64_t clip = params.integer(kClip);
-  checkResultSize(params.where(), static_cast<double>(n) * n);
-  Tensor t = Tensor::ints({n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = shawIndex(j - i, clip);
-  }
-  return single(std::move(t));
+  return gridBuckets(params, "shaw", params.boolean(common::causal()), [&](int64_t r) { return shawIndex(r, clip); });
 }
 
 // Full logits e_ij = q_i . (k_j + aK[idx(i, j)]) / sqrt(d), [n, n].
 Result logits(const Params& params, int64_t clip) {
+  requireSquareContent(params);
   const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
   const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
   const float* q = matrixParam(params, "q", "n, d", n, d);
@@ -70,27 +71,21 @@ Result logits(const Params& params, int64_t clip) {
   return single(std::move(t));
 }
 
-// Position-only S_ij = q . aK[idx(i, j)] / sqrt(d) with a probe q (default ones), [heads, n, n].
+// Position-only S_ij = q . aK[idx(i, j)] / sqrt(d) with a probe q (default ones), on the call's grid.
 Result scores(const Scheme&, const Params& params) {
   const int64_t givenClip = params.integer(kClip);
   if (params.has("k")) return logits(params, givenClip);
-  const int64_t n = params.integer(common::n());
+  const PositionGrid grid = readGrid(withTokenPositions(params));
+  requireIntegerPositions(grid, params, "shaw");
   const int64_t d = params.integer(common::d());
-  const int64_t heads = params.integer(common::heads());
-  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
-  const int64_t clip = effectiveClip(params, givenClip, n - 1);
+  const int64_t clip = effectiveClip(params, givenClip, static_cast<int64_t>(std::min(grid.span(), 1e9)));
   const std::vector<float> q = probeVector(params, "q", d, 1.0f);
   const std::vector<float> table = keyTable(params, clip, d);
   std::vector<double> byIndex(static_cast<size_t>(2 * clip + 1));
   for (size_t t = 0; t < byIndex.size(); ++t)
     byIndex[t] = dot(q.data(), table.data() + t * d, d) / std::sqrt(static_cast<double>(d));
-  Tensor s = Tensor::floats({heads, n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) s.f32[i * n + j] = static_cast<float>(byIndex[shawIndex(j - i, clip)]);
-  }
-  repeatOverHeads(s, heads, n);
-  if (params.boolean(common::causal())) kernels::applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return single(std::move(s));
+  return distanceScores(params, grid, params.boolean(common::causal()),
+                        [&](int64_t r) { return byIndex[shawIndex(r, clip)]; });
 }
 
 // Attention (implicit): aK / aV tables shared by all heads, index for queries at i + queryOffset.
@@ -120,8 +115,10 @@ Scheme shawScheme() {
   Scheme s = describedScheme(
       "shaw", "relative vector", "Shaw relative positions", "Shaw, Uszkoreit, Vaswani 2018, arXiv:1803.02155",
       "Learned vectors a^K, a^V per clipped distance clip(j-i, k) added to keys and values; exactly relative.",
-      {common::n(), common::d(), common::heads(), common::causal(), kClip, kAK, kAV, queryParam(), keyParam()});
+      {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
+       onlyIn(common::heads(), {"scores", "attention"}), common::causal(), kClip, kAK, kAV, queryParam(), keyParam()});
   s.buckets = buckets;
+  s.reads = {{"scores", {"positions"}}};
   s.scores = scores;
   // Position-only scores q·a^K[clip(j − i)] / √d: a function of j − i (docs/schemes/vectors.md).
   s.shiftInvariant = alwaysShiftInvariant;

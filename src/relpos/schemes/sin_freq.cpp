@@ -14,7 +14,7 @@ const ParamInfo kAmplitude = numberParam("amplitude", 1, -1e12, 1e12, "amplitude
 void fillSinFreq(const Params& params, const BiasWindow& w, float* out) {
   const double alpha = params.number(kAlpha);
   const double amplitude = params.number(kAmplitude);
-  fillByDistance(w, out, [&](int64_t, int64_t r) { return amplitude * std::sin(static_cast<double>(r) / alpha); });
+  fillByDistance(w, out, [&](int64_t, double r) { return amplitude * std::sin(r / alpha); });
 }
 
 ClosedForm sinFreqClosedForm(const Params& params) {
@@ -27,10 +27,12 @@ ClosedForm sinFreqClosedForm(const Params& params) {
 }  // namespace
 
 Scheme sinFreqScheme() {
-  return biasScheme("sin-freq", "Sinusoidal frequency bias",
-                    "the chapter \"2.1 相对位置编码的数学理论\", §2.1.7 (频率调节, frequency modulation)",
-                    "Odd bias amplitude*sin((j-i)/alpha): prefers one direction, does not decay, not PSD.",
-                    {kAlpha, kAmplitude}, fillSinFreq, sinFreqClosedForm);
+  Scheme s = biasScheme("sin-freq", "Sinusoidal frequency bias",
+                        "the chapter \"2.1 相对位置编码的数学理论\", §2.1.7 (频率调节, frequency modulation)",
+                        "Odd bias amplitude*sin((j-i)/alpha): prefers one direction, does not decay, not PSD.",
+                        {kAlpha, kAmplitude}, fillSinFreq, sinFreqClosedForm);
+  s.perHead = false;  // alpha and amplitude are shared: one map for every head
+  return s;
 }
 
 }  // namespace relpos

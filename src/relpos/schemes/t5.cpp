@@ -8,6 +8,7 @@
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
 #include "relpos/schemes/bias_family.hpp"
+#include "relpos/schemes/grid.hpp"
 
 namespace relpos {
 
@@ -18,9 +19,13 @@ const ParamInfo kT5NumBuckets = integerParam("numBuckets", 32, 4, 1 << 16,
 const ParamInfo kT5MaxDistance =
     integerParam("maxDistance", 128, 1, 1 << 30,
                  "distance where the log buckets end (> numBuckets/4 bidirectional, > numBuckets/2 not)");
-const ParamInfo kT5Bidirectional =
-    booleanParam("bidirectional", true, "separate buckets for future keys (encoder); false: decoder");
-const ParamInfo kT5Table = arrayParam("table", "learned bias per bucket [heads, numBuckets]; default: quantised ALiBi");
+const ParamInfo kT5Bidirectional = booleanParam(
+    "bidirectional", true,
+    "separate buckets for future keys (encoder); false: decoder. Default: true, or false when causal (a decoder)");
+const ParamInfo kT5Table = synthetic(
+    actsIn(arrayParam("table",
+                      "learned bias per bucket [heads, numBuckets]; default: a quantised ALiBi (demonstration values)"),
+           {"bias", "scores", "attention"}));
 
 struct T5Buckets {
   int64_t numBuckets = 32;
@@ -37,7 +42,9 @@ T5Buckets t5Buckets(const Params& params) {
     throwRange(params.where() + ": numBuckets must be even (>= 4), got " + std::to_string(c.numBuckets));
   }
   c.maxDistance = params.integer(kT5MaxDistance);
-  c.bidirectional = params.boolean(kT5Bidirectional);
+  // A causal call reads the decoder's one-directional buckets unless it says otherwise.
+  c.bidirectional =
+      params.has(kT5Bidirectional.name) ? params.boolean(kT5Bidirectional) : !params.boolean(common::causal());
   c.perDirection = c.bidirectional ? c.numBuckets / 2 : c.numBuckets;
   c.maxExact = c.perDirection / 2;
   // ln(maxDistance / E) must be > 0; stated with the real quotient, as docs/buckets.md does.
@@ -104,20 +111,22 @@ void fillT5(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads;
   const T5Buckets c = t5Buckets(params);
   const std::vector<float> table = t5TableValues(params, c, heads);
-  fillByDistance(w, out, [&](int64_t h, int64_t r) { return table[h * c.numBuckets + t5Bucket(r, c)]; });
+  // Distances are integers here: t5Bias checks given positions first.
+  fillByDistance(w, out, [&](int64_t h, double r) {
+    return table[h * c.numBuckets + t5Bucket(static_cast<int64_t>(std::llround(r)), c)];
+  });
 }
 
+Result t5Bias(const Scheme& scheme, const Params& params) {
+  requireIntegerPositions(readGrid(params), params, "t5");
+  return biasCall(scheme, params);
+}
+
+// The bucket map; causal chooses the decoder's direction (unless bidirectional is given) and marks
+// later keys -1.
 Result t5BucketMap(const Scheme&, const Params& params) {
-  const int64_t n = params.integer(common::n());
   const T5Buckets c = t5Buckets(params);
-  checkResultSize(params.where(), static_cast<double>(n) * n);
-  std::vector<int32_t> byDistance(static_cast<size_t>(2 * n - 1));
-  for (int64_t r = -(n - 1); r <= n - 1; ++r) byDistance[r + n - 1] = static_cast<int32_t>(t5Bucket(r, c));
-  Tensor t = Tensor::ints({n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) t.i32[i * n + j] = byDistance[j - i + n - 1];
-  }
-  return single(std::move(t));
+  return gridBuckets(params, "t5", params.boolean(common::causal()), [&](int64_t r) { return t5Bucket(r, c); });
 }
 
 // ---- the lab: a learned table [heads, numBuckets] per layer over causal (unidirectional) buckets
@@ -179,7 +188,9 @@ Scheme t5Scheme() {
       biasScheme("t5", "T5 relative buckets", "Raffel et al. 2020, arXiv:1910.10683",
                  "Learned scalar bias per log-spaced bucket of j-i, shared across layers; exact near, logarithmic far.",
                  {kT5NumBuckets, kT5MaxDistance, kT5Bidirectional, kT5Table}, fillT5);
+  s.bias = s.scores = t5Bias;
   s.buckets = t5BucketMap;
+  s.perHead = true;
   s.lab = {"T5 buckets (learned)", {"explicit", "mixed"}, {kLabNumBuckets, kLabMaxDistance}, lab::makeTerm<T5Term>};
   return s;
 }

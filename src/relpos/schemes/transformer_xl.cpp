@@ -1,22 +1,29 @@
 // transformer-xl — Dai et al. 2019, "Transformer-XL: Attentive Language Models Beyond a
 // Fixed-Length Context", arXiv:1901.02860 §3.3. Uses i - j; content and sinusoidal relative terms
 // with global biases u and v (docs/schemes/vectors.md).
+#include <algorithm>
 #include <cmath>
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/numeric.hpp"
 #include "relpos/kernels/kernels.hpp"
+#include "relpos/schemes/grid.hpp"
 #include "relpos/schemes/vector_family.hpp"
 
 namespace relpos {
 
 namespace {
 
-const ParamInfo kU = arrayParam("u", "global content bias [d] (term c); default 0");
-const ParamInfo kV = arrayParam(
-    "v", "global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 there)");
-const ParamInfo kWr = arrayParam("WR", "projection of the sinusoid R [dR, d]; default the identity");
+const ParamInfo kU =
+    synthetic(arrayParam("u", "learned global content bias [d] (term c; with content only); default 0"));
+const ParamInfo kV = synthetic(actsIn(
+    arrayParam(
+        "v",
+        "learned global position bias [d] (term d); default 0 (in rp.attention 'v' is the value matrix, so v = 0 "
+        "there)"),
+    {"scores"}));
+const ParamInfo kWr = synthetic(arrayParam("WR", "learned projection of the sinusoid R [dR, d]; default the identity"));
 const ParamInfo kDR =
     integerParam("dR", std::nan(""), 2, 1 << 16, "dimension of the sinusoid R (even); default d (or the rows of WR)");
 
@@ -85,12 +92,13 @@ void logitRows(const Params& params, const float* q, const float* k, const float
 }
 
 Result scores(const Scheme&, const Params& params) {
-  const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
-  const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
-  const float* u = vectorParam(params, kU.name, d);
-  const float* v = vectorParam(params, kV.name, d);
   const bool causal = params.boolean(common::causal());
   if (params.has("k")) {
+    requireSquareContent(params);
+    const int64_t n = sizeFromParamOrMatrix(params, common::n(), "q", 0);
+    const int64_t d = sizeFromParamOrMatrix(params, common::d(), "q", 1);
+    const float* u = vectorParam(params, kU.name, d);
+    const float* v = vectorParam(params, kV.name, d);
     const float* q = matrixParam(params, "q", "n, d", n, d);
     const float* k = matrixParam(params, "k", "n, d", n, d);
     if (!q) throwType(params.where() + ": q must be a tensor of shape [n, d] when k is given");
@@ -100,22 +108,34 @@ Result scores(const Scheme&, const Params& params) {
     if (causal) kernels::applyCausalMask(t.f32.data(), 1, n, n, 0);
     return single(std::move(t));
   }
-  // Position-only: term (d) v.(R W_R)/sqrt(d), plus term (b) q.(R W_R)/sqrt(d) for a probe q.
-  const int64_t heads = params.integer(common::heads());
-  checkResultSize(params.where(), static_cast<double>(heads) * n * n);
-  const std::vector<float> q = probeVector(params, "q", d, 0.0f);
-  const Positions pos = positions(params, d, -(n - 1), n - 1);
-  Tensor s = Tensor::floats({heads, n, n});
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      const double* p = pos.at(i - j);
-      const double term = dot(q.data(), p, d) + (v ? dot(v, p, d) : 0.0);
-      s.f32[i * n + j] = static_cast<float>(term / std::sqrt(static_cast<double>(d)));
-    }
+  // Position-only: term (d) v.(R W_R)/sqrt(d), plus term (b) q.(R W_R)/sqrt(d) for a probe q, at the
+  // integer distance i - j = -r of the call's grid. u multiplies content only.
+  if (params.has(kU.name)) {
+    throwRange(params.where() + ": u multiplies the content keys (term c); give q and k matrices to use it");
   }
-  repeatOverHeads(s, heads, n);
-  if (causal) kernels::applyCausalMask(s.f32.data(), heads, n, n, 0);
-  return single(std::move(s));
+  const PositionGrid grid = readGrid(withTokenPositions(params));
+  requireIntegerPositions(grid, params, "transformer-xl");
+  const int64_t d = params.integer(common::d());
+  const float* v = vectorParam(params, kV.name, d);
+  const std::vector<float> q = probeVector(params, "q", d, 0.0f);
+  const int64_t far = static_cast<int64_t>(std::min(grid.span(), 1e9));
+  const Positions pos = positions(params, d, -far, far);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+  return distanceScores(params, grid, causal, [&](int64_t r) {
+    const double* p = pos.at(-r);
+    return (dot(q.data(), p, d) + (v ? dot(v, p, d) : 0.0)) * scale;
+  });
+}
+
+// The learned inputs a score or attention call leaves at their defaults: W_R always; v in the
+// scores (attention's v is the value matrix); u only with content (scores with q and k, attention).
+std::vector<std::string> syntheticInputs(const Scheme&, const Params& params, const std::string& call) {
+  const bool content = call == "attention" || params.has("k");
+  std::vector<std::string> out;
+  if (!params.has(kU.name) && content) out.push_back(kU.name);
+  if (!params.has(kV.name) && call == "scores") out.push_back(kV.name);
+  if (!params.has(kWr.name)) out.push_back(kWr.name);
+  return out;
 }
 
 // In attention the name 'v' holds the value matrix, so the global position bias v is 0 here.
@@ -131,9 +151,11 @@ Scheme transformerXlScheme() {
   Scheme s = describedScheme(
       "transformer-xl", "relative vector", "Transformer-XL relative encoding", "Dai et al. 2019, arXiv:1901.02860",
       "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.",
-      {common::n(), common::d(), common::heads(), common::causal(), kU, kV, kWr, kDR, common::base(), queryParam(),
-       keyParam()});
+      {onlyIn(common::n(), {"scores"}), actsIn(common::d(), {"scores"}), common::heads(), common::causal(), kU, kV, kWr,
+       kDR, common::base(), queryParam(), keyParam()});
   s.scores = scores;
+  s.reads = {{"scores", {"positions"}}};
+  s.syntheticDefaults = syntheticInputs;
   // Position-only scores v·R(i − j)W_R / √d: a function of i − j.
   s.shiftInvariant = alwaysShiftInvariant;
   s.term = AttentionTerm::Logits;

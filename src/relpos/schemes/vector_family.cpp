@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "relpos/base/errors.hpp"
+
 namespace relpos {
 
 void sinusoid(double position, int64_t d, double base, bool concat, float* out) {
@@ -57,17 +59,23 @@ int64_t sizeFromParamOrMatrix(const Params& params, const ParamInfo& info, const
   return params.integer(info);
 }
 
-void repeatOverHeads(Tensor& t, int64_t heads, int64_t n) {
-  for (int64_t h = 1; h < heads; ++h) std::copy_n(t.f32.begin(), n * n, t.f32.begin() + h * n * n);
+void requireSquareContent(const Params& params) {
+  for (const char* name : {"m", "queryOffset", "positions", "queryPositions", "keyPositions"}) {
+    if (params.has(name)) {
+      throwRange(params.where() + ": content logits (q and k matrices) cover the n x n grid; " + name +
+                 " applies to the position-only scores");
+    }
+  }
 }
 
 const ParamInfo& queryParam() {
-  static const ParamInfo p =
-      arrayParam("q", "scores: probe query [d], or queries [n, d] with k [n, d] for the full logits");
+  static const ParamInfo p = actsIn(
+      arrayParam("q", "scores: probe query [d], or queries [n, d] with k [n, d] for the full logits"), {"scores"});
   return p;
 }
 const ParamInfo& keyParam() {
-  static const ParamInfo p = arrayParam("k", "scores: keys [n, d]; with q [n, d] gives the full logit matrix [n, n]");
+  static const ParamInfo p =
+      actsIn(arrayParam("k", "scores: keys [n, d]; with q [n, d] gives the full logit matrix [n, n]"), {"scores"});
   return p;
 }
 

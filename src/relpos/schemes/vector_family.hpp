@@ -2,11 +2,15 @@
 // share: the sinusoid their untrained default tables use, and the argument helpers of their score
 // calls (probe vectors, given q / k matrices, per-head copies).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "relpos/base/errors.hpp"
 #include "relpos/base/tensor.hpp"
+#include "relpos/schemes/grid.hpp"
 #include "relpos/schemes/scheme.hpp"
 
 namespace relpos {
@@ -39,8 +43,49 @@ std::vector<float> probeVector(const Params& params, const std::string& name, in
 // matrix parameter `matrix` (e.g. q [n, d]); throws "<info.name> is required" when neither exists.
 int64_t sizeFromParamOrMatrix(const Params& params, const ParamInfo& info, const std::string& matrix, int axis);
 
-// Probe-score results are the same for every head: copies head 0 to the others.
-void repeatOverHeads(Tensor& t, int64_t heads, int64_t n);
+// Position-only scores that depend on the integer distance r = key − query alone, on the call's
+// grid (schemes/grid.hpp: n, m, queryOffset, positions): S[i, j] = valueAt(r), tabulated once per
+// distance when the distances span a compact range; one head [1, n, m] (or [batch, 1, n, m]), and
+// -Infinity where the key sits after the query when causal.
+template <typename ValueAt>
+Result distanceScores(const Params& params, const PositionGrid& grid, bool causal, ValueAt valueAt) {
+  const int64_t block = grid.nq * grid.nk;
+  checkResultSize(params.where(), static_cast<double>(grid.batch) * block);
+  Tensor out = Tensor::floats(grid.shape({1, grid.nq, grid.nk}));
+  int64_t rMin = -(grid.nq - 1 + grid.queryOffset), rMax = grid.nk - 1 - grid.queryOffset;
+  if (!grid.regular()) {
+    rMin = rMax = integerDistance(grid, 0, 0, 0);
+    for (int64_t b = 0; b < grid.batch; ++b) {
+      for (int64_t i = 0; i < grid.nq; ++i) {
+        for (int64_t j = 0; j < grid.nk; ++j) {
+          const int64_t r = integerDistance(grid, b, i, j);
+          rMin = std::min(rMin, r);
+          rMax = std::max(rMax, r);
+        }
+      }
+    }
+  }
+  const bool tabulate = static_cast<double>(rMax - rMin) < 4.0 * static_cast<double>(grid.nq + grid.nk) + 64;
+  std::vector<float> byDistance;
+  if (tabulate) {
+    for (int64_t r = rMin; r <= rMax; ++r) byDistance.push_back(static_cast<float>(valueAt(r)));
+  }
+  for (int64_t b = 0; b < grid.batch; ++b) {
+    float* s = out.f32.data() + b * block;
+    for (int64_t i = 0; i < grid.nq; ++i) {
+      for (int64_t j = 0; j < grid.nk; ++j) {
+        const int64_t r = integerDistance(grid, b, i, j);
+        s[i * grid.nk + j] = tabulate ? byDistance[static_cast<size_t>(r - rMin)] : static_cast<float>(valueAt(r));
+      }
+    }
+    if (causal) maskCausal(grid, b, 1, -std::numeric_limits<float>::infinity(), s);
+  }
+  return single(std::move(out));
+}
+
+// Content logits (q and k matrices) cover the square n × n grid: a RangeError naming the grid option
+// a call gives beside them.
+void requireSquareContent(const Params& params);
 
 // The q and k of the score calls of shaw and transformer-xl.
 const ParamInfo& queryParam();

@@ -6,10 +6,17 @@ namespace relpos {
 
 namespace {
 
-const ParamInfo kScaleBase = numberParam("scaleBase", 512, 0, 1e9, "xPos decay length B", true);
-const ParamInfo kGamma = numberParam("gamma", 0.4, 0, 1e6, "xPos zeta_k = (2k/d + gamma)/(1 + gamma)", true);
-const ParamInfo kRole = choiceParam("role", "query|key", "xPos: queries scale by zeta^(p/B), keys by zeta^(-p/B)");
-const ParamInfo kCenter = numberParam("center", 0, -1e12, 1e12, "xPos centre c of the scale exponent");
+// The decay scales q and k, not the frequencies (nor Hugging Face's cos/sin cache).
+const std::vector<std::string> kDecays = {"rotate", "scores", "attention"};
+const ParamInfo kScaleBase = actsIn(numberParam("scaleBase", 512, 0, 1e9, "xPos decay length B", true), kDecays);
+const ParamInfo kGamma =
+    actsIn(numberParam("gamma", 0.4, 0, 1e6, "xPos zeta_k = (2k/d + gamma)/(1 + gamma)", true), kDecays);
+// Which side rp.rotate scales, and the centre, which cancels in every q.k: rp.rotate alone.
+const ParamInfo kRole =
+    actsIn(choiceParam("role", "query|key", "rp.rotate: rows are queries (scaled by zeta^(p/B)) or keys (zeta^(-p/B))"),
+           {"rotate"});
+const ParamInfo kCenter = actsIn(
+    numberParam("center", 0, -1e12, 1e12, "rp.rotate: centre c of the scale exponent (cancels in q.k)"), {"rotate"});
 
 RotaryPlan frequencies(const RotaryContext& c) {
   RotaryPlan plan;

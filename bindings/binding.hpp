@@ -1,0 +1,227 @@
+// What both Embind modules share (core_bindings.cpp, analysis_bindings.cpp): JS options to
+// relpos::Params, tensors to JS, C++ exceptions to { error, kind } for the JS wrapper to throw, the
+// work budget of a call, and the registry of running jobs. No math here.
+#pragma once
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "relpos/relpos.hpp"
+
+namespace relpos_binding {
+
+using emscripten::val;
+
+// The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
+// { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
+// `reading` names the option being converted (an allocation failure there names it).
+inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
+  const val keys = val::global("Object").call<val>("keys", options);
+  const size_t count = keys["length"].as<size_t>();
+  for (size_t index = 0; index < count; ++index) {
+    const std::string name = keys[index].as<std::string>();
+    reading = name;
+    const val value = options[name];
+    const std::string type = value.typeOf().as<std::string>();
+    if (type == "number") {
+      params.setNumber(name, value.as<double>());
+    } else if (type == "boolean") {
+      params.setBoolean(name, value.as<bool>());
+    } else if (type == "string") {
+      params.setString(name, value.as<std::string>());
+    } else if (value.isArray()) {
+      relpos::Value list;
+      list.type = relpos::Value::Type::Strings;
+      const size_t length = value["length"].as<size_t>();
+      for (size_t i = 0; i < length; ++i) list.strings.push_back(value[i].as<std::string>());
+      params.set(name, std::move(list));
+    } else {
+      relpos::Shape shape;
+      for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
+        shape.push_back(static_cast<int64_t>(extent));
+      // One bulk copy (the wrapper hands a Float32Array): set() from a heap view is a memcpy.
+      const val data = value["data"];
+      std::vector<float> values(data["length"].as<size_t>());
+      val(emscripten::typed_memory_view(values.size(), values.data())).call<void>("set", data);
+      params.setArray(name, std::move(values), std::move(shape));
+    }
+  }
+  reading.clear();
+}
+
+// What a call was given, as an allocation failure names it: "q [20000, 512], k [20000, 512], heads = 8".
+inline std::string givenSizes(const relpos::Params& params) {
+  std::string out;
+  for (const auto& name : params.names()) {
+    const relpos::Value* v = params.find(name);
+    std::string item;
+    if (v->type == relpos::Value::Type::Number) item = name + " = " + relpos::formatNumber(v->number);
+    if (v->type == relpos::Value::Type::Array) item = name + " " + relpos::shapeText(v->shape);
+    if (!item.empty()) out += (out.empty() ? "" : ", ") + item;
+  }
+  return out;
+}
+
+// One call of the core as the binding makes it: the options converted into `params` (named by
+// `where`, with the caller's work budget), then `body`. Errors come back as { error, kind } and the
+// JS wrapper throws them. Throwing a JS exception from here would unwind through the Embind invoker
+// without running C++ destructors (its std::string arguments would leak), so nothing JS-side is
+// ever thrown across the wasm boundary. Every message names the function; an allocation failure
+// also names what the call was given (or the option it was reading).
+template <class Body>
+val guarded(const std::string& where, const val& options, double budget, Body&& body) {
+  const char* kind = "Error";
+  std::string message;
+  std::string reading;
+  relpos::Params params(where);
+  params.setWorkBudget(budget);
+  try {
+    if (!options.isUndefined()) fillParams(params, options, reading);
+    return body(params);
+  } catch (const relpos::ArgumentError& e) {
+    kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    kind = "RangeError";
+    const std::string what = !reading.empty() ? " while reading " + reading : " for " + givenSizes(params);
+    message = where + ": out of memory" + (what == " for " ? "" : what) +
+              " (the wasm heap holds at most 2 GiB, shared with the inputs and anything still held); use smaller sizes";
+  } catch (const std::exception& e) {
+    message = e.what();
+    if (message.rfind("relpos", 0) != 0) message = where + ": " + message;
+  }
+  val failure = val::object();
+  failure.set("error", message);
+  failure.set("kind", std::string(kind));
+  return failure;
+}
+
+// The same for calls without options.
+template <class Body>
+val guarded(const std::string& where, Body&& body) {
+  return guarded(where, val::undefined(), std::numeric_limits<double>::quiet_NaN(),
+                 [&](const relpos::Params&) { return body(); });
+}
+
+// With view = true the data are typed-array views into the wasm heap instead of copies; the caller
+// keeps the Result alive (see computeView) and the views are valid until the next call.
+inline val jsTensor(const relpos::Shape& extents, const val& data) {
+  val shape = val::array();
+  for (int64_t extent : extents) shape.call<void>("push", static_cast<double>(extent));
+  val out = val::object();
+  out.set("shape", shape);
+  out.set("data", data);
+  return out;
+}
+
+inline val toJs(const relpos::Tensor& tensor, bool view = false) {
+  // slice() copies out of the heap: the result is JS-owned and survives memory growth.
+  val data = tensor.isInt ? val(emscripten::typed_memory_view(tensor.i32.size(), tensor.i32.data()))
+                          : val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data()));
+  return jsTensor(tensor.shape, view ? data : data.call<val>("slice"));
+}
+
+// The work budget of a call: its own (NaN: the operation table says), or none for rp.unbounded().
+inline double budgetOf(bool unbounded) {
+  return unbounded ? relpos::kInf : std::numeric_limits<double>::quiet_NaN();
+}
+
+// The result's notes beside its tensors: `synthetic` (names) and `sameForEveryHead`, when they say something.
+inline void setNotes(val& out, const relpos::CallNotes& notes) {
+  if (!notes.synthetic.empty()) {
+    val names = val::array();
+    for (const auto& name : notes.synthetic) names.call<void>("push", name);
+    out.set("synthetic", names);
+  }
+  if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+}
+
+inline val toJs(const relpos::Result& result, bool view = false) {
+  val out = val::object();
+  for (const auto& entry : result) out.set(entry.first, toJs(entry.second, view));
+  return out;
+}
+
+// Jobs live in a registry owned by the binding (the core is stateless): the JS wrapper starts one,
+// steps it between event-loop turns, takes the result and always frees it. Each module has its
+// own registry of its own kind of job (`JobT`), started by `start(kind, params)`; each job keeps
+// the name of its call, so that an error in a later step names it, and the notes its result carries
+// (`notesFor`, when the module has any). A job has no work budget.
+template <class JobT, std::unique_ptr<JobT> (*start)(const std::string&, const relpos::Params&),
+          relpos::CallNotes (*notesFor)(const std::string&, const relpos::Params&) = nullptr>
+struct Jobs {
+  struct Running {
+    std::string where;
+    std::unique_ptr<JobT> job;
+    relpos::CallNotes notes;
+  };
+
+  static std::map<int, Running>& registry() {
+    static std::map<int, Running> jobs;
+    return jobs;
+  }
+
+  static JobT& at(int handle) {
+    auto it = registry().find(handle);
+    if (it == registry().end()) relpos::throwRange("relpos: no running job " + std::to_string(handle));
+    return *it->second.job;
+  }
+
+  static std::string where(int handle) {
+    auto it = registry().find(handle);
+    return it == registry().end() ? std::string("relpos") : it->second.where;
+  }
+
+  // { handle } of a new job.
+  static val begin(const std::string& kind, const val& options) {
+    return guarded("relpos." + kind, options, relpos::kInf, [&](const relpos::Params& params) {
+      static int next = 0;
+      std::unique_ptr<JobT> job = start(kind, params);
+      relpos::CallNotes notes = notesFor ? notesFor(kind, params) : relpos::CallNotes{};
+      registry()[++next] = Running{"relpos." + kind, std::move(job), std::move(notes)};
+      val out = val::object();
+      out.set("handle", next);
+      return out;
+    });
+  }
+
+  static val step(int handle, double budget) {
+    return guarded(where(handle), [&] {
+      JobT& job = at(handle);
+      val out = val::object();
+      out.set("progress", job.step(static_cast<int64_t>(budget)));
+      out.set("done", job.done());
+      return out;
+    });
+  }
+
+  static val result(int handle) {
+    return guarded(where(handle), [&] {
+      val out = toJs(at(handle).result());
+      setNotes(out, registry().at(handle).notes);
+      return out;
+    });
+  }
+
+  static void free(int handle) { registry().erase(handle); }
+
+  static void bind() {
+    emscripten::function("jobStart", &begin);
+    emscripten::function("jobStep", &step);
+    emscripten::function("jobResult", &result);
+    emscripten::function("jobFree", &free);
+  }
+};
+
+// Bytes in use by malloc: the leak tests check it returns to its level.
+inline double heapInUse() {
+  return static_cast<double>(mallinfo().uordblks);
+}
+
+}  // namespace relpos_binding
