@@ -27,6 +27,14 @@ describe('README examples', () => {
         expect(printed).toContain('rope-llama3 rope 24');
         expect(printed).toContain('[ 2, 4, 4 ] [ 4, 8 ]');
       }
+      if (code.includes('kvHeads: 2')) {
+        expect(printed.split('\n').slice(0, 4)).toEqual([
+          '[ 2, 8, 16, 16 ] [ 2, 16, 256 ]',
+          '[ 4096, 64 ] undefined',
+          '[ 4, 256 ]',
+          'rope-llama3 500000 8 8',
+        ]);
+      }
     });
   });
 });
