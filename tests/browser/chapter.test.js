@@ -81,15 +81,19 @@ describe('the chapter as it renders', () => {
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     for (const id of ['s213', 's217']) {
       await page.click(`.toc a[href="#${id}"]`);
-      // Wait until the demos around the section have mounted and the scroll has settled.
+      // Wait until the demos around the section have mounted and the section has stayed put for
+      // 300 ms, judged two frames later: a height change and the scroll that answers it (a
+      // ResizeObserver, after layout) land in the same frame, never between two of them.
       await page.waitForFunction(
-        () =>
+        (s) =>
           new Promise((resolve) => {
-            const y = scrollY;
+            const top = () => document.querySelector(`#${s} h2`).getBoundingClientRect().top;
+            const [y, t] = [scrollY, top()];
             const loading = () => document.querySelector('.demo[data-state="loading"]');
-            setTimeout(() => resolve(scrollY === y && !loading()), 150);
+            const frames = (f) => requestAnimationFrame(() => requestAnimationFrame(f));
+            setTimeout(() => frames(() => resolve(scrollY === y && top() === t && !loading())), 300);
           }),
-        null,
+        id,
         { timeout: 30000 },
       );
       const { header, heading } = await page.evaluate((s) => {

@@ -259,7 +259,9 @@ describe('chapter 2.1', () => {
             .filter((e) => e.name.endsWith('.wasm'))
             .map((e) => e.name),
         );
-        expect(wasm.length).toBe(1);
+        // One core module (SIMD or baseline); the analysis module may already be on its way, as it is
+        // fetched once the first heatmap has drawn (publish.test.js times what comes before it).
+        expect(wasm.filter((name) => !/relpos-analysis/.test(name))).toHaveLength(1);
         await page.goto(`${url}playground.html`);
         await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
         expect(errors).toEqual([]);

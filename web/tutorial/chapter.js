@@ -82,12 +82,14 @@ async function mountDemo(container, rp, analysisReady) {
 /**
  * A link straight to a section (#s215) mounts its demos at once (`mount`), and the section stays where
  * the link put it while the chapter around it changes height (demos mounting, formulas typeset), until
- * the reader scrolls or nothing has moved for three seconds (counted again once `analysisReady`, after
- * which the demos mount).
+ * the reader scrolls or nothing has moved for three seconds (counted once `analysisReady` has resolved
+ * and no demo is still mounting).
  */
 function followSectionLinks(mount, analysisReady) {
   let anchor = null;
   let settled = null;
+  // The demos mount once the analysis module is here: the three quiet seconds count from then.
+  let arrived = false;
   const release = () => {
     anchor = null;
   };
@@ -95,8 +97,15 @@ function followSectionLinks(mount, analysisReady) {
     if (!anchor) return;
     anchor.scrollIntoView();
     clearTimeout(settled);
-    settled = setTimeout(release, 3000);
+    const mounting = document.querySelector('.demo[data-state="loading"]');
+    if (arrived && !mounting) settled = setTimeout(release, 3000);
   };
+  document.addEventListener('relpos-demo-mounted', hold);
+  const arrive = () => {
+    arrived = true;
+    hold();
+  };
+  analysisReady.then(arrive, arrive);
   for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
     window.addEventListener(type, release, { passive: true });
   }
@@ -105,7 +114,6 @@ function followSectionLinks(mount, analysisReady) {
     const target = document.getElementById(location.hash.slice(1));
     anchor = target?.classList?.contains('chapter-section') ? target : null;
     hold();
-    analysisReady.then(hold, hold);
     for (const demo of target?.querySelectorAll?.('.demo[data-demo]') ?? []) mount(demo);
   });
 }

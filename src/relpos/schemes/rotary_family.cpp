@@ -346,8 +346,12 @@ Result rotate(const Scheme& scheme, const Params& params) {
                ") must be <= the head width " + std::to_string(layout.headWidth));
   }
   const RowPositions positions = rowPositions(params, n);
-  Params withRotary = params;
-  withRotary.erase(rotaryParams().width.name);  // checked above against the width of x
+  // The plan reads the scheme's parameters: everything but x (not copied: it can be large) and d
+  // (checked above against the width of x).
+  Params withRotary(params.where());
+  for (const auto& name : params.names()) {
+    if (name != "x" && name != rotaryParams().width.name) withRotary.set(name, *params.find(name));
+  }
   withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(r));
   const RotaryPlan plan = rotaryPlan(scheme, withRotary, room, seqLenOf(positions.flat));
   Tensor out = Tensor::floats({n, width});
