@@ -28,6 +28,24 @@ label { display: inline-flex; flex-direction: column; gap: 0.15rem; font-size: 0
 label.check { flex-direction: row; align-items: center; gap: 0.3rem; }
 fieldset { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; border: 1px solid color-mix(in srgb, currentColor 25%, transparent); }
 input[type=number] { width: 6rem; }
+/* The site's controls (web/styles/controls.css) when its tokens are there, plain ones elsewhere. */
+input, select, button { font: inherit; color: inherit; }
+select, input[type=number], button {
+  min-height: 2rem; border-radius: var(--rp-radius, 6px); padding: 0.3rem 0.55rem;
+  border: 1px solid var(--rp-border, color-mix(in srgb, currentColor 30%, transparent));
+  background-color: var(--rp-bg, transparent);
+}
+select {
+  appearance: none; padding-right: 1.9rem; cursor: pointer; max-width: 100%;
+  background-image: linear-gradient(45deg, transparent 50%, currentColor 50%), linear-gradient(135deg, currentColor 50%, transparent 50%);
+  background-position: calc(100% - 0.95rem) 55%, calc(100% - 0.6rem) 55%; background-size: 0.35rem 0.35rem; background-repeat: no-repeat;
+}
+option { color: var(--rp-fg, inherit); background: var(--rp-bg, Canvas); }
+button { padding-inline: 0.85rem; background-color: var(--rp-surface, transparent); font-weight: 500; cursor: pointer; }
+button.train { background-color: var(--rp-accent, Highlight); border-color: var(--rp-accent, Highlight); color: var(--rp-accent-fg, HighlightText); }
+button:disabled { opacity: 0.55; cursor: not-allowed; }
+:is(select, input, button):focus-visible { outline: none; box-shadow: var(--rp-focus-ring, 0 0 0 2px Highlight); }
+fieldset { border-radius: var(--rp-radius, 6px); }
 .status { min-height: 1.4em; margin: 0.5rem 0; }
 progress { width: 100%; }
 .plots { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
