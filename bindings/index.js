@@ -384,7 +384,7 @@ function withNotes(value, { synthetic, sameForEveryHead }) {
 
 const ERROR_TYPES = { TypeError, RangeError, Error };
 
-// The core reports failures as { error, kind } (see relpos_bindings.cpp); throw them here.
+// The core reports failures as { error, kind } (see binding.hpp); throw them here.
 function unwrap(result) {
   if (result && typeof result === 'object' && typeof result.error === 'string') {
     throw new (ERROR_TYPES[result.kind] ?? Error)(result.error);

@@ -10,7 +10,7 @@ namespace relpos {
 
 // The single entry point of rp.analysis: `name` is the analysis (translationDefect, svd, eig,
 // distances, project2d, entropy, distanceEntropy, kernelCheck, gpSample, gpPosterior, derivative, decayBound,
-// precision, angleCoverage, scaledCosine, peBound; see analysis_internal.hpp and bindings/analysis.d.ts).
+// precision, angleCoverage, scaledCosine, peBound; see analysis/internal.hpp and bindings/analysis.d.ts).
 // Unknown names are a RangeError listing the known ones.
 Result analyze(const std::string& name, const Params& params);
 
