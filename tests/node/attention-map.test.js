@@ -42,6 +42,20 @@ describe('rp.attentionMap', () => {
     }
   });
 
+  // xPos without causal grows towards far keys: late rows see only logits far below the profile's
+  // top, beyond what one shared profile holds in float, so the map is made row by row.
+  it('equals the pooled full attention weights for xPos without causal (logits spanning far beyond e^80)', async () => {
+    const n = 2100;
+    const ones = { shape: [n, 8], data: new Float32Array(n * 8).fill(1) };
+    const full = rp.attention({ q: ones, k: ones, scheme: 'xpos' }).weights.data;
+    const map = await rp.attentionMap({ n, scheme: 'xpos', d: 8, size: 100 });
+    const want = pooled(full, n, 100, 'max');
+    map.data.forEach((v, t) => {
+      expect(v).toBeGreaterThanOrEqual(0);
+      expect(v).toBeCloseTo(want[t], 5);
+    });
+  });
+
   it('with given q and k equals pooled RoPE attention', async () => {
     const n = 64;
     const d = 16;

@@ -402,3 +402,18 @@ describe('rp.presets: the new real-model presets are readings of their configs',
     }
   });
 });
+
+describe('rp.fromConfig: a layer count no model comes near is refused, not written out', () => {
+  // The reading lists every layer of each group: a million declared layers would make it megabytes.
+  it('num_hidden_layers above 4096, or a longer layer_types, is a RangeError naming it; the module keeps working', () => {
+    const gemma = { model_type: 'gemma3_text', num_attention_heads: 8, head_dim: 256 };
+    expect(() => rp.fromConfig({ ...gemma, num_hidden_layers: 1000000 })).toThrow(
+      /^relpos\.fromConfig: num_hidden_layers must be <= 4096, got 1000000$/,
+    );
+    expect(() => rp.fromConfig({ model_type: 'bloom', n_head: 8, n_layer: 5000, hidden_size: 512 })).toThrow(
+      /^relpos\.fromConfig: n_layer must be <= 4096, got 5000$/,
+    );
+    expect(() => rp.fromConfig({ ...gemma, layer_types: Array(4097).fill('full_attention') })).toThrow(RangeError);
+    expect(rp.fromConfig({ ...gemma, num_hidden_layers: 4096 }).model.layerCount).toBe(4096);
+  });
+});

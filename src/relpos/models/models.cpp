@@ -17,6 +17,8 @@ namespace relpos {
 namespace {
 
 const std::string kWhere = "relpos.fromConfig: ";
+// The most layers a config may declare: the reading lists every layer of each of its groups.
+constexpr int64_t kMaxLayers = 4096;
 
 JsonValue num(double v) {
   return JsonValue::makeNumber(v);
@@ -63,6 +65,15 @@ class Section {
   std::optional<int64_t> positiveInteger(const std::string& key) {
     const auto v = integer(key);
     if (v && *v < 1) throwRange(kWhere + name(key) + " must be >= 1, got " + std::to_string(*v));
+    return v;
+  }
+  // A number of layers: the reading lists every layer of each group, so a count no model comes near
+  // (kMaxLayers) is refused rather than written out.
+  std::optional<int64_t> layerCount(const std::string& key) {
+    const auto v = positiveInteger(key);
+    if (v && *v > kMaxLayers) {
+      throwRange(kWhere + name(key) + " must be <= " + std::to_string(kMaxLayers) + ", got " + std::to_string(*v));
+    }
     return v;
   }
   std::optional<double> positive(const std::string& key) {
@@ -221,7 +232,7 @@ void noteModel(Section& config, Reading& out, const std::string& modelType, int6
   if (!modelType.empty()) out.model.set("type", str(modelType));
   out.model.set("headDim", num(static_cast<double>(headDim)));
   if (auto v = config.positiveInteger("num_key_value_heads")) out.model.set("kvHeads", num(static_cast<double>(*v)));
-  if (auto v = config.positiveInteger("num_hidden_layers")) out.model.set("layerCount", num(static_cast<double>(*v)));
+  if (auto v = config.layerCount("num_hidden_layers")) out.model.set("layerCount", num(static_cast<double>(*v)));
   for (const char* key : {"max_position_embeddings", "n_positions", "max_seq_len"}) {
     if (auto v = config.positiveInteger(key)) {
       out.model.set("maxPositionEmbeddings", num(static_cast<double>(*v)));
@@ -550,9 +561,13 @@ RopeRead readRopeBlock(Section& config, std::optional<Section> block, std::optio
 // the config's own layer_types or the rule of its config class.
 std::optional<std::vector<std::string>> layerTypes(Section& config, const std::string& modelType,
                                                    std::optional<int64_t> slidingWindow) {
-  const auto count = config.positiveInteger("num_hidden_layers");
+  const auto count = config.layerCount("num_hidden_layers");
   if (const JsonValue* given = config.raw("layer_types")) {
     if (given->type != JsonValue::Type::Array) throwType(kWhere + "layer_types must be an array of strings");
+    if (given->array.size() > static_cast<size_t>(kMaxLayers)) {
+      throwRange(kWhere + "layer_types must list at most " + std::to_string(kMaxLayers) + " layers, got " +
+                 std::to_string(given->array.size()));
+    }
     std::vector<std::string> types;
     for (const JsonValue& t : given->array) {
       if (t.type != JsonValue::Type::String) throwType(kWhere + "layer_types must hold strings");
@@ -718,7 +733,7 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
 JsonValue& onlyGroup(Section& config, Reading& out, const char* scheme) {
   Group g = singleGroup(scheme, JsonValue::makeObject());
   for (const char* key : {"num_hidden_layers", "num_layers", "n_layer"}) {
-    if (auto count = config.positiveInteger(key)) {
+    if (auto count = config.layerCount(key)) {
       g.layers = std::vector<int64_t>{};
       for (int64_t i = 0; i < *count; ++i) g.layers->push_back(i);
       break;

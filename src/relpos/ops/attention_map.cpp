@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <set>
 
@@ -119,6 +120,35 @@ class PooledMap {
 
 int64_t rowTile(const std::vector<int64_t>& bounds, int64_t i) {
   return static_cast<int64_t>(std::upper_bound(bounds.begin(), bounds.end(), i) - bounds.begin()) - 1;
+}
+
+// How far below the profile's top a row's own maximum may lie: e = exp(f - top) then keeps each
+// row's largest weight a normal float (the tile tables are float; exp underflows them near -87).
+constexpr double kProfileSpan = 80;
+
+// Whether one profile e = exp(f - max f) serves every row: each row's largest logit (over the keys
+// it sees, profile indices [n-1-i, n-1-i + visible)) lies within kProfileSpan of the top. xPos
+// without causal, for one, grows towards far keys, so late rows see only logits far below it.
+bool profileFits(const std::vector<double>& f, int64_t n, bool causal) {
+  const double top = *std::max_element(f.begin(), f.end());
+  double lowest = top;
+  if (causal) {
+    double seen = -std::numeric_limits<double>::infinity();  // max f[n-1-i .. n-1], i growing
+    for (int64_t i = 0; i < n; ++i) {
+      seen = std::max(seen, f[static_cast<size_t>(n - 1 - i)]);
+      lowest = std::min(lowest, seen);
+    }
+  } else {
+    // Every row sees n consecutive entries: the windows' maxima by a monotone deque.
+    std::deque<int64_t> window;
+    for (int64_t t = 0; t < static_cast<int64_t>(f.size()); ++t) {
+      while (!window.empty() && f[static_cast<size_t>(window.back())] <= f[static_cast<size_t>(t)]) window.pop_back();
+      window.push_back(t);
+      if (window.front() <= t - n) window.pop_front();
+      if (t >= n - 1) lowest = std::min(lowest, f[static_cast<size_t>(window.front())]);
+    }
+  }
+  return top - lowest <= kProfileSpan;
 }
 
 // Position-only logits that depend on j - i: every row's weights are e(j - i) / Z_i with one
@@ -455,7 +485,14 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const bool content = params.has("seed") || params.has("q") || params.has("k");
 
   if (!content && scheme && shiftInvariant(*scheme, params, d)) {
-    return std::make_unique<ProfileMapJob>(logitProfile(*scheme, params, n, d, heads, head), n, size, max, causal);
+    std::vector<double> f = logitProfile(*scheme, params, n, d, heads, head);
+    if (profileFits(f, n, causal)) return std::make_unique<ProfileMapJob>(f, n, size, max, causal);
+    if (n > kMaxMapContent) {
+      throwRange(where + ": the logits of scheme '" + scheme->id + "' span more than e^" +
+                 std::to_string(static_cast<int>(kProfileSpan)) +
+                 " between rows, which one shared profile cannot hold; n must be <= " + std::to_string(kMaxMapContent) +
+                 " for such a map (row by row), got " + std::to_string(n));
+    }
   }
   if (n > kMaxMapContent) {
     throwRange(where + ": n must be <= " + std::to_string(kMaxMapContent) + " for maps with content" +
