@@ -141,8 +141,8 @@ for t in "${targets[@]}"; do
     nice "$bin" "${fuzz_flags[@]}" -max_total_time="$seconds" -runs="$runs" -artifact_prefix="$out/artifacts/$t/" \
       "$out/corpus/$t" "$out/seeds/$t" "tests/fuzz/regressions/$t" >>"$log" 2>&1
     rc=$?
-    runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
-    execs=$((execs + ${runs:-0}))
+    executed=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
+    execs=$((execs + ${executed:-0}))
     if [ "$rc" -ne 0 ]; then
       target_status=failed
       findings=$((findings + 1))
