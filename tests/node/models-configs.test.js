@@ -414,6 +414,9 @@ describe('rp.fromConfig: a layer count no model comes near is refused, not writt
       /^relpos\.fromConfig: n_layer must be <= 4096, got 5000$/,
     );
     expect(() => rp.fromConfig({ ...gemma, layer_types: Array(4097).fill('full_attention') })).toThrow(RangeError);
+    expect(() => rp.fromConfig({ ...gemma, layer_types: [] })).toThrow(
+      /^relpos\.fromConfig: layer_types must list at least one layer, got \[\]$/,
+    );
     expect(rp.fromConfig({ ...gemma, num_hidden_layers: 4096 }).model.layerCount).toBe(4096);
   });
 });

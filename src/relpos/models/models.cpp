@@ -564,6 +564,7 @@ std::optional<std::vector<std::string>> layerTypes(Section& config, const std::s
   const auto count = config.layerCount("num_hidden_layers");
   if (const JsonValue* given = config.raw("layer_types")) {
     if (given->type != JsonValue::Type::Array) throwType(kWhere + "layer_types must be an array of strings");
+    if (given->array.empty()) throwRange(kWhere + "layer_types must list at least one layer, got []");
     if (given->array.size() > static_cast<size_t>(kMaxLayers)) {
       throwRange(kWhere + "layer_types must list at most " + std::to_string(kMaxLayers) + " layers, got " +
                  std::to_string(given->array.size()));
@@ -943,6 +944,8 @@ void checkAgainstCatalogue(const Reading& reading) {
 std::string fromConfigJson(const std::string& configJsonText) {
   const JsonValue root = parseConfig(configJsonText);
   const Reading reading = readConfig(root);
+  // Every reading has a group (its layers may be unknown); a config that leaves none says nothing to read.
+  if (reading.groups.empty()) throwRange(kWhere + "the config describes no attention layers to read");
   checkAgainstCatalogue(reading);
   return toJson(reading.toJsonValue());
 }
