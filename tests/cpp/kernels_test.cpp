@@ -26,14 +26,19 @@ std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
 
 }  // namespace
 
-TEST(Kernels, ExpMatchesTheLibraryWithinTwoUlpAndIsZeroForMinusInfinity) {
-  for (float x = -87.0f; x <= 0.0f; x += 0.0137f) {
-    const float want = std::exp(x);
-    EXPECT_NEAR(simd::expNonPositive(x), want, 2.5e-7f * want) << x;
+TEST(Kernels, PowerOfTwoMatchesTheLibraryWithinTwoUlpAndIsZeroForMinusInfinity) {
+  float worst = 0.0f;
+  for (float x = -126.0f; x <= 0.0f; x += 0.00731f) {
+    const double want = std::exp2(static_cast<double>(x));
+    const double got = simd::exp2NonPositive(x);
+    worst = std::max(worst, static_cast<float>(std::abs(got - want) / want));
   }
-  EXPECT_EQ(simd::expNonPositive(-std::numeric_limits<float>::infinity()), 0.0f);
-  EXPECT_EQ(simd::expNonPositive(-100.0f), 0.0f);
-  EXPECT_EQ(simd::expNonPositive(0.0f), 1.0f);
+  EXPECT_LT(worst, 2.0f * std::numeric_limits<float>::epsilon());  // two ulp at most
+  EXPECT_EQ(simd::exp2NonPositive(-std::numeric_limits<float>::infinity()), 0.0f);
+  EXPECT_EQ(simd::exp2NonPositive(-127.0f), 0.0f);
+  EXPECT_EQ(simd::exp2NonPositive(-300.0f), 0.0f);
+  EXPECT_EQ(simd::exp2NonPositive(0.0f), 1.0f);
+  EXPECT_EQ(simd::exp2NonPositive(-3.0f), 0.125f);  // integers are exact powers of two
 }
 
 namespace {

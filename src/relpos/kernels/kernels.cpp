@@ -13,7 +13,8 @@ using simd::F4;
 namespace {
 
 constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
-constexpr int64_t kKeyBlock = 128;  // keys per block of the online softmax (a multiple of kPanel)
+constexpr float kLog2e = 1.44269504088896341f;  // softmax logits are taken in base 2
+constexpr int64_t kKeyBlock = 128;              // keys per block of the online softmax (a multiple of kPanel)
 
 // acc[r] += sum_c a[c * R + r] * b[c * ldb + 0 .. 7] for c < depth: R rows times one panel of
 // eight columns, two four-lane accumulators per row. `a` holds the R rows interleaved (see
@@ -65,110 +66,142 @@ struct Rows {
   int64_t panelLo() const { return lo / kPanel * kPanel; }
 };
 
-// Logits of R rows over the panels starting at keys j0 .. j1 - 1 (j0 a multiple of kPanel, j1 <= m):
-// dst[r * ldd + (j - j0)] for j in [j0, j1), with the running row maxima in top.
-template <int R, bool kBias, bool kMask>
-void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
-                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
-  const F4 scale = simd::splat(spec.scale);
-  const F4 biasWeight = simd::splat(spec.bias.weight);
-  const float* biasRow[R];
-  const float* maskRow[R];
-  for (int r = 0; r < R; ++r) {
-    if (kBias) biasRow[r] = spec.bias.row(rows.first + r);
-    if (kMask) maskRow[r] = spec.mask.row(rows.first + r);
+// What the epilogue adds to R rows' logits: the scale and each term's row, all times `domain`.
+template <int R>
+struct Epilogue {
+  F4 scale, biasWeight, maskWeight;
+  const float* bias[R];
+  const float* mask[R];
+  Epilogue(const LogitSpec& spec, int64_t first, float domain)
+      : scale(simd::splat(spec.scale * domain)),
+        biasWeight(simd::splat(spec.bias.weight * domain)),
+        maskWeight(simd::splat(domain)),
+        bias{},
+        mask{} {
+    for (int r = 0; r < R; ++r) {
+      if (spec.bias.data) bias[r] = spec.bias.row(first + r);
+      if (spec.mask.data) mask[r] = spec.mask.row(first + r);
+    }
   }
-  for (int64_t j = j0; j < j1; j += kPanel) {
+};
+
+// Interior panels [ja, jb): full panels inside every row's key range, so the epilogue is scale,
+// terms, max and store with no checks; kBias / kMask choose the terms at compile time, and the row
+// loops are unrolled so the accumulators stay in registers (rolled, they went through the stack:
+// the epilogue then cost as much as a third of the tile).
+template <int R, bool kBias, bool kMask>
+void interiorPanels(const float* q, const float* panels, int64_t d, const Epilogue<R>& e, int64_t ja, int64_t jb,
+                    int64_t j0, float* dst, int64_t ldd, F4 (&top)[R]) {
+  for (int64_t j = ja; j < jb; j += kPanel) {
+    F4 lo[R], hi[R];
+#pragma clang loop unroll(full)
+    for (int r = 0; r < R; ++r) lo[r] = hi[r] = simd::splat(0.0f);
+    tile<R>(q, panels + j * d, kPanel, d, lo, hi);
+#pragma clang loop unroll(full)
+    for (int r = 0; r < R; ++r) {
+      F4 x0 = simd::mul(lo[r], e.scale);
+      F4 x1 = simd::mul(hi[r], e.scale);
+      if (kBias) {
+        x0 = simd::add(x0, simd::mul(e.biasWeight, simd::load(e.bias[r] + j)));
+        x1 = simd::add(x1, simd::mul(e.biasWeight, simd::load(e.bias[r] + j + 4)));
+      }
+      if (kMask) {
+        x0 = simd::add(x0, simd::mul(e.maskWeight, simd::load(e.mask[r] + j)));
+        x1 = simd::add(x1, simd::mul(e.maskWeight, simd::load(e.mask[r] + j + 4)));
+      }
+      top[r] = simd::max(top[r], simd::max(x0, x1));
+      float* o = dst + r * ldd + (j - j0);
+      simd::store(o, x0);
+      simd::store(o + 4, x1);
+    }
+  }
+}
+
+// Edge panels [ja, jb): the last, partial panel (ending at key m) and panels that cross some row's
+// key range, whose keys outside the range become -Infinity. Few per row, so the terms are runtime
+// choices here.
+template <int R>
+void edgePanels(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const Epilogue<R>& e,
+                int64_t ja, int64_t jb, int64_t j0, float* dst, int64_t ldd, F4 (&top)[R]) {
+  for (int64_t j = ja; j < jb; j += kPanel) {
     F4 lo[R], hi[R];
     for (int r = 0; r < R; ++r) lo[r] = hi[r] = simd::splat(0.0f);
     tile<R>(q, panels + j * d, kPanel, d, lo, hi);
     const int64_t count = std::min<int64_t>(kPanel, m - j);
     for (int r = 0; r < R; ++r) {
-      F4 x0 = simd::mul(lo[r], scale);
-      F4 x1 = simd::mul(hi[r], scale);
-      if (count == kPanel) {
-        if (kBias) {
-          x0 = simd::add(x0, simd::mul(biasWeight, simd::load(biasRow[r] + j)));
-          x1 = simd::add(x1, simd::mul(biasWeight, simd::load(biasRow[r] + j + 4)));
-        }
-        if (kMask) {
-          x0 = simd::add(x0, simd::load(maskRow[r] + j));
-          x1 = simd::add(x1, simd::load(maskRow[r] + j + 4));
-        }
-      } else if (kBias || kMask) {
-        // The last, partial panel: the terms end at key m - 1.
-        alignas(16) float b[kPanel] = {}, k[kPanel] = {};
-        for (int64_t t = 0; t < count; ++t) {
-          if (kBias) b[t] = biasRow[r][j + t];
-          if (kMask) k[t] = maskRow[r][j + t];
-        }
-        if (kBias) {
-          x0 = simd::add(x0, simd::mul(biasWeight, simd::load(b)));
-          x1 = simd::add(x1, simd::mul(biasWeight, simd::load(b + 4)));
-        }
-        if (kMask) {
-          x0 = simd::add(x0, simd::load(k));
-          x1 = simd::add(x1, simd::load(k + 4));
-        }
+      alignas(16) float b[kPanel] = {}, k[kPanel] = {};  // the terms, zero past key m - 1
+      for (int64_t t = 0; t < count; ++t) {
+        if (e.bias[r]) b[t] = e.bias[r][j + t];
+        if (e.mask[r]) k[t] = e.mask[r][j + t];
       }
-      if (j < rows.begin[r] || j + kPanel > rows.end[r]) {
-        const auto first = static_cast<int32_t>(j);
-        const auto begin = static_cast<int32_t>(rows.begin[r]), end = static_cast<int32_t>(rows.end[r]);
-        x0 = simd::keepRange(x0, first, begin, end, kMinusInf);
-        x1 = simd::keepRange(x1, first + 4, begin, end, kMinusInf);
-      }
+      F4 x0 = simd::add(simd::mul(lo[r], e.scale), simd::mul(e.biasWeight, simd::load(b)));
+      F4 x1 = simd::add(simd::mul(hi[r], e.scale), simd::mul(e.biasWeight, simd::load(b + 4)));
+      x0 = simd::add(x0, simd::mul(e.maskWeight, simd::load(k)));
+      x1 = simd::add(x1, simd::mul(e.maskWeight, simd::load(k + 4)));
+      const auto first = static_cast<int32_t>(j);
+      const auto begin = static_cast<int32_t>(rows.begin[r]), end = static_cast<int32_t>(rows.end[r]);
+      x0 = simd::keepRange(x0, first, begin, end, kMinusInf);
+      x1 = simd::keepRange(x1, first + 4, begin, end, kMinusInf);
       top[r] = simd::max(top[r], simd::max(x0, x1));
-      float* o = dst + r * ldd + (j - j0);
-      if (count == kPanel) {
-        simd::store(o, x0);
-        simd::store(o + 4, x1);
-      } else {
-        alignas(16) float values[kPanel];
-        simd::store(values, x0);
-        simd::store(values + 4, x1);
-        std::memcpy(o, values, sizeof(float) * static_cast<size_t>(count));
-      }
+      alignas(16) float values[kPanel];
+      simd::store(values, x0);
+      simd::store(values + 4, x1);
+      std::memcpy(dst + r * ldd + (j - j0), values, sizeof(float) * static_cast<size_t>(count));
     }
   }
 }
 
-// q: the R query rows interleaved (d values each).
+// Logits of R rows (q: the rows interleaved, d values each) over keys j0 .. j1 - 1 (j0 a multiple
+// of kPanel, j1 <= m) into dst[r * ldd + (j - j0)], times `domain` (log2(e) for a softmax, whose
+// exponential is then a power of two), with the running row maxima in top.
 template <int R>
-void logitBlockFor(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d,
-                   const LogitSpec& spec, int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R]) {
+void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
+                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R], float domain) {
+  const Epilogue<R> e(spec, rows.first, domain);
+  // Interior: from the first panel at or past every row's begin to the last full panel that ends
+  // at or before every row's end.
+  int64_t begin = 0, end = m;
+  for (int r = 0; r < R; ++r) {
+    begin = std::max(begin, rows.begin[r]);
+    end = std::min(end, rows.end[r]);
+  }
+  const int64_t ja = std::min(j1, j0 + (std::max(begin, j0) - j0 + kPanel - 1) / kPanel * kPanel);
+  const int64_t jb = std::max(ja, j0 + (std::min(end, j1) - j0) / kPanel * kPanel);
+  edgePanels<R>(q, rows, panels, m, d, e, j0, ja, j0, dst, ldd, top);
   const bool bias = spec.bias.data != nullptr, mask = spec.mask.data != nullptr;
   if (bias && mask) {
-    logitBlock<R, true, true>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+    interiorPanels<R, true, true>(q, panels, d, e, ja, jb, j0, dst, ldd, top);
   } else if (bias) {
-    logitBlock<R, true, false>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+    interiorPanels<R, true, false>(q, panels, d, e, ja, jb, j0, dst, ldd, top);
   } else if (mask) {
-    logitBlock<R, false, true>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+    interiorPanels<R, false, true>(q, panels, d, e, ja, jb, j0, dst, ldd, top);
   } else {
-    logitBlock<R, false, false>(q, rows, panels, m, d, spec, j0, j1, dst, ldd, top);
+    interiorPanels<R, false, false>(q, panels, d, e, ja, jb, j0, dst, ldd, top);
   }
+  edgePanels<R>(q, rows, panels, m, d, e, jb, j1, j0, dst, ldd, top);
 }
 
-// row[j] = exp(row[j] - top) for j < count; returns their sum (two vectors per step with their own
-// lane sums, so two exponentials are in flight at once; then the tail).
+// row[j] = 2^(row[j] - top) for j < count (logits in base 2, see logitBlock); returns their sum (two vectors per step
+// with their own lane sums, so two exponentials are in flight at once; then the tail).
 float expAndSum(float* row, int64_t count, float top) {
   const F4 shift = simd::splat(top);
   F4 sum0 = simd::splat(0.0f), sum1 = simd::splat(0.0f);
   int64_t j = 0;
   for (; j + 8 <= count; j += 8) {
-    const F4 e0 = simd::expNonPositive(simd::sub(simd::load(row + j), shift));
-    const F4 e1 = simd::expNonPositive(simd::sub(simd::load(row + j + 4), shift));
+    const F4 e0 = simd::exp2NonPositive(simd::sub(simd::load(row + j), shift));
+    const F4 e1 = simd::exp2NonPositive(simd::sub(simd::load(row + j + 4), shift));
     simd::store(row + j, e0);
     simd::store(row + j + 4, e1);
     sum0 = simd::add(sum0, e0);
     sum1 = simd::add(sum1, e1);
   }
   for (; j + 4 <= count; j += 4) {
-    const F4 e = simd::expNonPositive(simd::sub(simd::load(row + j), shift));
+    const F4 e = simd::exp2NonPositive(simd::sub(simd::load(row + j), shift));
     simd::store(row + j, e);
     sum0 = simd::add(sum0, e);
   }
   float sum = simd::horizontalSum(simd::add(sum0, sum1));
-  for (; j < count; ++j) sum += (row[j] = simd::expNonPositive(row[j] - top));
+  for (; j < count; ++j) sum += (row[j] = simd::exp2NonPositive(row[j] - top));
   return sum;
 }
 
@@ -189,7 +222,7 @@ void weightRows(const float* q, int64_t ldq, int64_t first, const float* panels,
   for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
   if (hi > lo) {
     interleave<R>(q, ldq, d, packed);
-    logitBlockFor<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top);
+    logitBlock<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top, kSoftmax ? kLog2e : 1.0f);
   }
   for (int r = 0; r < R; ++r) {
     float* o = out + r * ldo;
@@ -276,7 +309,7 @@ void outputRows(const float* q, int64_t ldq, int64_t first, const float* panels,
     const int64_t j1 = std::min(hi, j0 + kKeyBlock);
     F4 top[R];
     for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
-    logitBlockFor<R>(packed, rows, panels, m, d, spec, j0, j1, s, kKeyBlock, top);
+    logitBlock<R>(packed, rows, panels, m, d, spec, j0, j1, s, kKeyBlock, top, kLog2e);
     for (int r = 0; r < R; ++r) {
       float* sr = s + r * kKeyBlock;
       const float blockTop = simd::horizontalMax(top[r]);
@@ -286,7 +319,7 @@ void outputRows(const float* q, int64_t ldq, int64_t first, const float* panels,
       }
       if (blockTop > rowMax[r]) {
         // The running max grows: rescale what was accumulated against the old one.
-        const float factor = rowMax[r] == kMinusInf ? 0.0f : simd::expNonPositive(rowMax[r] - blockTop);
+        const float factor = rowMax[r] == kMinusInf ? 0.0f : simd::exp2NonPositive(rowMax[r] - blockTop);
         rowSum[r] *= factor;
         scaleRow(acc + r * lda, dv, factor);
         rowMax[r] = blockTop;
@@ -373,6 +406,7 @@ void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
     for (int64_t j = begin; j < end; ++j) {
       if (spec.bias.data) row[j] += spec.bias.weight * spec.bias.row(i)[j];
       if (spec.mask.data) row[j] += spec.mask.row(i)[j];
+      row[j] *= kLog2e;
       top = std::max(top, row[j]);
     }
     std::fill(row, row + std::min(begin, m), 0.0f);

@@ -120,31 +120,31 @@ inline float horizontalSum(F4 a) {
   return (lane(a, 0) + lane(a, 1)) + (lane(a, 2) + lane(a, 3));
 }
 
-// e^x for x <= 0 (softmax arguments), Cephes-style: x = n ln2 + r (two-part ln2), e^r by a
-// degree-7 polynomial in Estrin's form (a short dependency chain: the exponential is latency-bound
-// in a softmax loop). n is rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low
-// mantissa bits; shifting them into the exponent field is 2^n, with no float-to-integer conversion
-// (a long instruction sequence in wasm SIMD on x86). About 1 ulp. x is clamped at -88, where n + 127
-// reaches 0 and the power of two is +0: -Infinity and everything below about -87.7 give exactly 0.
-inline F4 expNonPositive(F4 x) {
+// 2^x for x <= 0: the softmax's exponential, taken in base 2 because the kernels fold log2(e) into
+// the logits' scale for free (kernels.cpp). x = n + f with n = round(x) and f = x - n in
+// [-1/2, 1/2] exactly (no two-part ln 2 reduction as e^x needs); 2^f by a degree-6 polynomial,
+// near-minimax on that interval (relative error 1.9e-9, so ~1 ulp after float rounding). n is
+// rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low mantissa bits; shifting them
+// into the exponent field is 2^n, with no float-to-integer conversion (a long instruction sequence
+// in wasm SIMD on x86). x is clamped at -127, where n + 127 reaches 0 and the power of two is +0:
+// -Infinity and everything below about -126.5 give exactly 0.
+inline F4 exp2NonPositive(F4 x) {
   const F4 magic = splat(12582912.0f + 127.0f);
-  const F4 clamped = max(x, splat(-88.0f));
-  const F4 k = add(mul(clamped, splat(1.44269504088896341f)), magic);
-  const F4 n = sub(k, magic);
-  const F4 r = sub(sub(clamped, mul(n, splat(0.693359375f))), mul(n, splat(-2.12194440e-4f)));
-  // e^r = (1 + r) + r^2 (c5 + c4 r + r^2 (c3 + c2 r + r^2 (c1 + c0 r)))
-  const F4 r2 = mul(r, r);
-  const F4 a = add(splat(5.0000001201e-1f), mul(splat(1.6666665459e-1f), r));
-  const F4 b = add(splat(4.1665795894e-2f), mul(splat(8.3334519073e-3f), r));
-  const F4 c = add(splat(1.3981999507e-3f), mul(splat(1.9875691500e-4f), r));
-  const F4 p = add(a, mul(r2, add(b, mul(r2, c))));
-  const F4 e = add(add(splat(1.0f), r), mul(p, r2));
-  return mul(e, shiftBitsLeft(k, 23));
+  const F4 clamped = max(x, splat(-127.0f));
+  const F4 k = add(clamped, magic);
+  const F4 f = sub(clamped, sub(k, magic));
+  F4 p = add(mul(splat(1.5346960976e-4f), f), splat(1.3399941641e-3f));
+  p = add(mul(p, f), splat(9.6184846996e-3f));
+  p = add(mul(p, f), splat(5.5503287445e-2f));
+  p = add(mul(p, f), splat(2.4022646930e-1f));
+  p = add(mul(p, f), splat(6.9314720576e-1f));
+  p = add(mul(p, f), splat(1.0f));
+  return mul(p, shiftBitsLeft(k, 23));
 }
 
-inline float expNonPositive(float x) {
+inline float exp2NonPositive(float x) {
   float lanes[4] = {x, x, x, x};
-  return lane(expNonPositive(load(lanes)), 0);
+  return lane(exp2NonPositive(load(lanes)), 0);
 }
 
 }  // namespace relpos::simd
