@@ -94,10 +94,10 @@ void interiorPanels(const float* q, const float* panels, int64_t d, const Epilog
                     int64_t j0, float* dst, int64_t ldd, F4 (&top)[R]) {
   for (int64_t j = ja; j < jb; j += kPanel) {
     F4 lo[R], hi[R];
-#pragma clang loop unroll(full)
+    RELPOS_UNROLL
     for (int r = 0; r < R; ++r) lo[r] = hi[r] = simd::splat(0.0f);
     tile<R>(q, panels + j * d, kPanel, d, lo, hi);
-#pragma clang loop unroll(full)
+    RELPOS_UNROLL
     for (int r = 0; r < R; ++r) {
       F4 x0 = simd::mul(lo[r], e.scale);
       F4 x1 = simd::mul(hi[r], e.scale);
@@ -212,45 +212,70 @@ void scaleRow(float* row, int64_t count, float factor) {
   for (; j < count; ++j) row[j] *= factor;
 }
 
-// R rows of weights (or logits) from R query rows (stride ldq); `packed` holds R * d floats.
-template <int R, bool kSoftmax>
+// What weightRows leaves in its rows: logits as given, softmax weights, or base-2 logits with
+// each row's maximum (the softmax's first half, for callers that reduce the weights).
+enum class RowsOut { Logits, Weights, BaseTwo };
+
+// R rows of weights (or logits) from R query rows (stride ldq); `packed` holds R * d floats; rowTop
+// receives each row's maximum in BaseTwo mode.
+template <int R, RowsOut kMode>
 void weightRows(const float* q, int64_t ldq, int64_t first, const float* panels, int64_t m, int64_t d,
-                const LogitSpec& spec, float* packed, float* out, int64_t ldo) {
+                const LogitSpec& spec, float* packed, float* out, int64_t ldo, float* rowTop) {
   const Rows<R> rows(spec.keys, first, m);
   const int64_t lo = rows.panelLo(), hi = rows.hi;
   F4 top[R];
   for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
   if (hi > lo) {
     interleave<R>(q, ldq, d, packed);
-    logitBlock<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top, kSoftmax ? kLog2e : 1.0f);
+    logitBlock<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top,
+                  kMode == RowsOut::Logits ? 1.0f : kLog2e);
   }
   for (int r = 0; r < R; ++r) {
     float* o = out + r * ldo;
-    const float fill = kSoftmax ? 0.0f : kMinusInf;
+    const float fill = kMode == RowsOut::Weights ? 0.0f : kMinusInf;
     std::fill(o, o + lo, fill);
     std::fill(o + std::max(lo, hi), o + m, fill);
-    if (!kSoftmax || hi <= lo) continue;
-    const float rowTop = simd::horizontalMax(top[r]);
-    if (rowTop == kMinusInf) {
+    if (kMode == RowsOut::BaseTwo) rowTop[r] = simd::horizontalMax(top[r]);
+    if (kMode != RowsOut::Weights || hi <= lo) continue;
+    const float t = simd::horizontalMax(top[r]);
+    if (t == kMinusInf) {
       std::fill(o + lo, o + hi, 0.0f);
       continue;
     }
-    const float sum = expAndSum(o + lo, hi - lo, rowTop);
+    const float sum = expAndSum(o + lo, hi - lo, t);
     scaleRow(o + lo, hi - lo, 1.0f / sum);
   }
 }
 
-template <bool kSoftmax>
+template <RowsOut kMode>
 void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
-                   const LogitSpec& spec, float* out, int64_t ldo) {
+                   const LogitSpec& spec, float* out, int64_t ldo, float* top = nullptr) {
   std::vector<float> packed(static_cast<size_t>(kRowTile * d));
   int64_t r = 0;
   for (; r + kRowTile <= rows; r += kRowTile) {
-    weightRows<kRowTile, kSoftmax>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo);
+    weightRows<kRowTile, kMode>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo,
+                                top ? top + r : nullptr);
   }
   for (; r < rows; ++r) {
-    weightRows<1, kSoftmax>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo);
+    weightRows<1, kMode>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo,
+                         top ? top + r : nullptr);
   }
+}
+
+// One row of precomputed logits in place, in base 2: the terms added, keys outside [begin, end)
+// set to `outside`; returns the row's maximum.
+float baseTwoRow(float* row, int64_t i, int64_t m, const LogitSpec& spec, float outside) {
+  const int64_t begin = spec.keys.begin(i, m), end = spec.keys.end(i, m);
+  float top = kMinusInf;
+  for (int64_t j = begin; j < end; ++j) {
+    if (spec.bias.data) row[j] += spec.bias.weight * spec.bias.row(i)[j];
+    if (spec.mask.data) row[j] += spec.mask.row(i)[j];
+    row[j] *= kLog2e;
+    top = std::max(top, row[j]);
+  }
+  std::fill(row, row + std::min(begin, m), outside);
+  std::fill(row + std::max(begin, end), row + m, outside);
+  return top;
 }
 
 // out rows (R of them) += w . v over keys [0, depth): `w` holds the R rows of weights interleaved
@@ -374,12 +399,12 @@ std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld) {
 
 void softmaxWeights(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
                     const LogitSpec& spec, float* out, int64_t ldo) {
-  weightRowsAll<true>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
+  weightRowsAll<RowsOut::Weights>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
 }
 
 void logits(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
             const LogitSpec& spec, float* out, int64_t ldo) {
-  weightRowsAll<false>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
+  weightRowsAll<RowsOut::Logits>(q, ldq, first, rows, panels, m, d, spec, out, ldo);
 }
 
 void weightedSum(const float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const float* v, int64_t ldv,
@@ -401,18 +426,10 @@ void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t i = first + r;
     float* row = w + r * ldw;
-    const int64_t begin = spec.keys.begin(i, m), end = spec.keys.end(i, m);
-    float top = kMinusInf;
-    for (int64_t j = begin; j < end; ++j) {
-      if (spec.bias.data) row[j] += spec.bias.weight * spec.bias.row(i)[j];
-      if (spec.mask.data) row[j] += spec.mask.row(i)[j];
-      row[j] *= kLog2e;
-      top = std::max(top, row[j]);
-    }
-    std::fill(row, row + std::min(begin, m), 0.0f);
-    std::fill(row + std::max(begin, end), row + m, 0.0f);
+    const float top = baseTwoRow(row, i, m, spec, 0.0f);
+    const int64_t begin = spec.keys.begin(i, m), end = std::max(begin, spec.keys.end(i, m));
     if (top == kMinusInf) {
-      std::fill(row + begin, row + std::max(begin, end), 0.0f);
+      std::fill(row + begin, row + end, 0.0f);
       continue;
     }
     const float sum = expAndSum(row + begin, end - begin, top);
@@ -420,22 +437,36 @@ void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
   }
 }
 
-float rangeMax(const float* x, int64_t count) {
-  F4 top4 = simd::splat(kMinusInf);
-  int64_t j = 0;
-  for (; j + 4 <= count; j += 4) top4 = simd::max(top4, simd::load(x + j));
-  float top = simd::horizontalMax(top4);
-  for (; j < count; ++j) top = std::max(top, x[j]);
-  return top;
+void baseTwoLogits(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+                   const LogitSpec& spec, float* out, int64_t ldo, float* top) {
+  weightRowsAll<RowsOut::BaseTwo>(q, ldq, first, rows, panels, m, d, spec, out, ldo, top);
 }
 
-float rangeSum(const float* x, int64_t count) {
-  F4 sum4 = simd::splat(0.0f);
-  int64_t j = 0;
-  for (; j + 4 <= count; j += 4) sum4 = simd::add(sum4, simd::load(x + j));
-  float sum = simd::horizontalSum(sum4);
-  for (; j < count; ++j) sum += x[j];
-  return sum;
+void baseTwoLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec, float* top) {
+  for (int64_t r = 0; r < rows; ++r) top[r] = baseTwoRow(w + r * ldw, first + r, m, spec, kMinusInf);
+}
+
+void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums,
+              float* maxima) {
+  const F4 shift = simd::splat(top);
+  for (int64_t t = 0; t < tiles && bounds[t] < end; ++t) {
+    const int64_t lo = bounds[t], hi = std::min(bounds[t + 1], end);
+    F4 sum = simd::splat(0.0f), most = simd::splat(kMinusInf);
+    int64_t j = lo;
+    for (; j + 4 <= hi; j += 4) {
+      const F4 v = simd::load(x + j);
+      most = simd::max(most, v);
+      sum = simd::add(sum, simd::exp2NonPositive(simd::sub(v, shift)));
+    }
+    if (j < hi) {  // the tile's last 1 to 3 keys; lanes past hi are -Infinity (weight 0)
+      const F4 v = simd::keepRange(simd::load(x + j), static_cast<int32_t>(j), static_cast<int32_t>(lo),
+                                   static_cast<int32_t>(hi), kMinusInf);
+      most = simd::max(most, v);
+      sum = simd::add(sum, simd::exp2NonPositive(simd::sub(v, shift)));
+    }
+    sums[t] = simd::horizontalSum(sum);
+    if (maxima) maxima[t] = simd::horizontalMax(most);
+  }
 }
 
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset) {

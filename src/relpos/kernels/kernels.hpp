@@ -69,9 +69,20 @@ void weightedSum(const float* w, int64_t ldw, int64_t first, int64_t rows, int64
 // (its scale is not applied) and keys outside the range get weight 0, as in softmaxWeights.
 void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec);
 
-// The largest of x[0 .. count-1] (-Infinity when count is 0), and their sum.
-float rangeMax(const float* x, int64_t count);
-float rangeSum(const float* x, int64_t count);
+// The softmax's first half, for callers that reduce the weights instead of storing them (pooled
+// maps): the logits in base 2 (log2(e) times those of `logits`, -Infinity outside the key range)
+// and each row's largest in top[r] (-Infinity for a row that sees no key). Key j's weight in row r
+// is then 2^(out[r, j] - top[r]) over the row's sum of them. The second form takes precomputed
+// logits in place, as softmaxLogits does.
+void baseTwoLogits(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
+                   const LogitSpec& spec, float* out, int64_t ldo, float* top);
+void baseTwoLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec, float* top);
+
+// Per tile t of one row x of base-2 logits (keys bounds[t] .. bounds[t + 1] - 1, none at or past
+// `end`; tiles that start at or past `end` are not touched): sums[t] = the sum of 2^(x - top) and,
+// when maxima is not null, maxima[t] = the largest x. One pass, nothing stored; reads up to 3 floats
+// past a tile's end, so x needs 3 floats of padding after its last key.
+void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums, float* maxima);
 
 // Sets the entries of keys j > i + queryOffset to -Infinity in heads x nq x nk logits or biases.
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset);

@@ -10,6 +10,16 @@
 #include <wasm_simd128.h>
 #endif
 
+// Fully unrolls the loop that follows (a register tile's row loop: rolled, its accumulators would
+// live in memory).
+#if defined(__clang__)
+#define RELPOS_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define RELPOS_UNROLL _Pragma("GCC unroll 8")
+#else
+#define RELPOS_UNROLL
+#endif
+
 namespace relpos::simd {
 
 #if defined(__wasm_simd128__)

@@ -320,7 +320,9 @@ class StreamingMapJob : public Job {
         fill_.resize(static_cast<size_t>(heads * kRows * kKeys));
       }
     }
-    weights_.resize(static_cast<size_t>(kRows * n));
+    weights_.resize(static_cast<size_t>(kRows * n + 4));  // + 4: tileExp2 reads past a tile's end
+    tileSums_.resize(static_cast<size_t>(size));
+    tileMaxima_.resize(static_cast<size_t>(size));
   }
 
   double step(int64_t budget) override {
@@ -340,8 +342,9 @@ class StreamingMapJob : public Job {
     spec.keys.causal = causal_;
     spec.bias = biasRows(i0, rows);
     float* w = weights_.data();
+    float top[kRows];
     if (gemm_) {
-      kernels::softmaxWeights(q_.data() + i0 * d_, d_, i0, rows, panels_.data(), n_, d_, spec, w, n_);
+      kernels::baseTwoLogits(q_.data() + i0 * d_, d_, i0, rows, panels_.data(), n_, d_, spec, w, n_, top);
     } else {
       // Position-only logits are the bias itself (zero without a scheme).
       for (int64_t r = 0; r < rows; ++r) {
@@ -352,9 +355,9 @@ class StreamingMapJob : public Job {
         }
       }
       spec.bias = {};
-      kernels::softmaxLogits(w, n_, i0, rows, n_, spec);
+      kernels::baseTwoLogits(w, n_, i0, rows, n_, spec, top);
     }
-    for (int64_t r = 0; r < rows; ++r) pool(i0 + r, w + r * n_);
+    for (int64_t r = 0; r < rows; ++r) pool(i0 + r, w + r * n_, top[r]);
   }
 
   // The bias of rows i0 .. i0 + rows - 1 of the mapped head: the profile read along its diagonals,
@@ -371,18 +374,25 @@ class StreamingMapJob : public Job {
     return {rowBias_.data(), n_, 1.0f, i0};
   }
 
-  // Folds one row of weights into the map: per tile its maximum or its sum.
-  void pool(int64_t i, const float* w) {
+  // Folds one row into the map from its base-2 logits x and their maximum: per tile the largest
+  // weight 2^(max x - top) / S or the sum of weights, with S the row's sum of 2^(x - top). The
+  // weights themselves are never stored: one pass over the row gives every tile's sum and maximum.
+  void pool(int64_t i, const float* x, float top) {
+    if (top == kNegInf) return;  // the row sees no key: weights 0
     const std::vector<int64_t>& b = map_.bounds();
     const int64_t tileRow = rowTile(b, i);
     const int64_t end = causal_ ? std::min(n_, i + 1) : n_;
-    for (int64_t t = 0; t < map_.size() && b[t] < end; ++t) {
-      const int64_t lo = b[t], hi = std::min(b[t + 1], end);
+    kernels::tileExp2(x, b.data(), map_.size(), end, top, tileSums_.data(),
+                      map_.pooledByMax() ? tileMaxima_.data() : nullptr);
+    int64_t tiles = 0;
+    double total = 0;
+    for (; tiles < map_.size() && b[tiles] < end; ++tiles) total += tileSums_[tiles];
+    for (int64_t t = 0; t < tiles; ++t) {
       double& cell = map_.cell(tileRow, t);
       if (map_.pooledByMax()) {
-        cell = std::max<double>(cell, kernels::rangeMax(w + lo, hi - lo));
+        cell = std::max(cell, std::exp2(static_cast<double>(tileMaxima_[t]) - top) / total);
       } else {
-        cell += kernels::rangeSum(w + lo, hi - lo);
+        cell += tileSums_[t] / total;
       }
     }
   }
@@ -396,6 +406,7 @@ class StreamingMapJob : public Job {
   PooledMap map_;
   std::vector<float> profile_;  // f(r) at r + n - 1 for a shift-invariant bias
   std::vector<float> rowBias_, fill_, weights_;
+  std::vector<float> tileSums_, tileMaxima_;  // one row's per-tile sums and maxima (pool)
   int64_t row_ = 0;
 };
 
