@@ -67,6 +67,21 @@ describe('rp.attentionMap', () => {
     map.data.forEach((v, t) => expect(v).toBeCloseTo(want[t], 6));
   });
 
+  it('with given q and k equals pooled attention by max over uneven tiles, with or without causal', async () => {
+    const n = 150; // 7 tiles of 21 or 22 keys: every tile ends inside a four-lane step
+    const d = 8;
+    const q = { shape: [n, d], data: Float32Array.from({ length: n * d }, (_, i) => 2 * Math.sin(i * 0.71)) };
+    const k = { shape: [n, d], data: Float32Array.from({ length: n * d }, (_, i) => 2 * Math.cos(i * 0.23)) };
+    for (const causal of [false, true]) {
+      const full = rp.attention({ q, k, causal }).weights.data;
+      for (const pool of ['max', 'mean']) {
+        const map = await rp.attentionMap({ n, d, q, k, size: 7, pool, causal });
+        const want = pooled(full, n, 7, pool);
+        map.data.forEach((v, t) => expect(v).toBeCloseTo(want[t], 6));
+      }
+    }
+  });
+
   it('is reproducible for a seed and reports monotone progress ending at 1', async () => {
     const progress = [];
     const a = await rp.attentionMap({
