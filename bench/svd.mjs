@@ -7,6 +7,7 @@
 // warm-up. Prints a table and writes bench/svd-results.md. Run with node --no-liftoff.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { block, writeReadmeBlock } from './readme-block.mjs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { load } from '../bindings/index.js';
@@ -92,9 +93,12 @@ async function main() {
     '',
     `SIMD build / native: ${simdRatio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×: ${simdRatio <= TARGET_RATIO ? 'met' : 'not met'}).`,
   ];
+  const summary = `\`npm run bench:svd\`: a values-only ${N} × ${N} SVD through \`rp.analysis.svd\` takes ${rows[1][1].toFixed(0)} ms, ${simdRatio.toFixed(2)}× native Eigen BDCSVD (\`bench/svd-results.md\`, load average ${load0.toFixed(2)} at the start, ${load1.toFixed(2)} at the end).`;
+  lines.push('', '## README summary', '', block('svd', summary));
   const text = `${lines.join('\n')}\n`;
   process.stdout.write(text);
   writeFileSync(new URL('svd-results.md', import.meta.url), text);
+  writeReadmeBlock('svd', summary);
 }
 
 await main();
