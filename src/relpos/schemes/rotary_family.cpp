@@ -352,8 +352,10 @@ Result rotate(const Scheme& scheme, const Params& params) {
   }
   withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(r));
   const RotaryPlan plan = rotaryPlan(scheme, withRotary, room, seqLenOf(positions.flat));
-  Tensor out = Tensor::floats({n, width});
-  std::copy(x->array.begin(), x->array.end(), out.f32.begin());
+  // x, rotated in place below: copied (one memcpy), not zero-filled first.
+  Tensor out;
+  out.shape = {n, width};
+  out.f32.assign(x->array.data(), x->array.data() + x->array.size());
   std::vector<int64_t> columns;
   for (int64_t h = 0; h < layout.heads; ++h) columns.push_back(h * layout.headWidth + layout.startIndex);
   rotateRows(plan, positions, params, width, columns, out.f32.data());
