@@ -6,6 +6,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <memory>
@@ -17,6 +18,29 @@
 namespace relpos_binding {
 
 using emscripten::val;
+
+// A tensor's data (the wrapper hands a Float32Array) copied into fresh storage, never zero-filled
+// first, and what they hold besides finite numbers. The copy goes a chunk at a time, each chunk
+// scanned while it is still in cache: a std::vector<float>(n) would write zeros over all of it first
+// (16 MB for a 2048 x 2048 bias), and a scan afterwards would read it all again.
+inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite) {
+  constexpr size_t kChunk = size_t{1} << 15;  // floats: 128 KiB, well within L2
+  // rp.runJob passes options as they are: a plain number list becomes a Float32Array first.
+  const val data =
+      val::global("ArrayBuffer").call<bool>("isView", given) ? given : val::global("Float32Array").new_(given);
+  const auto count = data["length"].as<size_t>();
+  relpos::FloatArray values = relpos::uninitialisedFloats(count);
+  nonFinite = relpos::NonFinite::None;
+  for (size_t begin = 0; begin < count; begin += kChunk) {
+    const size_t size = std::min(kChunk, count - begin);
+    const val chunk = data.call<val>("subarray", static_cast<double>(begin), static_cast<double>(begin + size));
+    // set() from a typed array is a memcpy. The view is made after every allocation (memory growth
+    // would detach it).
+    val(emscripten::typed_memory_view(size, values.data() + begin)).call<void>("set", chunk);
+    nonFinite = std::max(nonFinite, relpos::scanNonFinite(values.data() + begin, size));
+  }
+  return values;
+}
 
 // The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
 // { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
@@ -45,11 +69,9 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       relpos::Shape shape;
       for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
         shape.push_back(static_cast<int64_t>(extent));
-      // One bulk copy (the wrapper hands a Float32Array): set() from a heap view is a memcpy.
-      const val data = value["data"];
-      std::vector<float> values(data["length"].as<size_t>());
-      val(emscripten::typed_memory_view(values.size(), values.data())).call<void>("set", data);
-      params.setArray(name, std::move(values), std::move(shape));
+      relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
+      relpos::FloatArray values = copyIn(value["data"], nonFinite);
+      params.setGivenArray(name, std::move(values), std::move(shape), nonFinite);
     }
   }
   reading.clear();

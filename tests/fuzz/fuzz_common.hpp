@@ -93,7 +93,7 @@ inline bool toValue(const relpos::JsonValue& j, relpos::Value& out, const Caps& 
       // Flatten depth-first, checking raggedness.
       struct Walk {
         const relpos::Shape& shape;
-        std::vector<float>& data;
+        relpos::FloatArray& data;
         bool operator()(const JsonValue& node, size_t depth) const {
           if (depth == shape.size()) {
             if (node.type != JsonValue::Type::Number) return false;

@@ -82,6 +82,20 @@ describe('rp.attentionMap', () => {
     }
   });
 
+  it('rp.runJob takes tensors as they are: number lists and Float64Arrays give what Float32Arrays give', async () => {
+    const n = 40;
+    const d = 8;
+    const values = Array.from({ length: n * d }, (_, i) => Math.fround(Math.sin(i * 0.37)));
+    const job = (data) =>
+      rp.runJob('attentionMap', { n, d, q: { shape: [n, d], data }, k: { shape: [n, d], data }, size: 8 }, {});
+    const want = await job(Float32Array.from(values));
+    expect(await job(values)).toEqual(want);
+    expect(await job(Float64Array.from(values))).toEqual(want);
+    // and a NaN in a list is refused as in a Float32Array
+    values[n * d - 1] = NaN;
+    await expect(job(values)).rejects.toThrow('relpos.attentionMap: q must hold finite numbers, got NaN');
+  });
+
   it('is reproducible for a seed and reports monotone progress ending at 1', async () => {
     const progress = [];
     const a = await rp.attentionMap({

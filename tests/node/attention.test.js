@@ -347,6 +347,84 @@ describe('one computation, whatever the path', () => {
     }
   });
 
+  // Long enough that a given tensor crosses the binding's copy chunks (32,768 floats): B [2, 300, 300]
+  // is 180,000 values.
+  it('a given B of several copy chunks equals the scheme bias (ALiBi), bit for bit, in both builds', () => {
+    const n = 300;
+    const long = { q: tensor([n, 2 * 16], 36), k: tensor([n, 2 * 16], 37), heads: 2 };
+    const B = rp.bias('alibi', { n, heads: 2 });
+    expect(B.shape).toEqual([2, n, n]);
+    // The index of the first float whose bits differ (-1: none); toEqual is slow on 180,000 values.
+    const firstDifference = (a, b) => {
+      const x = new Uint32Array(a.buffer, a.byteOffset, a.length);
+      const y = new Uint32Array(b.buffer, b.byteOffset, b.length);
+      return a.length !== b.length ? 0 : x.findIndex((bits, i) => bits !== y[i]);
+    };
+    for (const build of [rp, baseline]) {
+      const scheme = build.attention({ ...long, scheme: 'alibi' }).weights;
+      const given = build.attention({ ...long, B }).weights;
+      expect(given.shape).toEqual(scheme.shape);
+      expect(firstDifference(given.data, scheme.data)).toBe(-1);
+      const view = build.attention({ ...long, B, view: true }).weights;
+      expect(firstDifference(view.data, scheme.data)).toBe(-1);
+    }
+  });
+
+  it('a given B or additive mask holds finite numbers or -Infinity, wherever the bad value is', () => {
+    const n = 300;
+    const long = { q: tensor([n, 16], 38), k: tensor([n, 16], 39) };
+    const plain = rp.attention(long).weights.data;
+    // First and last entry, and either side of a copy-chunk boundary.
+    for (const at of [0, 32767, 32768, 65535, n * n - 1]) {
+      const i = Math.floor(at / n);
+      const j = at % n;
+      for (const build of [rp, baseline]) {
+        for (const [bad, shown] of [
+          [NaN, 'NaN'],
+          [Infinity, 'Infinity'],
+        ]) {
+          const data = new Float32Array(n * n);
+          data[at] = bad;
+          for (const [name, given] of [
+            ['B', { B: { shape: [n, n], data } }],
+            ['mask', { mask: { shape: [n, n], data, kind: 'additive' } }],
+          ]) {
+            expect(() => build.attention({ ...long, ...given }), `${name} at ${at}`).toThrow(RangeError);
+            expect(() => build.attention({ ...long, ...given }), `${name} at ${at}`).toThrow(
+              `relpos.attention: ${name} must hold finite numbers or -Infinity, got ${shown}`,
+            );
+          }
+        }
+        // -Infinity masks that pair: its weight is 0 and the rest of row i is renormalised.
+        const data = new Float32Array(n * n);
+        data[at] = -Infinity;
+        const w = build.attention({ ...long, B: { shape: [n, n], data } }).weights.data;
+        expect(w[at]).toBe(0);
+        const row = (weights) => weights.subarray(i * n, (i + 1) * n);
+        const kept = 1 - plain[at];
+        expect(
+          maxDiff(
+            row(w),
+            row(plain).map((x, c) => (c === j ? 0 : x / kept)),
+          ),
+        ).toBeLessThan(1e-6);
+      }
+    }
+  });
+
+  it('q, k and v hold finite numbers, wherever the bad value is', () => {
+    const n = 600;
+    for (const name of ['q', 'k', 'v']) {
+      for (const at of [0, 32768, n * 64 - 1]) {
+        const given = { q: tensor([n, 64], 40), k: tensor([n, 64], 41), v: tensor([n, 64], 42) };
+        given[name].data[at] = NaN;
+        expect(() => rp.attention(given), `${name} at ${at}`).toThrow(
+          `relpos.attention: ${name} must hold finite numbers, got NaN`,
+        );
+      }
+    }
+  });
+
   it('copied, zero-copy and job results are equal, and the SIMD and scalar builds agree bit for bit', async () => {
     for (const options of [
       { scheme: 'alibi', causal: true },
@@ -379,6 +457,8 @@ describe('one computation, whatever the path', () => {
       () => rp.attention({ q, k, v, heads: 2, weights: false, slidingWindow: 5, causal: true }),
       () => rp.attention({ q, k, v, heads: 2, mask: { shape: [70, 90], data: new Float32Array(6300) } }),
       () => rp.attention({ q, k, v, heads: 2, out: new Float32Array(3) }),
+      () => rp.attention({ q, k, v, heads: 2, B: { shape: [70, 90], data: new Float32Array(6300).fill(NaN) } }),
+      () => rp.attention({ q, k, v, heads: 2, B: { shape: [2, 70, 90], data: new Float32Array(12600).fill(-1) } }),
       () => rp.attention({ q, k, v, heads: 3 }),
     ];
     const runAll = () =>

@@ -25,7 +25,7 @@ constexpr double kMaxWork = 4e9;
 // A float32 tensor argument with its shape (validated: rank, finite values).
 struct TensorArg {
   Shape shape;
-  const std::vector<float>* data = nullptr;
+  const FloatArray* data = nullptr;
   int64_t dim(size_t axis) const { return shape[axis]; }
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "relpos/base/arrays.hpp"
 #include "relpos/base/errors.hpp"
 #include "relpos/base/tensor.hpp"
 
@@ -73,9 +74,19 @@ struct Value {
   double number = 0;
   bool boolean = false;
   std::string text;
-  std::vector<float> array;  // float32 payload, row-major
-  Shape shape;               // of array; {size} when the caller gave a flat list
+  FloatArray array;  // float32 payload, row-major
+  Shape shape;       // of array; {size} when the caller gave a flat list
   std::vector<std::string> strings;
+  // What `array` holds besides finite numbers, when whoever filled it scanned it on the way (the
+  // binding does, chunk by chunk while copying it in); Unknown: array() and maskedArray() scan it.
+  NonFinite nonFinite = NonFinite::Unknown;
+
+  Value() = default;
+  Value(const Value&) = default;
+  Value(Value&&) noexcept = default;
+  Value& operator=(const Value&) = default;
+  Value& operator=(Value&&) noexcept = default;
+  ~Value();  // in arrays.cpp, at -O3 (see arrays.hpp)
 };
 
 class Params {
@@ -89,7 +100,9 @@ class Params {
   void setNumber(const std::string& name, double v);
   void setBoolean(const std::string& name, bool v);
   void setString(const std::string& name, std::string v);
-  void setArray(const std::string& name, std::vector<float> data, Shape shape);
+  void setArray(const std::string& name, const std::vector<float>& data, Shape shape);
+  // A tensor as the binding hands it over: moved in, with what its scan found in it (nonFinite).
+  void setGivenArray(const std::string& name, FloatArray data, Shape shape, NonFinite nonFinite);
   void erase(const std::string& name) { values_.erase(name); }
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }

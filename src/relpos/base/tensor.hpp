@@ -30,6 +30,14 @@ struct Tensor {
   std::vector<int32_t> i32;
   bool isInt = false;
 
+  // Still an aggregate; only the destructor is out of line, in arrays.cpp at -O3 (see arrays.hpp).
+  Tensor() = default;
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(const Tensor&) = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+  ~Tensor();
+
   static Tensor floats(Shape s);
   static Tensor ints(Shape s);
   static Tensor scalar(double value);

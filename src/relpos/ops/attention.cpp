@@ -172,7 +172,7 @@ Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s) 
   if (const Value* p = params.array("P")) {
     const int64_t perKey = s.m * s.dh;
     if (static_cast<int64_t>(p->array.size()) == perKey) {
-      t.keyVectors = p->array;
+      t.keyVectors.assign(p->array.begin(), p->array.end());
     } else if (static_cast<int64_t>(p->array.size()) == s.n * perKey) {
       t.pairVectors = p->array.data();
     } else {

@@ -61,7 +61,7 @@ CopeConfig copeConfig(const Params& params, int64_t d, int64_t keys) {
   checkWorkingSet(params.where(), 4.0 * static_cast<double>(c.nposMax) * d, "the position table E [nposMax, d]");
   const std::string shape = "[nposMax, d] = [" + std::to_string(c.nposMax) + ", " + std::to_string(d) + "]";
   if (const Value* given = params.array(kCopeE.name, c.nposMax * d, shape)) {
-    c.table = given->array;
+    c.table.assign(given->array.begin(), given->array.end());
   } else {
     c.table = sinusoidTable(c.nposMax, 0, d);
   }

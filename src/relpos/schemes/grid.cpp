@@ -108,8 +108,8 @@ Params withTokenPositions(const Params& params) {
   Params out = params;
   out.erase("positions");
   out.erase(common::n().name);
-  out.setArray(common::queryPositions().name, tokens->array, tokens->shape);
-  out.setArray(common::keyPositions().name, tokens->array, tokens->shape);
+  out.set(common::queryPositions().name, *tokens);
+  out.set(common::keyPositions().name, *tokens);
   return out;
 }
 

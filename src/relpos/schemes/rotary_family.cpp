@@ -204,9 +204,7 @@ Result frequencies(const Scheme& scheme, const Params& params) {
 
 int64_t callSeqLen(const Params& params, const std::string& call) {
   const Value* positions = params.find(rotaryParams().positions.name);
-  auto largest = [](const std::vector<float>& values) {
-    return seqLenOf(std::vector<double>(values.begin(), values.end()));
-  };
+  auto largest = [](const FloatArray& values) { return seqLenOf(std::vector<double>(values.begin(), values.end())); };
   if (call == "frequencies") return positions ? largest(positions->array) : 0;
   if (call == "rotate" || call == "encoding") {
     if (positions && positions->shape.size() == 1) return largest(positions->array);
@@ -354,8 +352,10 @@ Result rotate(const Scheme& scheme, const Params& params) {
   }
   withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(r));
   const RotaryPlan plan = rotaryPlan(scheme, withRotary, room, seqLenOf(positions.flat));
-  Tensor out = Tensor::floats({n, width});
-  std::copy(x->array.begin(), x->array.end(), out.f32.begin());
+  // x, rotated in place below: copied (one memcpy), not zero-filled first.
+  Tensor out;
+  out.shape = {n, width};
+  out.f32.assign(x->array.data(), x->array.data() + x->array.size());
   std::vector<int64_t> columns;
   for (int64_t h = 0; h < layout.heads; ++h) columns.push_back(h * layout.headWidth + layout.startIndex);
   rotateRows(plan, positions, params, width, columns, out.f32.data());
@@ -428,8 +428,8 @@ Result scores(const Scheme& scheme, const Params& params) {
   std::vector<float> k(static_cast<size_t>(d), 0.0f);
   std::fill(q.begin(), q.begin() + r, 1.0f);
   std::fill(k.begin(), k.begin() + r, 1.0f);
-  if (const Value* v = params.array("q", d, "[d]")) q = v->array;
-  if (const Value* v = params.array("k", d, "[d]")) k = v->array;
+  if (const Value* v = params.array("q", d, "[d]")) q.assign(v->array.begin(), v->array.end());
+  if (const Value* v = params.array("k", d, "[d]")) k.assign(v->array.begin(), v->array.end());
   if (params.choice(kScoresOutput) == "offsets") return offsetScores(scheme, params, q, k, d);
   if (params.has("offsets")) throwRange(params.where() + ": offsets need output: 'offsets'");
   const PositionGrid grid = readGrid(withTokenPositions(params));

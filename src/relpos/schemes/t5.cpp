@@ -93,7 +93,9 @@ std::vector<double> t5QuantisedDistances(const T5Buckets& c) {
 
 // The bias table [heads, numBuckets]: the given one, or the untrained default.
 std::vector<float> t5TableValues(const Params& params, const T5Buckets& c, int64_t heads) {
-  if (const Value* t = params.array(kT5Table.name, heads * c.numBuckets, "[heads, numBuckets]")) return t->array;
+  if (const Value* t = params.array(kT5Table.name, heads * c.numBuckets, "[heads, numBuckets]")) {
+    return std::vector<float>(t->array.begin(), t->array.end());
+  }
   const std::vector<double> slopes = alibiSlopes(heads, 8);
   const std::vector<double> distances = t5QuantisedDistances(c);
   std::vector<float> table(static_cast<size_t>(heads * c.numBuckets));
