@@ -334,8 +334,11 @@ class Relpos {
   }
 
   /** Runs a job of the core ('attentionMap') with progress and cancellation. */
-  runJob(kind, options, control) {
-    return runJob(this.#core, unwrap, kind, options, control);
+  runJob(kind, options, control = {}) {
+    if (control === null || typeof control !== 'object') {
+      throw new TypeError('relpos.runJob: control must be an object { onProgress?, signal?, where? }');
+    }
+    return runJob(this.#core, unwrap, kind, options, { where: 'relpos.runJob', ...control });
   }
 
   /** Bytes the allocators hold: the core's, plus the analysis module's once loaded (for leak checks). */

@@ -96,6 +96,12 @@ describe('rp.attentionMap', () => {
     await expect(job(values)).rejects.toThrow('relpos.attentionMap: q must hold finite numbers, got NaN');
   });
 
+  it('rp.runJob works without its optional control argument and refuses a control that is no object', async () => {
+    const map = await rp.runJob('attentionMap', { n: 64, scheme: 'alibi', size: 8 });
+    expect(map.data.shape).toEqual([8, 8]);
+    expect(() => rp.runJob('attentionMap', { n: 64 }, 5)).toThrow('relpos.runJob: control must be an object');
+  });
+
   it('is reproducible for a seed and reports monotone progress ending at 1', async () => {
     const progress = [];
     const a = await rp.attentionMap({
