@@ -205,7 +205,8 @@ struct Jobs {
     return guarded("relpos." + kind, options, relpos::kInf, [&](const relpos::Params& params) {
       static int next = 0;
       std::unique_ptr<JobT> job = start(kind, params);
-      relpos::CallNotes notes = notesFor ? notesFor(kind, params) : relpos::CallNotes{};
+      relpos::CallNotes notes;
+      if constexpr (notesFor != nullptr) notes = notesFor(kind, params);
       registry()[++next] = Running{"relpos." + kind, std::move(job), std::move(notes)};
       val out = val::object();
       out.set("handle", next);

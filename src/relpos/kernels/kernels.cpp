@@ -35,26 +35,30 @@ inline void tile(const float* a, const float* b, int64_t ldb, int64_t depth, F4 
   }
 }
 
-// out[c * R + r] = rows[r * ld + c] for c < depth: the layout tile() reads.
+// out[c * R + r] = rows[r * ld + c] for c < depth: the layout tile() reads. Only the first `valid`
+// rows are read; the tile's other rows (a last, partial tile of a call) repeat the last of them.
 template <int R>
-void interleave(const float* rows, int64_t ld, int64_t depth, float* out) {
+void interleave(const float* rows, int64_t ld, int64_t depth, float* out, int valid = R) {
   for (int64_t c = 0; c < depth; ++c) {
-    for (int r = 0; r < R; ++r) out[c * R + r] = rows[r * ld + c];
+    for (int r = 0; r < R; ++r) out[c * R + r] = rows[std::min(r, valid - 1) * ld + c];
   }
 }
 
-// The rows of one register tile and what each of them sees.
+// The rows of one register tile and what each of them sees. A call's last tile may hold fewer than
+// R rows: rows from `valid` on repeat the last real one (its range, its terms, its queries), and
+// what they compute is dropped — one tile shape for every row keeps a single copy of the kernels.
 template <int R>
 struct Rows {
   int64_t first;  // absolute index of the first row
+  int valid;      // rows that are real
   int64_t begin[R];
   int64_t end[R];
   int64_t lo;  // union of the ranges: [lo, hi)
   int64_t hi;
-  Rows(const KeyRange& keys, int64_t first_, int64_t m) : first(first_), lo(m), hi(0) {
+  Rows(const KeyRange& keys, int64_t first_, int64_t m, int valid_ = R) : first(first_), valid(valid_), lo(m), hi(0) {
     for (int r = 0; r < R; ++r) {
-      begin[r] = keys.begin(first + r, m);
-      end[r] = keys.end(first + r, m);
+      begin[r] = keys.begin(row(r), m);
+      end[r] = keys.end(row(r), m);
       if (begin[r] < end[r]) {
         lo = std::min(lo, begin[r]);
         hi = std::max(hi, end[r]);
@@ -62,6 +66,8 @@ struct Rows {
     }
     if (hi <= lo) lo = hi = 0;
   }
+  // The absolute row whose range and terms tile row r uses.
+  int64_t row(int r) const { return first + std::min(r, valid - 1); }
   // Panel-aligned start of the union (panels are kPanel keys from key 0).
   int64_t panelLo() const { return lo / kPanel * kPanel; }
 };
@@ -72,15 +78,15 @@ struct Epilogue {
   F4 scale, biasWeight, maskWeight;
   const float* bias[R];
   const float* mask[R];
-  Epilogue(const LogitSpec& spec, int64_t first, float domain)
+  Epilogue(const LogitSpec& spec, const Rows<R>& rows, float domain)
       : scale(simd::splat(spec.scale * domain)),
         biasWeight(simd::splat(spec.bias.weight * domain)),
         maskWeight(simd::splat(domain)),
         bias{},
         mask{} {
     for (int r = 0; r < R; ++r) {
-      if (spec.bias.data) bias[r] = spec.bias.row(first + r);
-      if (spec.mask.data) mask[r] = spec.mask.row(first + r);
+      if (spec.bias.data) bias[r] = spec.bias.row(rows.row(r));
+      if (spec.mask.data) mask[r] = spec.mask.row(rows.row(r));
     }
   }
 };
@@ -157,7 +163,7 @@ void edgePanels(const float* q, const Rows<R>& rows, const float* panels, int64_
 template <int R>
 void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
                 int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R], float domain) {
-  const Epilogue<R> e(spec, rows.first, domain);
+  const Epilogue<R> e(spec, rows, domain);
   // Interior: from the first panel at or past every row's begin to the last full panel that ends
   // at or before every row's end.
   int64_t begin = 0, end = m;
@@ -216,21 +222,22 @@ void scaleRow(float* row, int64_t count, float factor) {
 // each row's maximum (the softmax's first half, for callers that reduce the weights).
 enum class RowsOut { Logits, Weights, BaseTwo };
 
-// R rows of weights (or logits) from R query rows (stride ldq); `packed` holds R * d floats; rowTop
-// receives each row's maximum in BaseTwo mode.
+// R rows of weights (or logits) from `valid` query rows (stride ldq) into R rows of out (the rows
+// past `valid` are scratch); `packed` holds R * d floats; rowTop receives each row's maximum in
+// BaseTwo mode.
 template <int R, RowsOut kMode>
-void weightRows(const float* q, int64_t ldq, int64_t first, const float* panels, int64_t m, int64_t d,
+void weightRows(const float* q, int64_t ldq, int64_t first, int valid, const float* panels, int64_t m, int64_t d,
                 const LogitSpec& spec, float* packed, float* out, int64_t ldo, float* rowTop) {
-  const Rows<R> rows(spec.keys, first, m);
+  const Rows<R> rows(spec.keys, first, m, valid);
   const int64_t lo = rows.panelLo(), hi = rows.hi;
   F4 top[R];
   for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
   if (hi > lo) {
-    interleave<R>(q, ldq, d, packed);
+    interleave<R>(q, ldq, d, packed, valid);
     logitBlock<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top,
                   kMode == RowsOut::Logits ? 1.0f : kLog2e);
   }
-  for (int r = 0; r < R; ++r) {
+  for (int r = 0; r < valid; ++r) {
     float* o = out + r * ldo;
     const float fill = kMode == RowsOut::Weights ? 0.0f : kMinusInf;
     std::fill(o, o + lo, fill);
@@ -253,12 +260,19 @@ void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, con
   std::vector<float> packed(static_cast<size_t>(kRowTile * d));
   int64_t r = 0;
   for (; r + kRowTile <= rows; r += kRowTile) {
-    weightRows<kRowTile, kMode>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo,
-                                top ? top + r : nullptr);
+    weightRows<kRowTile, kMode>(q + r * ldq, ldq, first + r, kRowTile, panels, m, d, spec, packed.data(), out + r * ldo,
+                                ldo, top ? top + r : nullptr);
   }
-  for (; r < rows; ++r) {
-    weightRows<1, kMode>(q + r * ldq, ldq, first + r, panels, m, d, spec, packed.data(), out + r * ldo, ldo,
-                         top ? top + r : nullptr);
+  if (r == rows) return;
+  // The last, partial tile: computed into scratch rows, of which the real ones are handed over.
+  const int valid = static_cast<int>(rows - r);
+  std::vector<float> tail(static_cast<size_t>(kRowTile * m));
+  float tailTop[kRowTile];
+  weightRows<kRowTile, kMode>(q + r * ldq, ldq, first + r, valid, panels, m, d, spec, packed.data(), tail.data(), m,
+                              tailTop);
+  for (int t = 0; t < valid; ++t) {
+    std::copy_n(tail.data() + t * m, m, out + (r + t) * ldo);
+    if (top) top[r + t] = tailTop[t];
   }
 }
 
@@ -314,16 +328,17 @@ void weightedRows(const float* w, int64_t depth, const float* v, int64_t ldv, in
 }
 
 template <int R>
-void outputRows(const float* q, int64_t ldq, int64_t first, const float* panels, int64_t m, int64_t d, const float* v,
-                int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch, float* out, int64_t ldo) {
-  const Rows<R> rows(spec.keys, first, m);
+void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const float* panels, int64_t m, int64_t d,
+                const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch, float* out,
+                int64_t ldo) {
+  const Rows<R> rows(spec.keys, first, m, valid);
   const int64_t lo = rows.panelLo(), hi = rows.hi;
   const int64_t lda = dv + 8;
   float* s = scratch.logits.data();
   float* p = scratch.weights.data();
   float* acc = scratch.acc.data();
   float* packed = scratch.queries.data();
-  interleave<R>(q, ldq, d, packed);
+  interleave<R>(q, ldq, d, packed, valid);
   std::fill(acc, acc + R * lda, 0.0f);
   float rowMax[R], rowSum[R];
   for (int r = 0; r < R; ++r) {
@@ -355,7 +370,7 @@ void outputRows(const float* q, int64_t ldq, int64_t first, const float* panels,
     interleave<R>(s, kKeyBlock, j1 - j0, p);
     weightedRows<R>(p, j1 - j0, v + j0 * ldv, ldv, dv, acc, lda);
   }
-  for (int r = 0; r < R; ++r) {
+  for (int r = 0; r < valid; ++r) {
     float* o = out + r * ldo;
     if (!(rowSum[r] > 0.0f)) {
       std::fill(o, o + dv, 0.0f);
@@ -416,10 +431,15 @@ void weightedSum(const float* w, int64_t ldw, int64_t first, int64_t rows, int64
     interleave<kRowTile>(w + r * ldw + group.lo, ldw, group.hi - group.lo, packed.data());
     weightedRows<kRowTile>(packed.data(), group.hi - group.lo, v + group.lo * ldv, ldv, dv, out + r * ldo, ldo);
   }
-  for (; r < rows; ++r) {
-    const Rows<1> one(keys, first + r, m);
-    weightedRows<1>(w + r * ldw + one.lo, one.hi - one.lo, v + one.lo * ldv, ldv, dv, out + r * ldo, ldo);
-  }
+  if (r == rows) return;
+  // The last, partial tile accumulates into scratch rows, of which the real ones are handed back.
+  const int valid = static_cast<int>(rows - r);
+  std::vector<float> tail(static_cast<size_t>(kRowTile * dv), 0.0f);
+  for (int t = 0; t < valid; ++t) std::copy_n(out + (r + t) * ldo, dv, tail.data() + t * dv);
+  const Rows<kRowTile> group(keys, first + r, m, valid);
+  interleave<kRowTile>(w + r * ldw + group.lo, ldw, group.hi - group.lo, packed.data(), valid);
+  weightedRows<kRowTile>(packed.data(), group.hi - group.lo, v + group.lo * ldv, ldv, dv, tail.data(), dv);
+  for (int t = 0; t < valid; ++t) std::copy_n(tail.data() + t * dv, dv, out + (r + t) * ldo);
 }
 
 void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m, const LogitSpec& spec) {
@@ -485,11 +505,11 @@ void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, c
   scratch.weights.resize(static_cast<size_t>(kRowTile * kKeyBlock));
   scratch.queries.resize(static_cast<size_t>(kRowTile * d));
   scratch.acc.resize(static_cast<size_t>(kRowTile * (dv + 8)));
-  int64_t r = 0;
-  for (; r + kRowTile <= rows; r += kRowTile)
-    outputRows<kRowTile>(q + r * ldq, ldq, first + r, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo, ldo);
-  for (; r < rows; ++r)
-    outputRows<1>(q + r * ldq, ldq, first + r, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo, ldo);
+  for (int64_t r = 0; r < rows; r += kRowTile) {
+    const int valid = static_cast<int>(std::min(kRowTile, rows - r));
+    outputRows<kRowTile>(q + r * ldq, ldq, first + r, valid, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo,
+                         ldo);
+  }
 }
 
 }  // namespace relpos::kernels
