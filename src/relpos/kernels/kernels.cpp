@@ -471,22 +471,33 @@ void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end,
   const F4 shift = simd::splat(top);
   for (int64_t t = 0; t < tiles && bounds[t] < end; ++t) {
     const int64_t lo = bounds[t], hi = std::min(bounds[t + 1], end);
-    F4 sum = simd::splat(0.0f), most = simd::splat(kMinusInf);
+    // Two vectors per step with their own sums and maxima: two exponentials in flight.
+    F4 sum0 = simd::splat(0.0f), sum1 = sum0, most0 = simd::splat(kMinusInf), most1 = most0;
     int64_t j = lo;
-    for (; j + 4 <= hi; j += 4) {
-      const F4 v = simd::load(x + j);
-      most = simd::max(most, v);
-      sum = simd::add(sum, simd::exp2NonPositive(simd::sub(v, shift)));
+    for (; j + 8 <= hi; j += 8) {
+      const F4 v0 = simd::load(x + j), v1 = simd::load(x + j + 4);
+      most0 = simd::max(most0, v0);
+      most1 = simd::max(most1, v1);
+      sum0 = simd::add(sum0, simd::exp2NonPositive(simd::sub(v0, shift)));
+      sum1 = simd::add(sum1, simd::exp2NonPositive(simd::sub(v1, shift)));
     }
-    if (j < hi) {  // the tile's last 1 to 3 keys; lanes past hi are -Infinity (weight 0)
+    for (; j < hi; j += 4) {  // the last 1 to 7 keys; lanes past hi are -Infinity (weight 0)
       const F4 v = simd::keepRange(simd::load(x + j), static_cast<int32_t>(j), static_cast<int32_t>(lo),
                                    static_cast<int32_t>(hi), kMinusInf);
-      most = simd::max(most, v);
-      sum = simd::add(sum, simd::exp2NonPositive(simd::sub(v, shift)));
+      most0 = simd::max(most0, v);
+      sum0 = simd::add(sum0, simd::exp2NonPositive(simd::sub(v, shift)));
     }
-    sums[t] = simd::horizontalSum(sum);
-    if (maxima) maxima[t] = simd::horizontalMax(most);
+    sums[t] = simd::horizontalSum(simd::add(sum0, sum1));
+    if (maxima) maxima[t] = simd::horizontalMax(simd::max(most0, most1));
   }
+  if (!maxima) return;
+  // The largest weights (times the row sum): 2^(max - top), four tiles at a time.
+  int64_t touched = 0;
+  while (touched < tiles && bounds[touched] < end) ++touched;
+  int64_t t = 0;
+  for (; t + 4 <= touched; t += 4)
+    simd::store(maxima + t, simd::exp2NonPositive(simd::sub(simd::load(maxima + t), shift)));
+  for (; t < touched; ++t) maxima[t] = simd::exp2NonPositive(maxima[t] - top);
 }
 
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset) {

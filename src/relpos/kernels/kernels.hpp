@@ -80,8 +80,9 @@ void baseTwoLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
 
 // Per tile t of one row x of base-2 logits (keys bounds[t] .. bounds[t + 1] - 1, none at or past
 // `end`; tiles that start at or past `end` are not touched): sums[t] = the sum of 2^(x - top) and,
-// when maxima is not null, maxima[t] = the largest x. One pass, nothing stored; reads up to 3 floats
-// past a tile's end, so x needs 3 floats of padding after its last key.
+// when maxima is not null, maxima[t] = 2^(largest x - top) (the tile's largest weight times the
+// row's sum). One pass, nothing stored; reads up to 3 floats past a tile's end, so x needs 3 floats
+// of padding after its last key.
 void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums, float* maxima);
 
 // Sets the entries of keys j > i + queryOffset to -Infinity in heads x nq x nk logits or biases.

@@ -376,7 +376,8 @@ class StreamingMapJob : public Job {
 
   // Folds one row into the map from its base-2 logits x and their maximum: per tile the largest
   // weight 2^(max x - top) / S or the sum of weights, with S the row's sum of 2^(x - top). The
-  // weights themselves are never stored: one pass over the row gives every tile's sum and maximum.
+  // weights themselves are never stored: one pass over the row gives every tile's sum and largest
+  // weight times S.
   void pool(int64_t i, const float* x, float top) {
     if (top == kNegInf) return;  // the row sees no key: weights 0
     const std::vector<int64_t>& b = map_.bounds();
@@ -387,13 +388,12 @@ class StreamingMapJob : public Job {
     int64_t tiles = 0;
     double total = 0;
     for (; tiles < map_.size() && b[tiles] < end; ++tiles) total += tileSums_[tiles];
-    for (int64_t t = 0; t < tiles; ++t) {
-      double& cell = map_.cell(tileRow, t);
-      if (map_.pooledByMax()) {
-        cell = std::max(cell, std::exp2(static_cast<double>(tileMaxima_[t]) - top) / total);
-      } else {
-        cell += tileSums_[t] / total;
-      }
+    const double share = 1 / total;
+    double* cells = &map_.cell(tileRow, 0);
+    if (map_.pooledByMax()) {
+      for (int64_t t = 0; t < tiles; ++t) cells[t] = std::max(cells[t], tileMaxima_[t] * share);
+    } else {
+      for (int64_t t = 0; t < tiles; ++t) cells[t] += tileSums_[t] * share;
     }
   }
 
