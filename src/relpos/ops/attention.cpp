@@ -245,7 +245,7 @@ Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& ter
   // A scheme with a parameter named scale (CoPE's gate scale) reads it itself: not the logit scale.
   const bool givenScale = params.has(kScale.name) && !(scheme && scheme->hasParam(kScale.name));
   w.scale = givenScale ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
-  if (terms.logits && givenScale) {
+  if (scheme && terms.logits && givenScale) {  // only a scheme computes its own logits
     throwRange(params.where() + ": scale does not apply to scheme '" + scheme->id +
                "', which computes its logits (and their scale) itself");
   }

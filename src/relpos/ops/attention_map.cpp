@@ -474,7 +474,7 @@ void addPositionVectors(const Scheme& scheme, const Params& params, bool content
 }  // namespace
 
 std::unique_ptr<Job> startAttentionMap(const Params& params) {
-  const std::string where = params.where();
+  const std::string& where = params.where();
   const Scheme* scheme = mapScheme(params);
   std::set<std::string> allowed = {"n", "d", "scheme", "heads", "head", "size", "pool", "seed", "q", "k", "causal"};
   if (scheme) {
