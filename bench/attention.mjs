@@ -155,6 +155,12 @@ async function extras(simd) {
     }
     out.push([name, median(t)]);
   };
+  // What every copied result pays before relpos does anything: a fresh n × n Float32Array whose
+  // pages the OS hands over on first touch (at n = 4096, 64 MB).
+  await timeIt(
+    'a fresh 4096 × 4096 Float32Array, filled once (what a copied result at n = 4096 costs before any work)',
+    () => new Float32Array(4096 * 4096).fill(1),
+  );
   const x = { shape: [2048, 128], data: Float32Array.from({ length: 2048 * 128 }, seeded(3)) };
   await timeIt('rotate, RoPE, n = 2048, d = 128 (public API incl. input conversion, copied result)', () =>
     simd.rotate(x),
@@ -285,7 +291,7 @@ function report({ rows, extra, machine, loads, started }) {
     `The faster peer's time over relpos's is ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(defaultName)))} with the scheme's own bias and ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(givenName)))} given B as a tensor (the target is 1.8; an n² bias read from the caller costs what one computed in registers does not). The zero-copy kernel reaches ${range(
       rows.map((r) => share(r, viewName)),
       0,
-    )} % of the wasm SIMD peak and takes ${range(rows.map((r) => r.medians.get(viewName) / nativeBest(r)))}× the time of the native reference (which uses the machine's widest vectors).`,
+    )} % of the wasm SIMD peak and takes ${range(rows.map((r) => r.medians.get(viewName) / nativeBest(r)))}× the time of the native reference (which uses the machine's widest vectors). A copied result is a fresh Float32Array; at n = 4096 (64 MB) the first touch of its pages alone takes what the first row of the table below says, for every copied contender alike, so those columns move with the machine's page faults; \`out\` reuses one array.`,
     '',
     '| other call | median ms |',
     '| --- | --- |',
