@@ -466,10 +466,12 @@ void baseTwoLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
   for (int64_t r = 0; r < rows; ++r) top[r] = baseTwoRow(w + r * ldw, first + r, m, spec, kMinusInf);
 }
 
-void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums,
-              float* maxima) {
+int64_t tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums,
+                 float* maxima) {
   const F4 shift = simd::splat(top);
-  for (int64_t t = 0; t < tiles && bounds[t] < end; ++t) {
+  int64_t touched = 0;
+  for (; touched < tiles && bounds[touched] < end; ++touched) {
+    const int64_t t = touched;
     const int64_t lo = bounds[t], hi = std::min(bounds[t + 1], end);
     // Two vectors per step with their own sums and maxima: two exponentials in flight.
     F4 sum0 = simd::splat(0.0f), sum1 = sum0, most0 = simd::splat(kMinusInf), most1 = most0;
@@ -490,14 +492,13 @@ void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end,
     sums[t] = simd::horizontalSum(simd::add(sum0, sum1));
     if (maxima) maxima[t] = simd::horizontalMax(simd::max(most0, most1));
   }
-  if (!maxima) return;
+  if (!maxima) return touched;
   // The largest weights (times the row sum): 2^(max - top), four tiles at a time.
-  int64_t touched = 0;
-  while (touched < tiles && bounds[touched] < end) ++touched;
   int64_t t = 0;
   for (; t + 4 <= touched; t += 4)
     simd::store(maxima + t, simd::exp2NonPositive(simd::sub(simd::load(maxima + t), shift)));
   for (; t < touched; ++t) maxima[t] = simd::exp2NonPositive(maxima[t] - top);
+  return touched;
 }
 
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset) {

@@ -82,8 +82,9 @@ void baseTwoLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
 // `end`; tiles that start at or past `end` are not touched): sums[t] = the sum of 2^(x - top) and,
 // when maxima is not null, maxima[t] = 2^(largest x - top) (the tile's largest weight times the
 // row's sum). One pass, nothing stored; reads up to 3 floats past a tile's end, so x needs 3 floats
-// of padding after its last key.
-void tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums, float* maxima);
+// of padding after its last key. Returns the number of tiles touched.
+int64_t tileExp2(const float* x, const int64_t* bounds, int64_t tiles, int64_t end, float top, float* sums,
+                 float* maxima);
 
 // Sets the entries of keys j > i + queryOffset to -Infinity in heads x nq x nk logits or biases.
 void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64_t queryOffset);

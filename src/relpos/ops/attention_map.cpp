@@ -383,11 +383,10 @@ class StreamingMapJob : public Job {
     const std::vector<int64_t>& b = map_.bounds();
     const int64_t tileRow = rowTile(b, i);
     const int64_t end = causal_ ? std::min(n_, i + 1) : n_;
-    kernels::tileExp2(x, b.data(), map_.size(), end, top, tileSums_.data(),
-                      map_.pooledByMax() ? tileMaxima_.data() : nullptr);
-    int64_t tiles = 0;
+    const int64_t tiles = kernels::tileExp2(x, b.data(), map_.size(), end, top, tileSums_.data(),
+                                            map_.pooledByMax() ? tileMaxima_.data() : nullptr);
     double total = 0;
-    for (; tiles < map_.size() && b[tiles] < end; ++tiles) total += tileSums_[tiles];
+    for (int64_t t = 0; t < tiles; ++t) total += tileSums_[t];
     const double share = 1 / total;
     double* cells = &map_.cell(tileRow, 0);
     if (map_.pooledByMax()) {
