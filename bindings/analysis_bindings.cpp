@@ -15,6 +15,7 @@ namespace {
 using emscripten::val;
 using relpos_binding::budgetOf;
 using relpos_binding::guarded;
+using relpos_binding::jsonBytes;
 using relpos_binding::toJs;
 
 val analyze(const std::string& name, const val& options) {
@@ -23,11 +24,11 @@ val analyze(const std::string& name, const val& options) {
 }
 
 val labSchemaJson() {
-  return guarded("relpos.lab.schema", [] { return val(relpos::labSchemaJson()); });
+  return guarded("relpos.lab.schema", [] { return jsonBytes(relpos::labSchemaJson()); });
 }
 
 val buildJson() {
-  return guarded("relpos.analysis.build", [] { return val(relpos::analysisBuildJson()); });
+  return guarded("relpos.analysis.build", [] { return jsonBytes(relpos::analysisBuildJson()); });
 }
 
 using Jobs = relpos_binding::Jobs<relpos::PeekableJob, &relpos::startAnalysisJob>;

@@ -17,6 +17,7 @@ namespace {
 using emscripten::val;
 using relpos_binding::budgetOf;
 using relpos_binding::guarded;
+using relpos_binding::jsonBytes;
 using relpos_binding::jsTensor;
 using relpos_binding::setNotes;
 using relpos_binding::toJs;
@@ -145,19 +146,19 @@ val computeAttention(const std::string& id, const val& options, const val& out, 
 }
 
 val catalogueJson() {
-  return guarded("relpos.schemes", [] { return val(relpos::catalogueJson()); });
+  return guarded("relpos.schemes", [] { return jsonBytes(relpos::catalogueJson()); });
 }
 
 val operationsJson() {
-  return guarded("relpos.operations", [] { return val(relpos::operationsJson()); });
+  return guarded("relpos.operations", [] { return jsonBytes(relpos::operationsJson()); });
 }
 
 val presetsJson() {
-  return guarded("relpos.presets", [] { return val(relpos::presetsJson()); });
+  return guarded("relpos.presets", [] { return jsonBytes(relpos::presetsJson()); });
 }
 
 val fromConfigJson(const std::string& configText) {
-  return guarded("relpos.fromConfig", [&] { return val(relpos::fromConfigJson(configText)); });
+  return guarded("relpos.fromConfig", [&] { return jsonBytes(relpos::fromConfigJson(configText)); });
 }
 
 }  // namespace

@@ -124,7 +124,7 @@ class Relpos {
     this.#bounded = bounded;
     this.simd = simd;
     this.version = version;
-    this.#operations = deepFreeze(JSON.parse(unwrap(core.operationsJson())));
+    this.#operations = deepFreeze(parseJson(unwrap(core.operationsJson())));
     for (const op of this.#operations) {
       // attention and the jobs keep the methods below; every other call on a scheme comes from the table.
       if (op.name in this) continue;
@@ -139,14 +139,14 @@ class Relpos {
       {
         ready,
         buildInfo: () => ({
-          ...JSON.parse(unwrap(this.#secondModule('relpos.analysis.buildInfo').buildJson())),
+          ...parseJson(unwrap(this.#secondModule('relpos.analysis.buildInfo').buildJson())),
           simd: this.simd,
         }),
       },
     );
     this.#lab = createLab({
       ready,
-      schema: () => JSON.parse(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
+      schema: () => parseJson(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
       runJob: (kind, options, control) => runJob(this.#secondModule(control.where), unwrap, kind, options, control),
     });
   }
@@ -189,13 +189,13 @@ class Relpos {
 
   /** @returns {import('./index').SchemeInfo[]} */
   get schemes() {
-    this.#schemes ??= deepFreeze(JSON.parse(unwrap(this.#core.catalogueJson())));
+    this.#schemes ??= deepFreeze(parseJson(unwrap(this.#core.catalogueJson())));
     return this.#schemes;
   }
 
   /** Real-model presets (docs/presets.md): { id, name, scheme, params, heads, source, model }. */
   get presets() {
-    this.#presets ??= deepFreeze(JSON.parse(unwrap(this.#core.presetsJson())));
+    this.#presets ??= deepFreeze(parseJson(unwrap(this.#core.presetsJson())));
     return this.#presets;
   }
 
@@ -216,7 +216,7 @@ class Relpos {
         throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`, { cause: error });
       }
     }
-    return JSON.parse(unwrap(this.#core.fromConfigJson(text)));
+    return parseJson(unwrap(this.#core.fromConfigJson(text)));
   }
 
   /**
@@ -383,6 +383,13 @@ function withNotes(value, { synthetic, sameForEveryHead }) {
   if (synthetic) value.synthetic = synthetic;
   if (sameForEveryHead) value.sameForEveryHead = true;
   return value;
+}
+
+const utf8 = new TextDecoder();
+
+// The core hands JSON over as its UTF-8 bytes (jsonBytes in binding.hpp): one decode, one parse.
+function parseJson(bytes) {
+  return JSON.parse(utf8.decode(bytes));
 }
 
 const ERROR_TYPES = { TypeError, RangeError, Error };

@@ -3,7 +3,6 @@
 // unprefixed); the playground shows two side by side (the second with id prefix "b-" and hash
 // prefix "b."). Words come from the message files; numbers from the core.
 import '../components/relpos-heatmap.js';
-import '../components/relpos-curve.js';
 import { colormapNames } from '../components/colormap.js';
 import { VIEWS, viewsFor } from '../components/compute.js';
 import { decodeHash } from '../components/hash-state.js';
@@ -98,6 +97,17 @@ function paneForm(id, { title, presets }) {
   );
 }
 
+/**
+ * Defines <relpos-curve> (its module carries uPlot) once the pane's heatmap has drawn or failed, so
+ * the first view waits for the heatmap only; the curve element, already in the page, then upgrades
+ * and draws.
+ */
+function defineCurveAfter(map) {
+  const define = () => import('../components/relpos-curve.js');
+  map.addEventListener('relpos-render', define, { once: true });
+  map.addEventListener('relpos-error', define, { once: true });
+}
+
 /** The pane's figures: its heatmap (with the caption of its last render) and its curve. */
 function paneFigures(id, scheme) {
   const map = el('relpos-heatmap', { id: `${id}map` });
@@ -107,6 +117,7 @@ function paneFigures(id, scheme) {
   const curve = el('relpos-curve', { id: `${id}curve` });
   for (const [k, v] of Object.entries({ kind: 'profile', scheme, n: '64', heads: '8' })) curve.setAttribute(k, v);
   const caption = el('figcaption', { id: `${id}caption`, attrs: { 'aria-live': 'off' } });
+  defineCurveAfter(map);
   return { map, curve, caption };
 }
 
