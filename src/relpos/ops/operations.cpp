@@ -362,13 +362,22 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
   const Operation& operation = findOperation(op);
   const Scheme* scheme = schemeFor(operation, id);
   // The names a call accepts: its own options and the scheme's parameters; the JS entry's own
-  // options (scheme, params, view) are listed too, never accepted here.
-  std::set<std::string> accepted = extra, binding;
-  for (const auto& o : operation.options) (o.check == OpOption::Check::Binding ? binding : accepted).insert(o.name());
-  if (scheme) {
-    for (const auto& p : scheme->params) accepted.insert(p.name);
+  // options (scheme, params, view) are listed too, never accepted here. The lists are built only
+  // for the message of a name that is not accepted (every call passes here).
+  const auto accepts = [&](const std::string& name) {
+    if (extra.count(name) || (scheme && scheme->hasParam(name))) return true;
+    return std::any_of(operation.options.begin(), operation.options.end(),
+                       [&](const OpOption& o) { return o.check != OpOption::Check::Binding && o.name() == name; });
+  };
+  const std::vector<std::string> given = params.names();
+  if (!std::all_of(given.begin(), given.end(), accepts)) {
+    std::set<std::string> accepted = extra, binding;
+    for (const auto& o : operation.options) (o.check == OpOption::Check::Binding ? binding : accepted).insert(o.name());
+    if (scheme) {
+      for (const auto& p : scheme->params) accepted.insert(p.name);
+    }
+    checkKnownNames(params, accepted, binding);
   }
-  checkKnownNames(params, accepted, binding);
   // Every parameter given is checked against rp.schemes and the table, also those this call does
   // not read.
   if (scheme) {

@@ -51,16 +51,15 @@ std::vector<double> slopesOf(const Params& params, int64_t heads) {
 void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
   const int64_t heads = w.heads, nq = w.rows, nk = w.cols;
   const std::vector<double> slopes = slopesOf(params, heads);
-  const bool keyPosition = keyPositionForm(params);
+  if (!keyPositionForm(params)) {
+    // +0.0: no -0 on the diagonal
+    fillByDistance(w, out, [&](int64_t h, double r) { return -slopes[h] * std::fabs(r) + 0.0; });
+    return;
+  }
   for (int64_t h = 0; h < heads; ++h) {
     for (int64_t i = 0; i < nq; ++i) {
       float* row = out + (h * nq + i) * nk;
-      const double query = w.queryAt(i);
-      for (int64_t j = 0; j < nk; ++j) {
-        const double key = w.keyAt(j);
-        row[j] = static_cast<float>((keyPosition ? slopes[h] * key : -slopes[h] * std::fabs(key - query)) +
-                                    0.0);  // +0.0: no -0 on the diagonal
-      }
+      for (int64_t j = 0; j < nk; ++j) row[j] = static_cast<float>(slopes[h] * w.keyAt(j) + 0.0);
     }
   }
 }

@@ -2,6 +2,7 @@
 // square rp.bias call, filling by distance, ALiBi's slopes (other schemes' defaults), the generic
 // profile for pooled maps and a fixed-bias lab term.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -50,11 +51,8 @@ void fillByDistance(const BiasWindow& w, float* out, ValueAt valueAt) {
     for (size_t t = 0; t < profile.size(); ++t) {
       profile[t] = static_cast<float>(valueAt(h, static_cast<double>(rMin + static_cast<int64_t>(t))));
     }
-    for (int64_t i = 0; i < nq; ++i) {
-      float* row = out + (h * nq + i) * nk;
-      // r - rMin = j - i + nq - 1 for row i, column j
-      for (int64_t j = 0; j < nk; ++j) row[j] = profile[static_cast<size_t>(j - i + nq - 1)];
-    }
+    // r - rMin = j - i + nq - 1 for row i, column j: each row is one slice of the profile.
+    for (int64_t i = 0; i < nq; ++i) std::copy_n(profile.data() + (nq - 1 - i), nk, out + (h * nq + i) * nk);
   }
 }
 
