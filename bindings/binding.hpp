@@ -48,16 +48,18 @@ inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite)
 inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
   const val keys = val::global("Object").call<val>("keys", options);
   const size_t count = keys["length"].as<size_t>();
+  // Each step below is a call into JS: the value is read by its key as the JS string it is (no round
+  // trip through a C++ string) and its type is asked directly (no typeof string to decode).
   for (size_t index = 0; index < count; ++index) {
-    const std::string name = keys[index].as<std::string>();
+    const val key = keys[index];
+    const std::string name = key.as<std::string>();
     reading = name;
-    const val value = options[name];
-    const std::string type = value.typeOf().as<std::string>();
-    if (type == "number") {
+    const val value = options[key];
+    if (value.isNumber()) {
       params.setNumber(name, value.as<double>());
-    } else if (type == "boolean") {
-      params.setBoolean(name, value.as<bool>());
-    } else if (type == "string") {
+    } else if (value.isTrue() || value.isFalse()) {
+      params.setBoolean(name, value.isTrue());
+    } else if (value.isString()) {
       params.setString(name, value.as<std::string>());
     } else if (value.isArray()) {
       relpos::Value list;
