@@ -69,6 +69,11 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
   ready.catch(() => {}); // each call reports a failed load itself
   const running = new Map();
   let closed = false;
+  // Settles once this worker holds its Web Lock and has told the client (see hold): calls wait for
+  // it, so a worker that is stopped mid-call has always said 'alive' first — a busy worker would
+  // otherwise run its first job steps before the lock's grant, and could be stopped before the
+  // client ever learned to watch for its end.
+  let held = Promise.resolve();
 
   function fatal(error) {
     closed = true;
@@ -81,6 +86,7 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
     const controller = new AbortController();
     running.set(id, controller);
     try {
+      await held;
       const rp = await ready;
       const namespace = typeof method === 'string' ? NAMESPACES.find((ns) => method.startsWith(`${ns}.`)) : undefined;
       if (namespace) await rp[namespace].ready;
@@ -113,12 +119,19 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
     }
   }
 
-  async function hold(lock) {
+  function hold(lock) {
     // Held until this worker ends, however it ends: the client's request for the same lock is
     // granted only then, which is how it learns of a worker the browser stopped without a word.
-    await scope.navigator?.locks?.request(lock, () => {
-      scope.postMessage({ type: 'alive', lock });
-      return new Promise(() => {});
+    const locks = scope.navigator?.locks;
+    if (!locks) return;
+    held = new Promise((resolve) => {
+      locks
+        .request(lock, () => {
+          scope.postMessage({ type: 'alive', lock });
+          resolve();
+          return new Promise(() => {});
+        })
+        .catch(resolve);
     });
   }
 
