@@ -38,26 +38,47 @@ describe('the chapter as it renders', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
     // The heading of 2.1.1, followed by a character no font has (its cell shows the missing-glyph box).
-    const cells = await page.evaluate(() => {
+    // The section sets its words again when it comes into view, so the probe goes in after that.
+    await page.evaluate(() => document.querySelector('#s211 h2').scrollIntoView());
+    await page.waitForFunction(() => document.getElementById('s211').dataset.shown === 'true');
+    await page.evaluate(() => {
       const h2 = document.querySelector('#s211 h2');
-      h2.scrollIntoView();
       const probe = document.createElement('span');
+      probe.className = 'tofu-probe';
       probe.textContent = '\u0378';
       h2.append(probe);
-      const text = h2.firstChild;
-      const rects = [];
-      for (let k = 0; k < text.data.length; k++) {
-        if (!/[\u4e00-\u9fff]/.test(text.data[k])) continue;
-        const range = document.createRange();
-        range.setStart(text, k);
-        range.setEnd(text, k + 1);
-        const r = range.getBoundingClientRect();
-        rects.push({ char: text.data[k], x: r.x, y: r.y, width: r.width, height: r.height });
-      }
-      const t = probe.getBoundingClientRect();
-      return { rects, tofu: { char: 'tofu', x: t.x, y: t.y, width: t.width, height: t.height } };
     });
-    const shot = PNG.sync.read(await page.screenshot());
+    const measure = () =>
+      page.evaluate(() => {
+        const h2 = document.querySelector('#s211 h2');
+        const text = h2.firstChild;
+        const rects = [];
+        for (let k = 0; k < text.data.length; k++) {
+          if (!/[\u4e00-\u9fff]/.test(text.data[k])) continue;
+          const range = document.createRange();
+          range.setStart(text, k);
+          range.setEnd(text, k + 1);
+          const r = range.getBoundingClientRect();
+          rects.push({ char: text.data[k], x: r.x, y: r.y, width: r.width, height: r.height });
+        }
+        const t = h2.querySelector('.tofu-probe').getBoundingClientRect();
+        return { rects, tofu: { char: 'tofu', x: t.x, y: t.y, width: t.width, height: t.height } };
+      });
+    // Demos around the heading mount as it scrolls into view and can move it: the cells are measured
+    // before and after the screenshot, and the screenshot is kept only when the two agree.
+    let cells;
+    let shot;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const before = await measure();
+      const png = PNG.sync.read(await page.screenshot());
+      const after = await measure();
+      if (JSON.stringify(before) === JSON.stringify(after)) {
+        [cells, shot] = [after, png];
+        break;
+      }
+      await page.waitForTimeout(250);
+    }
+    expect(cells, 'the heading stayed put for one screenshot').toBeDefined();
     expect(cells.rects.length).toBeGreaterThanOrEqual(8);
     const tofu = cellMask(shot, cells.tofu);
     const glyphs = cells.rects.map((r) => ({ char: r.char, ...cellMask(shot, r) }));

@@ -71,7 +71,9 @@ export function t(key, values = {}) {
 /** Sets an element's content from a message: text, with $…$ segments typeset by KaTeX. */
 export function setText(element, text) {
   if (text.includes('$')) renderInlineMath(element, text);
-  else element.textContent = text;
+  // Words already in place are left alone, so a section coming into view keeps its text nodes
+  // (and a reader's selection in them).
+  else if (element.textContent !== text || element.childElementCount > 0) element.textContent = text;
 }
 
 /** Applies data-i18n / data-i18n-attr under `root`. */
