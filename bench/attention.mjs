@@ -14,6 +14,7 @@ import { load } from '../bindings/index.js';
 import { buildNative, buildPeakProbe, loadPeakProbe, startNative } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
+import { startSplitMap } from './split-map.mjs';
 
 const D = 64;
 const SLOPE = 1 / 16; // ALiBi with one head and alibiBiasMax 4: slope 2^-4
@@ -183,6 +184,18 @@ async function extras(simd) {
   ]) {
     await timeIt(name, () => simd.attentionMap(options), 3);
   }
+  // The content map again, its rows split between two worker threads (one per core here), after
+  // checking that the parts add up to the map of one thread.
+  const content = { n: 16384, seed: 1, scheme: 'rope', size: 512 };
+  const split = await startSplitMap(2);
+  const [whole, parts] = [await simd.attentionMap(content), await split.attentionMap(content)];
+  if (parts.data.some((v, t) => v !== whole.data[t])) throw new Error('the split map differs from the whole map');
+  await timeIt(
+    'pooled map, content (seed), RoPE, n = 16,384, d = 64 → 512², rows split between 2 worker threads',
+    () => split.attentionMap(content),
+    3,
+  );
+  await split.stop();
   return out;
 }
 

@@ -326,6 +326,8 @@ export interface Relpos {
       seed?: number;
       q?: TensorLike;
       k?: TensorLike;
+      /** Only map rows [first, end) are computed, the rest are 0; parts of disjoint ranges sum to the whole map. */
+      mapRows?: [number, number];
       onProgress?: (fraction: number) => void;
       signal?: AbortSignal;
     },

@@ -97,7 +97,7 @@ writeFileSync(
 );
 
 // Attention maps: position-only (profile and streamed), with content (seed, q / k), pooled by max
-// and mean, run to the end and cancelled midway.
+// and mean, whole or a range of map rows, run to the end and cancelled midway.
 const wave = (rows, cols, phase) => ({
   shape: [rows, cols],
   data: Array.from({ length: rows * cols }, (_, i) => Math.round(Math.sin(i + phase) * 1000) / 1000),
@@ -115,6 +115,8 @@ const maps = [
   [{ n: 16, d: 4, q: wave(16, 4, 0), k: wave(16, 4, 1), size: 4 }, [1]],
   [{ n: 24, scheme: 'nope', seed: 1, size: 8 }, [4], 1],
   [{ n: 128, scheme: 'xpos', d: 8, size: 16 }, [1], 2],
+  [{ n: 100, scheme: 'alibi', size: 10, mapRows: [3, 7] }, [2]],
+  [{ n: 90, scheme: 'rope', d: 8, seed: 5, size: 9, mapRows: [0, 4] }, [1, 3]],
 ];
 maps.forEach(([params, budgets, cancelAfter], i) =>
   writeFileSync(

@@ -141,6 +141,48 @@ describe('rp.attentionMap', () => {
     expect(rp.heapInUse()).toBe(before);
   });
 
+  // One map split between workers: each computes its own rows (mapRows), the rest stay 0, and the
+  // parts add up to the whole map exactly — by both paths (one shared profile, or row by row with
+  // content), both pools, equal and uneven tiles, causal or not.
+  it('maps of disjoint row ranges (mapRows) are 0 elsewhere and sum to the whole map, value for value', async () => {
+    const cases = [
+      { n: 2048, scheme: 'alibi', heads: 4, head: 2, size: 64, pool: 'mean', causal: true },
+      { n: 2000, scheme: 't5', size: 48, pool: 'max' },
+      { n: 1030, seed: 3, scheme: 'rope', size: 40, pool: 'max' },
+      { n: 1030, seed: 3, scheme: 'kerple-log', size: 40, pool: 'mean', causal: true },
+      { n: 777, seed: 9, size: 50, pool: 'mean' },
+    ];
+    for (const options of cases) {
+      const whole = await rp.attentionMap(options);
+      const { size } = options;
+      const cuts = [0, 1, Math.floor(size / 3), size - 1, size];
+      const sum = new Float32Array(size * size);
+      for (let p = 0; p + 1 < cuts.length; p++) {
+        const [first, end] = [cuts[p], cuts[p + 1]];
+        const part = await rp.attentionMap({ ...options, mapRows: [first, end] });
+        expect(part.shape).toEqual([size, size]);
+        part.data.forEach((v, t) => {
+          const row = Math.floor(t / size);
+          if (row < first || row >= end) expect(v).toBe(0);
+          sum[t] += v;
+        });
+      }
+      expect(sum, JSON.stringify(options)).toEqual(whole.data);
+      expect(whole.data.some((v) => v > 0)).toBe(true);
+    }
+  });
+
+  it('refuses mapRows that are not whole map rows [first, end) within the map', async () => {
+    const base = { n: 64, scheme: 'alibi', size: 8 };
+    for (const mapRows of [[0, 9], [3, 3], [-1, 2], [1.5, 4], [0, 1, 2], [4]]) {
+      await expect(rp.attentionMap({ ...base, mapRows })).rejects.toThrow(
+        /relpos\.attentionMap: mapRows must be \[first, end\) of whole map rows with 0 <= first < end <= size \(8\)/,
+      );
+    }
+    await expect(rp.attentionMap({ ...base, mapRows: 'top' })).rejects.toThrow(/relpos\.attentionMap: mapRows/);
+    expect((await rp.attentionMap({ ...base, mapRows: [0, 8] })).data).toEqual((await rp.attentionMap(base)).data);
+  });
+
   it('refuses what it cannot do, naming the argument', async () => {
     await expect(rp.attentionMap({ n: 200000, seed: 1 })).rejects.toThrow(/relpos\.attentionMap: n must be <= 131072/);
     await expect(rp.attentionMap({ n: 64, scheme: 'cope' })).rejects.toThrow(RangeError);

@@ -25,6 +25,7 @@ const ParamInfo kPool = choiceParam("pool", "max|mean", "how a tile of weights b
 const ParamInfo kHead = integerParam("head", 0, 0, 1023, "which head to map");
 const ParamInfo kD = withDefault(common::d(), 64, 4096);
 const ParamInfo kSeed = integerParam("seed", 0, 0, 9007199254740991.0, "seed of random N(0,1) queries and keys");
+const ParamInfo kMapRows = arrayParam("mapRows", "rows [first, end) of the pooled map to compute; the others stay 0");
 
 // Tile t of `size` covers [bound(t), bound(t + 1)) of n positions.
 std::vector<int64_t> tileBounds(int64_t n, int64_t size) {
@@ -82,18 +83,33 @@ class RangeMax {
   std::vector<std::vector<float>> table_;
 };
 
+// Map rows [first, end) of the [size, size] result. Every map row is computed from its own
+// sequence rows alone, so maps of disjoint row ranges sum to the whole map, value for value
+// (docs/attention.md: splitting a map between workers).
+struct MapRows {
+  int64_t first;
+  int64_t end;
+};
+
 // Shared by both paths: tiles, the pooled accumulator and the visible range of a row.
 class PooledMap {
  public:
-  PooledMap(int64_t n, int64_t size, bool max, bool causal)
+  PooledMap(int64_t n, int64_t size, bool max, bool causal, MapRows rows)
       : n_(n),
         size_(size),
         max_(max),
         causal_(causal),
         bounds_(tileBounds(n, size)),
+        rows_(rows),
         cells_(static_cast<size_t>(size * size), 0.0) {}
 
   int64_t size() const { return size_; }
+  // The sequence rows whose weights land in the map rows asked for.
+  int64_t firstRow() const { return bounds_[rows_.first]; }
+  int64_t endRow() const { return bounds_[rows_.end]; }
+  double progress(int64_t row) const {
+    return static_cast<double>(std::min(row, endRow()) - firstRow()) / static_cast<double>(endRow() - firstRow());
+  }
   int64_t visible(int64_t i) const { return causal_ ? i + 1 : n_; }
   const std::vector<int64_t>& bounds() const { return bounds_; }
   bool pooledByMax() const { return max_; }
@@ -115,6 +131,7 @@ class PooledMap {
   int64_t n_, size_;
   bool max_, causal_;
   std::vector<int64_t> bounds_;
+  MapRows rows_;
   std::vector<double> cells_;
 };
 
@@ -161,8 +178,8 @@ bool profileFits(const std::vector<double>& f, int64_t n, bool causal) {
 // sizes walk row by row, skipping tiles the profile's support cannot reach.
 class ProfileMapJob : public Job {
  public:
-  ProfileMapJob(const std::vector<double>& f, int64_t n, int64_t size, bool max, bool causal)
-      : n_(n), size_(size), max_(max), causal_(causal), map_(n, size, max, causal) {
+  ProfileMapJob(const std::vector<double>& f, int64_t n, int64_t size, bool max, bool causal, MapRows rows)
+      : n_(n), size_(size), max_(max), causal_(causal), map_(n, size, max, causal, rows), row_(map_.firstRow()) {
     const double top = *std::max_element(f.begin(), f.end());
     e_.resize(f.size());
     for (size_t t = 0; t < f.size(); ++t) e_[t] = std::exp(f[t] - top);  // exp(-inf) = 0: masked
@@ -182,15 +199,16 @@ class ProfileMapJob : public Job {
   }
 
   double step(int64_t budget) override {
+    const int64_t end = map_.endRow();
     if (equalTiles_) {
       const int64_t width = n_ / size_;
-      for (int64_t done = 0; done < budget && row_ < n_; done += width, row_ += width) tileRow(row_ / width);
+      for (int64_t done = 0; done < budget && row_ < end; done += width, row_ += width) tileRow(row_ / width);
     } else {
-      for (int64_t done = 0; done < budget && row_ < n_; ++done, ++row_) walkRow(row_);
+      for (int64_t done = 0; done < budget && row_ < end; ++done, ++row_) walkRow(row_);
     }
-    return static_cast<double>(std::min(row_, n_)) / static_cast<double>(n_);
+    return map_.progress(row_);
   }
-  bool done() const override { return row_ >= n_; }
+  bool done() const override { return row_ >= map_.endRow(); }
   Result result() override { return single(map_.finish()); }
 
  private:
@@ -280,8 +298,8 @@ class ProfileMapJob : public Job {
 
   int64_t n_, size_;
   bool max_, causal_;
-  int64_t row_ = 0;
   PooledMap map_;
+  int64_t row_;
   std::vector<double> e_;
   std::vector<double> prefix_;
   std::pair<int64_t, int64_t> support_;
@@ -299,7 +317,7 @@ class StreamingMapJob : public Job {
   static constexpr int64_t kKeys = 2048;  // keys per bias fill of a scheme that is not shift-invariant
 
   StreamingMapJob(const Params& params, const Scheme* scheme, std::vector<float> q, std::vector<float> k, int64_t n,
-                  int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool gemm)
+                  int64_t d, int64_t heads, int64_t head, int64_t size, bool max, bool causal, bool gemm, MapRows rows)
       : params_(params),
         scheme_(scheme),
         q_(std::move(q)),
@@ -309,7 +327,8 @@ class StreamingMapJob : public Job {
         head_(head),
         gemm_(gemm),
         causal_(causal),
-        map_(n, size, max, causal) {
+        map_(n, size, max, causal, rows),
+        row_(map_.firstRow()) {
     if (gemm_) panels_ = kernels::packKeys(k.data(), n, d, d);
     if (scheme_ && scheme_->term == AttentionTerm::Bias) {
       if (shiftInvariant(*scheme_, params_, d)) {
@@ -326,13 +345,14 @@ class StreamingMapJob : public Job {
   }
 
   double step(int64_t budget) override {
-    for (int64_t done = 0; done < budget && row_ < n_; done += kRows) {
-      processRows(row_, std::min(kRows, n_ - row_));
+    const int64_t end = map_.endRow();
+    for (int64_t done = 0; done < budget && row_ < end; done += kRows) {
+      processRows(row_, std::min(kRows, end - row_));
       row_ += kRows;
     }
-    return std::min(1.0, static_cast<double>(row_) / static_cast<double>(n_));
+    return map_.progress(row_);
   }
-  bool done() const override { return row_ >= n_; }
+  bool done() const override { return row_ >= map_.endRow(); }
   Result result() override { return single(map_.finish()); }
 
  private:
@@ -406,7 +426,7 @@ class StreamingMapJob : public Job {
   std::vector<float> profile_;  // f(r) at r + n - 1 for a shift-invariant bias
   std::vector<float> rowBias_, fill_, weights_;
   std::vector<float> tileSums_, tileMaxima_;  // one row's per-tile sums and maxima (pool)
-  int64_t row_ = 0;
+  int64_t row_;
 };
 
 std::vector<float> matrixOrRandom(const Params& params, const std::string& name, int64_t n, int64_t d, Normal* rng) {
@@ -439,6 +459,21 @@ const Scheme* mapScheme(const Params& params) {
                "' has no position-only attention term for long maps; supported: bias, rotary and sinusoidal schemes");
   }
   return scheme;
+}
+
+// The map rows asked for: all of them, or mapRows = [first, end) with 0 <= first < end <= size.
+MapRows mapRows(const Params& params, int64_t size) {
+  const Value* given = params.array(kMapRows.name);
+  if (!given) return {0, size};
+  const FloatArray& v = given->array;
+  const bool pair = v.size() == 2 && v[0] == std::floor(v[0]) && v[1] == std::floor(v[1]);
+  if (!pair || v[0] < 0 || v[1] <= v[0] || v[1] > static_cast<float>(size)) {
+    std::string got;
+    for (size_t t = 0; t < v.size(); ++t) got += (t ? ", " : "") + formatNumber(v[t]);
+    throwRange(params.where() + ": mapRows must be [first, end) of whole map rows with 0 <= first < end <= size (" +
+               std::to_string(size) + "), got [" + got + "]");
+  }
+  return {static_cast<int64_t>(v[0]), static_cast<int64_t>(v[1])};
 }
 
 // Rotary schemes: queries and keys rotated by position; without content they are the probe of
@@ -475,7 +510,8 @@ void addPositionVectors(const Scheme& scheme, const Params& params, bool content
 std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const std::string& where = params.where();
   const Scheme* scheme = mapScheme(params);
-  std::set<std::string> allowed = {"n", "d", "scheme", "heads", "head", "size", "pool", "seed", "q", "k", "causal"};
+  std::set<std::string> allowed = {"n",    "d",    "scheme", "heads", "head",   "size",
+                                   "pool", "seed", "q",      "k",     "causal", "mapRows"};
   if (scheme) {
     for (const auto& p : scheme->params) allowed.insert(p.name);
   }
@@ -493,10 +529,11 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const bool max = params.choice(kPool) == "max";
   const bool causal = params.boolean(common::causal());
   const bool content = params.has("seed") || params.has("q") || params.has("k");
+  const MapRows rows = mapRows(params, size);
 
   if (!content && scheme && shiftInvariant(*scheme, params, d)) {
     std::vector<double> f = logitProfile(*scheme, params, n, d, heads, head);
-    if (profileFits(f, n, causal)) return std::make_unique<ProfileMapJob>(f, n, size, max, causal);
+    if (profileFits(f, n, causal)) return std::make_unique<ProfileMapJob>(f, n, size, max, causal, rows);
     if (n > kMaxMapContent) {
       throwRange(where + ": the logits of scheme '" + scheme->id + "' span more than e^" +
                  std::to_string(static_cast<int>(kProfileSpan)) +
@@ -523,7 +560,7 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   if (scheme && scheme->term == AttentionTerm::KeyVector) addPositionVectors(*scheme, params, content, n, d, q, k);
   const bool gemm = content || (scheme && scheme->term != AttentionTerm::Bias);
   return std::make_unique<StreamingMapJob>(params, scheme, std::move(q), std::move(k), n, d, heads, head, size, max,
-                                           causal, gemm);
+                                           causal, gemm, rows);
 }
 
 }  // namespace relpos
