@@ -10,6 +10,7 @@
 #include "relpos/base/errors.hpp"
 #include "relpos/base/rng.hpp"
 #include "relpos/kernels/kernels.hpp"
+#include "relpos/kernels/rotary.hpp"
 #include "relpos/kernels/simd.hpp"
 #include "relpos/schemes/registry.hpp"
 #include "relpos/schemes/rotary_family.hpp"
@@ -477,17 +478,20 @@ MapRows mapRows(const Params& params, int64_t size) {
 }
 
 // Rotary schemes: queries and keys rotated by position; without content they are the probe of
-// rp.scores, ones on the rotary dims.
+// rp.scores, ones on the rotary dims. The cos/sin tables are rp.rotate's: built once per plan and
+// length and kept, so a map drawn again with the same scheme and length skips them.
 void rotateForMap(const Scheme& scheme, const Params& params, bool content, int64_t n, int64_t d, std::vector<float>& q,
                   std::vector<float>& k) {
   const RotaryPlan plan = rotaryPlan(scheme, params, d, n);
+  const auto queries = RotaryTable::shared(plan, 0, n, true);
+  const auto keys = RotaryTable::shared(plan, 0, n, false);
   for (int64_t i = 0; i < n; ++i) {
     if (!content) {
       std::fill_n(q.begin() + i * d, plan.rotaryDim, 1.0f);
       std::fill_n(k.begin() + i * d, plan.rotaryDim, 1.0f);
     }
-    rotateRow(plan, static_cast<double>(i), true, q.data() + i * d);
-    rotateRow(plan, static_cast<double>(i), false, k.data() + i * d);
+    queries->apply(i, q.data() + i * d);
+    keys->apply(i, k.data() + i * d);
   }
 }
 
