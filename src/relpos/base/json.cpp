@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace relpos {
 
@@ -162,7 +162,8 @@ class Parser {
   JsonValue objectValue(int depth) {
     ++pos_;  // '{'
     JsonValue obj = JsonValue::makeObject();
-    std::unordered_map<std::string, std::size_t> index;  // keeps duplicate handling linear
+    // A tree, not a hash map: duplicate keys stay O(log n) each, and the core needs no hashing code.
+    std::map<std::string, std::size_t> index;
     skipSpace();
     if (peek() == '}') return ++pos_, obj;
     for (;;) {
