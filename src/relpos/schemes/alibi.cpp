@@ -1,5 +1,6 @@
 // alibi — Press, Smith and Lewis 2022, "Train Short, Test Long", arXiv:2108.12409; slopes as MPT's
 // llm-foundry gen_slopes, keyPosition form as BLOOM. Formula and forms: docs/schemes/bias.md.
+#include <algorithm>
 #include <cmath>
 
 #include "relpos/base/common_params.hpp"
@@ -56,11 +57,11 @@ void fillAlibi(const Params& params, const BiasWindow& w, float* out) {
     fillByDistance(w, out, [&](int64_t h, double r) { return -slopes[h] * std::fabs(r) + 0.0; });
     return;
   }
+  // m*j does not depend on the query: one row per head, copied to the others.
   for (int64_t h = 0; h < heads; ++h) {
-    for (int64_t i = 0; i < nq; ++i) {
-      float* row = out + (h * nq + i) * nk;
-      for (int64_t j = 0; j < nk; ++j) row[j] = static_cast<float>(slopes[h] * w.keyAt(j) + 0.0);
-    }
+    float* first = out + h * nq * nk;
+    for (int64_t j = 0; j < nk; ++j) first[j] = static_cast<float>(slopes[h] * w.keyAt(j) + 0.0);
+    for (int64_t i = 1; i < nq; ++i) std::copy_n(first, nk, first + i * nk);
   }
 }
 
