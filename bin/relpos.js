@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // relpos command line: draws a view of a scheme — bias, scores, attention weights, buckets or
-// distances, as <relpos-heatmap> defines them (web/components/compute.js) — to PNG, SVG, CSV, JSON
+// distances, as <relpos-heatmap> defines them (figure/views.js) — to PNG, SVG, CSV, JSON
 // or pgfplots, through the Node figure writer (bindings/figure.js) and the elements' exporters.
 // Every number comes from the wasm core; it says which call, scheme, form and parameters it drew.
 //
@@ -14,8 +14,8 @@ import { basename, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, version } from '../bindings/index.js';
 import { colormapNames, describeParams, viewCall, viewFigure, writeFigure, VIEWS } from '../bindings/figure.js';
-import { callText, defaultView, requireView, viewNeedsAnalysis } from '../web/components/compute.js';
-import { EXPORT_FORMATS } from '../web/components/export.js';
+import { EXPORT_FORMATS } from '../figure/export.js';
+import { callText, defaultView, requireView, viewNeedsAnalysis } from '../figure/views.js';
 
 const FORMATS = Object.keys(EXPORT_FORMATS).map((format) => `.${format}`);
 
@@ -40,7 +40,10 @@ render options:
   --d <int>              per-head probe width for scores / weights / distances (default 64, or
                          the preset's / config's d)
   --mode <m>             attention mode of the weights view: explicit | implicit | mixed
+  --group <k>            a hybrid model's layer group (a preset's or config's groups): its index
+                         or layer type, e.g. --group sliding_attention (default: group 0)
   --causal               passed to the core call: masked cells are -inf in CSV, drawn grey
+                         (also in the weights view, where their weight is 0)
   --param <k=v>          a scheme parameter, repeatable (e.g. --param alibiBiasMax=4,
                          --param factor=8); values: numbers, true/false, JSON arrays, strings
   --colormap <name>      ${colormapNames.join(' | ')} (default: viridis, rdbu for signed data)
@@ -56,6 +59,7 @@ Examples:
   npx relpos render bloom-7b1 --n 64 --out bloom.csv
   npx relpos render --config config.json --n 512 --view weights --out model.png
   npx relpos render t5 --n 64 --view buckets --out t5.csv
+  npx relpos render gemma-3-4b --group sliding_attention --view weights --causal --out local.png
   npx relpos schemes
 `;
 
@@ -153,6 +157,25 @@ function readOutput(values) {
   return { out: values.out, format: format.slice(1), colormap, range, scale: integerOption(values, 'scale', 1) };
 }
 
+/**
+ * The layer group to draw of a preset or config: --group as an index or a layer type, else group 0.
+ * A scheme has no groups: --group is then a usage error.
+ */
+function pickGroup(source, values) {
+  const { groups = [] } = source;
+  const names = groups.map((g, k) => `${k} ${g.layerType}`).join(', ');
+  if (values.group === undefined) return { index: 0, group: groups[0] };
+  if (!groups.length) {
+    throw new UsageError(`--group applies to a preset or --config with layer groups; ${source.label} is a scheme`);
+  }
+  const text = values.group;
+  const index = /^\d+$/.test(text) ? Number(text) : groups.findIndex((g) => g.layerType === text);
+  if (!(index >= 0 && index < groups.length)) {
+    throw new UsageError(`--group must be one of ${source.label}'s groups (${names}), got '${text}'`);
+  }
+  return { index, group: groups[index] };
+}
+
 function readConfig(rp, path) {
   let text;
   try {
@@ -192,7 +215,24 @@ function readSource(rp, positionals, values) {
     );
   }
   if (!preset) return { label: id, origin: 'scheme', info, params: {}, heads: undefined, warnings: [] };
-  return { label: id, origin: 'preset', info, params: preset.params, heads: preset.heads, warnings: [] };
+  return {
+    label: id,
+    origin: 'preset',
+    info,
+    params: preset.params,
+    heads: preset.heads,
+    groups: preset.groups,
+    warnings: [],
+  };
+}
+
+/** The source narrowed to one layer group (--group): its scheme, parameters and attention window. */
+function withGroup(rp, source, values) {
+  const { index, group } = pickGroup(source, values);
+  if (!group) return source;
+  const info = rp.schemes.find((s) => s.id === group.scheme);
+  const asked = values.group !== undefined;
+  return { ...source, info, params: group.params, group: { index, count: source.groups.length, asked, ...group } };
 }
 
 /**
@@ -230,6 +270,9 @@ function readRequest(source, values) {
   if (values.mode !== undefined && view !== 'weights') {
     throw new UsageError(`--mode applies to the weights view only (got --view ${view})`);
   }
+  // A sliding-window group's window is part of its attention: the weights view applies it.
+  const window = source.group?.slidingWindow;
+  if (window !== undefined && view === 'weights') options.slidingWindow = window;
   return { view, head: integerOption(values, 'head', 0, 0), options, params, given };
 }
 
@@ -249,6 +292,7 @@ function checkHead({ view, head, options }, call) {
 function describeDrawing(source, request, call) {
   const from = source.origin === 'scheme' ? '' : `, from ${source.origin} ${source.label}`;
   const lines = [`drew the ${request.view} view of ${source.info.name} (${source.info.id})${from}: ${callText(call)}`];
+  for (const line of groupLines(source, request)) lines.push(line);
   for (const { name, value, given, meaning } of describeParams(source.info, request.params)) {
     const origin = given ? request.given.get(name) : 'default';
     const text = meaning.startsWith(`${value}:`) ? meaning.slice(String(value).length + 1).trim() : meaning;
@@ -258,33 +302,98 @@ function describeDrawing(source, request, call) {
   return lines;
 }
 
+/** What the drawn layer group is, and what of it the view does not draw. */
+function groupLines({ group, groups = [] }, { view }) {
+  if (!group) return [];
+  const lines = [];
+  const layers = group.layers ? `layers ${group.layers.join(', ')}` : 'every layer';
+  const others = groups.map((g, k) => `${k} ${g.layerType}`).join(', ');
+  if (group.count > 1 || group.asked) {
+    lines.push(
+      `  group ${group.index} of ${group.count}: ${group.layerType} (${layers})${group.count > 1 ? `; --group picks another: ${others}` : ''}`,
+    );
+  }
+  if (group.slidingWindow !== undefined) {
+    lines.push(
+      view === 'weights'
+        ? `  slidingWindow = ${group.slidingWindow} (group): applied to the attention call`
+        : `  slidingWindow = ${group.slidingWindow} (group): an attention window, drawn by --view weights only`,
+    );
+  }
+  if (group.attentionChunkSize !== undefined) {
+    lines.push(`  attentionChunkSize = ${group.attentionChunkSize} (group): not drawn by this view`);
+  }
+  for (const note of group.notes ?? []) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+/**
+ * A core error that names an option given on the command line — a --param (by the name given or
+ * the one matched), --n, --heads, --d, --mode, --causal — is a usage error (exit 2): the core refused
+ * what was asked for, and says why. A parameter the CLI takes as its own option (numHeads → heads)
+ * is pointed at its option.
+ */
+function usageFromCore(error, request, values) {
+  if (!(error instanceof TypeError || error instanceof RangeError)) return error;
+  const asked = [...request.given].filter(([, origin]) => origin === '--param').map(([name]) => name);
+  for (const option of ['n', 'heads', 'd', 'mode', 'causal']) if (values[option] !== undefined) asked.push(option);
+  const given = (values.param ?? []).map((text) => text.split('=')[0]);
+  const names = [...new Set([...asked, ...given])];
+  const named = names.some((name) => new RegExp(`(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)`).test(error.message));
+  if (!named) return error;
+  const suggested = /did you mean '([^']+)'/.exec(error.message)?.[1];
+  const hint = ['n', 'heads', 'd', 'causal', 'mode'].includes(suggested)
+    ? ` (on the command line: --${suggested})`
+    : '';
+  return new UsageError(`${error.message}${hint}`, { cause: error });
+}
+
 async function render(positionals, values) {
   const output = readOutput(values);
   const rp = await load();
-  const source = readSource(rp, positionals, values);
+  const source = withGroup(rp, readSource(rp, positionals, values), values);
   for (const warning of source.warnings) say(`${source.label}: ${warning}`);
   const request = readRequest(source, values);
   const { view, head, options } = request;
   if (viewNeedsAnalysis(view)) await rp.analysis.ready;
   const call = viewCall(source.info, view, options);
   const heads = checkHead(request, call);
-  const { figure } = viewFigure(rp, {
-    scheme: source.info.id,
-    view,
-    ...options,
-    head,
-    colormap: output.colormap,
-    range: output.range,
-    title: `${source.label} ${view}, n = ${options.n}${heads > 1 ? `, head ${head} of ${heads}` : ''}`,
-  });
+  const groupTitle = source.group && source.group.count > 1 ? ` ${source.group.layerType}` : '';
+  let figure;
+  try {
+    ({ figure } = viewFigure(rp, {
+      scheme: source.info.id,
+      view,
+      ...options,
+      head,
+      colormap: output.colormap,
+      range: output.range,
+      title: `${source.label}${groupTitle} ${view}, n = ${options.n}${heads > 1 ? `, head ${head} of ${heads}` : ''}`,
+    }));
+  } catch (error) {
+    throw usageFromCore(error, request, values);
+  }
+  const { group } = source;
   figure.meta = {
     relpos: version,
     [source.origin]: source.label,
+    ...(group
+      ? {
+          group: {
+            index: group.index,
+            layerType: group.layerType,
+            layers: group.layers,
+            ...(group.slidingWindow !== undefined ? { slidingWindow: group.slidingWindow } : {}),
+            ...(group.attentionChunkSize !== undefined ? { attentionChunkSize: group.attentionChunkSize } : {}),
+          },
+        }
+      : {}),
     ...figure.meta,
     n: options.n,
     causal: Boolean(options.causal),
     params: request.params,
   };
+  if (figure.meta.warning) say(`${source.label}: ${figure.meta.warning} (written into ${values.out} too)`);
   const size = values.scale === undefined ? undefined : output.scale * Math.max(figure.rows, figure.cols);
   await writeFigure(output.out, figure, { format: output.format, scale: output.scale, size });
   const range = figure.range.map((v) => Number(v.toPrecision(6))).join(', ');
@@ -308,6 +417,7 @@ async function main(argv) {
       d: { type: 'string' },
       view: { type: 'string' },
       mode: { type: 'string' },
+      group: { type: 'string' },
       causal: { type: 'boolean' },
       param: { type: 'string', short: 'p', multiple: true },
       colormap: { type: 'string' },

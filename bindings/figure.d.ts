@@ -20,6 +20,8 @@ export interface ViewOptions {
   causal?: boolean;
   /** Attention mode of the weights view (default: explicit for bias and rotary schemes, else implicit). */
   mode?: 'explicit' | 'implicit' | 'mixed';
+  /** Weights view only: key j is kept when i − slidingWindow < j ≤ i (a sliding-window layer group). */
+  slidingWindow?: number;
 }
 
 /** The core call a view makes, as data. */
@@ -112,6 +114,17 @@ export function viewCall(
 ): ViewCall;
 /** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8 }). */
 export function callText(call: ViewCall): string;
+
+/**
+ * The cells the weights view's call masks (causal, sliding window), 1 where masked, as the core
+ * masks them; null for other views and unmasked calls. viewFigure draws them as masked (−∞).
+ */
+export function maskedCells(
+  rp: Relpos,
+  info: { id: string; calls: readonly string[] },
+  view: ViewName,
+  options?: ViewOptions,
+): Uint8Array | null;
 /** Each scheme parameter with the value a call uses, whether it was given, and its meaning (a choice's own part of the doc). */
 export function describeParams(
   info: { params: Record<string, { type: string; default: unknown; doc: string }> },

@@ -1,7 +1,7 @@
 // relpos/figure: figures from Node, no DOM — a PNG, SVG, CSV, JSON or pgfplots file of any tensor
 // (or of a scheme's view), with the colour maps, colour rule and file conventions of the web
-// components: the same exporters (web/components/export.js), the same views
-// (web/components/compute.js); PNGs are encoded by pngjs.
+// components, from the DOM-free figure layer they stand on too (docs/architecture.md): the same
+// exporters (figure/export.js), the same views (figure/views.js); PNGs are encoded by pngjs.
 //
 //   import { load } from 'relpos';
 //   import { writeFigure, viewFigure } from 'relpos/figure';
@@ -11,15 +11,16 @@
 //   await writeFigure('rope.svg', figure);
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
+import { crc32 } from 'node:zlib';
 import pngjs from 'pngjs';
-import { colorize, colormapTable } from '../web/components/colormap.js';
-import { callText, computeView, defaultView, viewCall } from '../web/components/compute.js';
-import { EXPORT_FORMATS, figureText, requireFormat, svgNeedsPNG } from '../web/components/export.js';
-import { autoScale, sliceMatrix } from '../web/components/render-heatmap.js';
+import { colorize, colormapTable } from '../figure/colormap.js';
+import { EXPORT_FORMATS, figureText, requireFormat, svgNeedsPNG } from '../figure/export.js';
+import { autoScale, sliceMatrix } from '../figure/scale.js';
+import { callText, computeView, defaultView, maskedCells, viewCall } from '../figure/views.js';
 
-export { colormapNames } from '../web/components/colormap.js';
-export { VIEWS, viewsFor, viewCall, callText, describeParams } from '../web/components/compute.js';
-export { fromJSON } from '../web/components/export.js';
+export { colormapNames } from '../figure/colormap.js';
+export { VIEWS, viewsFor, viewCall, callText, describeParams, maskedCells } from '../figure/views.js';
+export { fromJSON } from '../figure/export.js';
 
 const FORMATS = Object.keys(EXPORT_FORMATS);
 
@@ -87,14 +88,56 @@ export function viewFigure(rp, options) {
   // A view that is the same for every head returns that one map (sameForEveryHead): it is every head's.
   const shared = tensor.sameForEveryHead === true;
   const heads = shared ? (rest.heads ?? 1) : tensor.shape.length === 3 ? tensor.shape[0] : 1;
+  // The weights view: a masked key's weight is 0, as is one that underflowed; the figure marks the
+  // cells the call masks −∞, so they are drawn (and exported) as masked, like the bias view's.
+  const masked = maskedCells(rp, info, view, rest);
+  const meta = { scheme: info.id, view, heads, call: callText(call) };
+  if (masked) meta.masked = 'cells the call masks are -Infinity (their weight is 0)';
+  if (tensor.synthetic) {
+    meta.synthetic = [...tensor.synthetic];
+    meta.warning = `${tensor.synthetic.join(', ')}: filled with relpos's untrained demonstration values, not a trained model's`;
+  }
   const figure = heatmapFigure(tensor, {
     head: shared ? 0 : head,
     colormap,
     range,
     title: title ?? `${info.name} ${view}`,
-    meta: { scheme: info.id, view, heads, call: callText(call) },
+    meta,
   });
+  if (masked) {
+    figure.data = Float32Array.from(figure.data, (v, cell) => (masked[cell] ? -Infinity : v));
+    if (range === undefined) Object.assign(figure, scaleOf(figure.data, colormap));
+  }
   return { figure, tensor, call };
+}
+
+function scaleOf(data, colormap) {
+  const scale = autoScale(data, colormap);
+  return { colormap: scale.colormap.toLowerCase(), range: [...scale.range] };
+}
+
+/**
+ * A PNG iTXt chunk (UTF-8 text, uncompressed): keyword, then text. The CLI's figures carry what
+ * they are in them — title, the call, the parameters, and a warning for demonstration inputs.
+ */
+function textChunk(keyword, text) {
+  const body = Buffer.concat([Buffer.from(`${keyword}\0\0\0\0\0`, 'latin1'), Buffer.from(text, 'utf8')]);
+  const typed = Buffer.concat([Buffer.from('iTXt', 'latin1'), body]);
+  const chunk = Buffer.alloc(12 + body.length);
+  chunk.writeUInt32BE(body.length, 0);
+  typed.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(typed), 8 + body.length);
+  return chunk;
+}
+
+/** The PNG text of a figure: Title, Warning (PNG's keyword for the nature of the content), relpos (its meta as JSON). */
+function pngText(figure) {
+  const meta = figure.meta ?? {};
+  const entries = [];
+  if (figure.title) entries.push(['Title', figure.title]);
+  if (typeof meta.warning === 'string') entries.push(['Warning', meta.warning]);
+  if (Object.keys(meta).length) entries.push(['relpos', JSON.stringify(meta)]);
+  return entries;
 }
 
 /** PNG bytes of a heatmap figure, `scale` × `scale` pixels per cell. */
@@ -102,7 +145,10 @@ export function encodePNG(figure, scale = 1) {
   const { width, height, data } = colorize(figure, figure.colormap ?? 'viridis', figure.range, scale);
   const png = new pngjs.PNG({ width, height, colorType: 6 });
   png.data.set(data);
-  return new Uint8Array(pngjs.PNG.sync.write(png));
+  const bytes = pngjs.PNG.sync.write(png);
+  // Text chunks go after IHDR (8-byte signature + 25-byte IHDR chunk), before the image data.
+  const chunks = pngText(figure).map(([keyword, text]) => textChunk(keyword, text));
+  return new Uint8Array(Buffer.concat([bytes.subarray(0, 33), ...chunks, bytes.subarray(33)]));
 }
 
 /**

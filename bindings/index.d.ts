@@ -4,12 +4,19 @@
 import type {
   AttentionOptionsOf,
   BiasOptions,
+  BiasSchemeId,
   BucketsOptions,
+  BucketsSchemeId,
+  CheckedId,
   EncodingOptions,
+  EncodingSchemeId,
   FrequenciesOptions,
+  FrequenciesSchemeId,
   RotateOptions,
   SchemeId,
+  SchemeParamsById,
   ScoresOptions,
+  ScoresSchemeId,
 } from './schemes.js';
 
 export type * from './schemes.js';
@@ -150,7 +157,20 @@ export interface Frequencies {
   synthetic?: string[];
 }
 
-/** One kind of layer of a model (docs/models.md). */
+/**
+ * The parameters a reading (rp.fromConfig, a preset, a layer group) gives for scheme Id: the scheme's
+ * parameters, and for a rotary scheme always `d` (the head width), so they feed rp.frequencies as they are.
+ */
+export type ReadingParams<Id extends SchemeId> = SchemeParamsById[Id] &
+  (Id extends FrequenciesSchemeId ? { d: number } : unknown);
+
+/** `scheme` and `params` of a reading, keyed by scheme: narrowing `scheme` narrows `params`. */
+export type SchemeAndParams = { [Id in SchemeId]: { scheme: Id; params: ReadingParams<Id> } }[SchemeId];
+
+/** A layer group as rp.fromConfig and the presets give it: `scheme` and `params` keyed as SchemeAndParams. */
+export type SchemeLayerGroup = Omit<LayerGroup, 'scheme' | 'params'> & SchemeAndParams;
+
+/** One kind of layer of a model (docs/models.md), its scheme a plain string (every SchemeLayerGroup is one). */
 export interface LayerGroup {
   /** Hugging Face's name: 'full_attention', 'sliding_attention' or 'chunked_attention'. */
   layerType: string;
@@ -182,29 +202,38 @@ export interface ModelFacts {
   [fact: string]: unknown;
 }
 
-/** A real-model preset (docs/presets.md). */
-export interface Preset {
+/**
+ * A real-model preset (docs/presets.md): a union keyed by `scheme` (its first group's), so
+ * `rp.frequencies(preset.scheme, preset.params)` type-checks and `if (preset.scheme === 'alibi')`
+ * narrows `params` to AlibiParams.
+ */
+export type Preset = PresetFields & SchemeAndParams;
+
+/** A preset's fields besides `scheme` and `params`. */
+export interface PresetFields {
   id: string;
   name: string;
-  scheme: string;
-  params: SchemeParams;
   heads: number;
   /** Which layers use which scheme (groups[0] is scheme and params). */
-  groups: LayerGroup[];
+  groups: SchemeLayerGroup[];
   source: string;
   /** Informative facts about the model (hidden size, head dim, context length, …). */
   model: ModelFacts;
 }
 
-/** What rp.fromConfig read from a Hugging Face config.json. */
-export interface ConfigReading {
-  /** The first layer group's scheme and parameters. */
-  scheme: string;
-  /** The camelCase names rp.schemes lists; for rotary schemes `d` is the head width (rotaryDim the rotated part), `base` the rope theta. */
-  params: SchemeParams;
+/**
+ * What rp.fromConfig read from a Hugging Face config.json: a union keyed by `scheme` (the first layer
+ * group's), its `params` the camelCase names rp.schemes lists — for rotary schemes `d` is the head
+ * width (rotaryDim the rotated part), `base` the rope theta — so
+ * `rp.frequencies(reading.scheme, reading.params)` type-checks.
+ */
+export type ConfigReading = ConfigReadingFields & SchemeAndParams;
+
+/** A reading's fields besides `scheme` and `params`. */
+export interface ConfigReadingFields {
   heads: number;
   /** Which layers use which scheme (Gemma 3: global and sliding-window layers; Llama 4: RoPE and NoPE layers). */
-  groups: LayerGroup[];
+  groups: SchemeLayerGroup[];
   /** What was present but not read, or read with a fallback. */
   warnings: string[];
   model: ModelFacts;
@@ -246,7 +275,7 @@ export interface Relpos {
    * @example rp.encoding('sinusoidal', { n: 128, d: 64, layout: 'interleaved' })
    * @example rp.encoding('rope', { n: 16, d: 8, output: 'cos' }) // Hugging Face cos cache
    */
-  encoding<Id extends string>(id: Id, options: EncodingOptions<Id>): Tensor;
+  encoding<Id extends string>(id: CheckedId<Id, EncodingSchemeId>, options: EncodingOptions<Id>): Tensor;
 
   /**
    * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, m] (or [batch, heads, n, m]
@@ -255,20 +284,20 @@ export interface Relpos {
    * @example rp.bias('alibi', { n: 128, heads: 8, causal: true })
    * @example rp.bias('alibi', { n: 3, m: 7, heads: 4 }) // 3 queries against a KV cache of 7 keys
    */
-  bias<Id extends string>(id: Id, options: BiasOptions<Id>): Tensor;
+  bias<Id extends string>(id: CheckedId<Id, BiasSchemeId>, options: BiasOptions<Id>): Tensor;
 
   /**
    * Bucket / clipped-distance index maps [n, m] (Int32).
    * @example rp.buckets('t5', { n: 64, numBuckets: 32, maxDistance: 128 })
    */
-  buckets<Id extends string>(id: Id, options: BucketsOptions<Id>): Tensor<Int32Array>;
+  buckets<Id extends string>(id: CheckedId<Id, BucketsSchemeId>, options: BucketsOptions<Id>): Tensor<Int32Array>;
 
   /**
    * Rotary inverse frequencies with any scaling; d is the head width, of which the first rotaryDim
    * (default d) dims rotate.
    * @example rp.frequencies('rope-yarn', { d: 128, factor: 4, originalMaxPositionEmbeddings: 32768 })
    */
-  frequencies<Id extends string>(id: Id, options: FrequenciesOptions<Id>): Frequencies;
+  frequencies<Id extends string>(id: CheckedId<Id, FrequenciesSchemeId>, options: FrequenciesOptions<Id>): Frequencies;
 
   /**
    * Applies a rotary scheme to the rows of x [n, heads·d], every head.
@@ -282,7 +311,7 @@ export interface Relpos {
    * without per-head parameters (or s(δ) per offset with output 'offsets').
    * @example rp.scores('rope', { n: 64, d: 64, causal: true })
    */
-  scores<Id extends string>(id: Id, options: ScoresOptions<Id>): Tensor;
+  scores<Id extends string>(id: CheckedId<Id, ScoresSchemeId>, options: ScoresOptions<Id>): Tensor;
 
   /**
    * Attention with a positional scheme in explicit, implicit or mixed mode.

@@ -30,7 +30,7 @@ export type SchemeId =
   | 'rope-2d';
 
 /** Sinusoidal (`sinusoidal`, absolute vector): its parameters as rp.schemes lists them. */
-export interface SinusoidalParams {
+export type SinusoidalParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
@@ -39,10 +39,10 @@ export interface SinusoidalParams {
   base?: number;
   /** interleaved: [sin, cos] per pair (paper); concat: [sin... | cos...] (Transformer-XL, GPT-J) (default 'interleaved') */
   layout?: 'interleaved' | 'concat';
-}
+};
 
 /** Shaw relative positions (`shaw`, relative vector): its parameters as rp.schemes lists them. */
-export interface ShawParams {
+export type ShawParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
@@ -61,10 +61,10 @@ export interface ShawParams {
   q?: TensorLike;
   /** scores: keys [n, d]; with q [n, d] gives the full logit matrix [n, n] */
   k?: TensorLike;
-}
+};
 
 /** Transformer-XL relative encoding (`transformer-xl`, relative vector): its parameters as rp.schemes lists them. */
-export interface TransformerXlParams {
+export type TransformerXlParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
@@ -87,10 +87,10 @@ export interface TransformerXlParams {
   q?: TensorLike;
   /** scores: keys [n, d]; with q [n, d] gives the full logit matrix [n, n] */
   k?: TensorLike;
-}
+};
 
 /** DeBERTa disentangled attention (`deberta`, relative vector): its parameters as rp.schemes lists them. */
-export interface DebertaParams {
+export type DebertaParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
@@ -115,10 +115,10 @@ export interface DebertaParams {
   kr?: TensorLike;
   /** position terms, a list of 'c2p' | 'p2c' (default both) */
   posAttType?: readonly ('c2p' | 'p2c')[];
-}
+};
 
 /** ALiBi (`alibi`, relative bias): its parameters as rp.schemes lists them. */
-export interface AlibiParams {
+export type AlibiParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -133,10 +133,10 @@ export interface AlibiParams {
   form?: 'symmetric' | 'keyPosition';
   /** bias [heads, n, n] or the per-head slopes [heads] (default 'bias') */
   output?: 'bias' | 'slopes';
-}
+};
 
 /** T5 relative buckets (`t5`, relative bias): its parameters as rp.schemes lists them. */
-export interface T5Params {
+export type T5Params = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -151,10 +151,10 @@ export interface T5Params {
   bidirectional?: boolean;
   /** learned bias per bucket [heads, numBuckets]; default: a quantised ALiBi (demonstration values) */
   table?: TensorLike;
-}
+};
 
 /** KERPLE (log) (`kerple-log`, relative bias): its parameters as rp.schemes lists them. */
-export interface KerpleLogParams {
+export type KerpleLogParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -165,10 +165,10 @@ export interface KerpleLogParams {
   r1?: number | readonly number[] | Float32Array;
   /** learned per-head rate inside the log (> 0); default: the ALiBi slopes (> 0, ≤ 1000000) */
   r2?: number | readonly number[] | Float32Array;
-}
+};
 
 /** KERPLE (power) (`kerple-power`, relative bias): its parameters as rp.schemes lists them. */
-export interface KerplePowerParams {
+export type KerplePowerParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -179,10 +179,10 @@ export interface KerplePowerParams {
   r1?: number | readonly number[] | Float32Array;
   /** per-head exponent (0 < r2 <= 2) (> 0, ≤ 2, default 1) */
   r2?: number | readonly number[] | Float32Array;
-}
+};
 
 /** Sandwich (`sandwich`, relative bias): its parameters as rp.schemes lists them. */
-export interface SandwichParams {
+export type SandwichParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -193,10 +193,10 @@ export interface SandwichParams {
   dBar?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
   base?: number;
-}
+};
 
 /** FIRE (`fire`, relative bias): its parameters as rp.schemes lists them. */
-export interface FireParams {
+export type FireParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -211,10 +211,10 @@ export interface FireParams {
   mlp?: TensorLike;
   /** bias f(u) [heads, n, n] or the normalised distance u (default 'bias') */
   output?: 'bias' | 'normalized';
-}
+};
 
 /** Exponential distance decay (`exp-decay`, relative bias): its parameters as rp.schemes lists them. */
-export interface ExpDecayParams {
+export type ExpDecayParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -225,10 +225,10 @@ export interface ExpDecayParams {
   lambda?: number | readonly number[] | Float32Array;
   /** log: bias -lambda|r| (-Infinity where masked); kernel: exp(-lambda|r|) (0 where masked) (default 'log') */
   form?: 'log' | 'kernel';
-}
+};
 
 /** Sinusoidal frequency bias (`sin-freq`, relative bias): its parameters as rp.schemes lists them. */
-export interface SinFreqParams {
+export type SinFreqParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
@@ -239,10 +239,10 @@ export interface SinFreqParams {
   alpha?: number;
   /** amplitude of the sine (≥ -1000000000000, ≤ 1000000000000, default 1) */
   amplitude?: number;
-}
+};
 
 /** RoPE (`rope`, rotary): its parameters as rp.schemes lists them. */
-export interface RopeParams {
+export type RopeParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -253,10 +253,10 @@ export interface RopeParams {
   rotaryDim?: number;
   /** caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules) */
   invFreq?: TensorLike;
-}
+};
 
 /** xPos (`xpos`, rotary): its parameters as rp.schemes lists them. */
-export interface XposParams {
+export type XposParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -273,10 +273,10 @@ export interface XposParams {
   role?: 'query' | 'key';
   /** rp.rotate: centre c of the scale exponent (cancels in q.k) (≥ -1000000000000, ≤ 1000000000000, default 0) */
   center?: number;
-}
+};
 
 /** Position Interpolation (`rope-linear`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeLinearParams {
+export type RopeLinearParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -287,10 +287,10 @@ export interface RopeLinearParams {
   rotaryDim?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
-}
+};
 
 /** NTK-aware (`rope-ntk`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeNtkParams {
+export type RopeNtkParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -301,10 +301,10 @@ export interface RopeNtkParams {
   rotaryDim?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
-}
+};
 
 /** Dynamic NTK (`rope-dynamic`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeDynamicParams {
+export type RopeDynamicParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -319,10 +319,10 @@ export interface RopeDynamicParams {
   originalMaxPositionEmbeddings?: number;
   /** current sequence length (default: the length the call covers) (integer, ≥ 1, ≤ 1000000000) */
   seqLen?: number;
-}
+};
 
 /** YaRN (`rope-yarn`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeYarnParams {
+export type RopeYarnParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -347,10 +347,10 @@ export interface RopeYarnParams {
   mscale?: number;
   /** DeepSeek mscale_all_dim (see mscale); 0 = not set, as Hugging Face reads it (≥ 0, ≤ 1000000) */
   mscaleAllDim?: number;
-}
+};
 
 /** Llama 3.1 scaling (`rope-llama3`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeLlama3Params {
+export type RopeLlama3Params = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -367,10 +367,10 @@ export interface RopeLlama3Params {
   highFreqFactor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 8192) */
   originalMaxPositionEmbeddings?: number;
-}
+};
 
 /** LongRoPE (`rope-longrope`, rotary scaling): its parameters as rp.schemes lists them. */
-export interface RopeLongropeParams {
+export type RopeLongropeParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -391,10 +391,10 @@ export interface RopeLongropeParams {
   longFactor?: TensorLike;
   /** magnitude factor on cos and sin; replaces sqrt(1 + ln s / ln L0) (Hugging Face attention_factor) (> 0, ≤ 1000000) */
   attentionFactor?: number;
-}
+};
 
 /** CoPE (contextual position encoding) (`cope`, contextual): its parameters as rp.schemes lists them. */
-export interface CopeParams {
+export type CopeParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** per-head dimension (integer, ≥ 1, ≤ 65536) */
@@ -411,20 +411,20 @@ export interface CopeParams {
   q?: TensorLike;
   /** scores: keys [n, d] (required) */
   k?: TensorLike;
-}
+};
 
 /** NoPE (`nope`, none): its parameters as rp.schemes lists them. */
-export interface NopeParams {
+export type NopeParams = {
   /** sequence length (query and key positions 0..n-1) (integer, ≥ 1, ≤ 1048576) */
   n?: number;
   /** number of attention heads (integer, ≥ 1, ≤ 1024, default 1) */
   heads?: number;
   /** mask keys after the query (-Infinity above the diagonal) (default false) */
   causal?: boolean;
-}
+};
 
 /** p-RoPE (`p-rope`, rotary): its parameters as rp.schemes lists them. */
-export interface PRopeParams {
+export type PRopeParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 10000) */
@@ -435,10 +435,10 @@ export interface PRopeParams {
   rotaryDim?: number;
   /** fraction of the pairs that rotate, the highest frequencies first (1: RoPE, 0: NoPE) (≥ 0, ≤ 1, default 0.75) */
   p?: number;
-}
+};
 
 /** 2-D axial RoPE (`rope-2d`, rotary): its parameters as rp.schemes lists them. */
-export interface Rope2dParams {
+export type Rope2dParams = {
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
   /** frequency base (theta) (> 1, ≤ 1000000000000, default 100) */
@@ -449,7 +449,7 @@ export interface Rope2dParams {
   rotaryDim?: number;
   /** grid columns: token t sits at column t mod width, row floor(t / width) (integer, ≥ 1, ≤ 1048576, default 8) */
   width?: number;
-}
+};
 
 /** Each scheme's parameters by id. */
 export interface SchemeParamsById {
@@ -478,6 +478,25 @@ export interface SchemeParamsById {
   'p-rope': PRopeParams;
   'rope-2d': Rope2dParams;
 }
+
+/** true when Id is a union of several literals (a reading's or a preset's `scheme`), false for one literal. */
+export type IsUnion<Id, All = Id> = Id extends unknown ? ([All] extends [Id] ? false : true) : never;
+
+/**
+ * The type a call's scheme argument must have. A literal id must be one of the ids that offer the
+ * call (`Offering`), so an unknown or unsuitable id is an error on the id itself, naming that list
+ * ("'bogus' is not assignable to parameter of type 'BiasSchemeId'"), not on the options; a union of
+ * known ids (`reading.scheme` of rp.fromConfig or a preset) and a plain string are checked by the core.
+ */
+export type CheckedId<Id extends string, Offering extends string> = string extends Id
+  ? Id
+  : [Id] extends [Offering]
+    ? Id
+    : [IsUnion<Id>] extends [false]
+      ? Offering
+      : [Id] extends [SchemeId]
+        ? Id
+        : SchemeId;
 
 /** The schemes that offer rp.encoding. */
 export type EncodingSchemeId =
@@ -513,11 +532,17 @@ export type EncodingOptionsFor<Id extends EncodingSchemeId> = Omit<EncodingCallO
   Pick<EncodingCallOptions, 'd'>;
 
 /** The options rp.encoding takes for an id of type Id. */
-export type EncodingOptions<Id extends string> = Id extends EncodingSchemeId
-  ? EncodingOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams & Pick<EncodingCallOptions, 'd'>
-    : never;
+export type EncodingOptions<Id extends string> = string extends Id
+  ? SchemeParams & Pick<EncodingCallOptions, 'd'>
+  : [IsUnion<Id>] extends [false]
+    ? Id extends EncodingSchemeId
+      ? EncodingOptionsFor<Id>
+      : never
+    : Id extends EncodingSchemeId
+      ? EncodingOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.bias. */
 export type BiasSchemeId =
@@ -550,11 +575,17 @@ export type BiasOptionsFor<Id extends BiasSchemeId> = Omit<BiasCallOptions, keyo
   SchemeParamsById[Id];
 
 /** The options rp.bias takes for an id of type Id. */
-export type BiasOptions<Id extends string> = Id extends BiasSchemeId
-  ? BiasOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams
-    : never;
+export type BiasOptions<Id extends string> = string extends Id
+  ? SchemeParams
+  : [IsUnion<Id>] extends [false]
+    ? Id extends BiasSchemeId
+      ? BiasOptionsFor<Id>
+      : never
+    : Id extends BiasSchemeId
+      ? BiasOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.buckets. */
 export type BucketsSchemeId = 'shaw' | 'deberta' | 't5';
@@ -584,11 +615,17 @@ export type BucketsOptionsFor<Id extends BucketsSchemeId> = Omit<BucketsCallOpti
   SchemeParamsById[Id];
 
 /** The options rp.buckets takes for an id of type Id. */
-export type BucketsOptions<Id extends string> = Id extends BucketsSchemeId
-  ? BucketsOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams
-    : never;
+export type BucketsOptions<Id extends string> = string extends Id
+  ? SchemeParams
+  : [IsUnion<Id>] extends [false]
+    ? Id extends BucketsSchemeId
+      ? BucketsOptionsFor<Id>
+      : never
+    : Id extends BucketsSchemeId
+      ? BucketsOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.frequencies. */
 export type FrequenciesSchemeId =
@@ -622,11 +659,17 @@ export type FrequenciesOptionsFor<Id extends FrequenciesSchemeId> = Omit<
   Pick<FrequenciesCallOptions, 'd'>;
 
 /** The options rp.frequencies takes for an id of type Id. */
-export type FrequenciesOptions<Id extends string> = Id extends FrequenciesSchemeId
-  ? FrequenciesOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams & Pick<FrequenciesCallOptions, 'd'>
-    : never;
+export type FrequenciesOptions<Id extends string> = string extends Id
+  ? SchemeParams & Pick<FrequenciesCallOptions, 'd'>
+  : [IsUnion<Id>] extends [false]
+    ? Id extends FrequenciesSchemeId
+      ? FrequenciesOptionsFor<Id>
+      : never
+    : Id extends FrequenciesSchemeId
+      ? FrequenciesOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.rotate. */
 export type RotateSchemeId =
@@ -664,11 +707,17 @@ export type RotateOptionsFor<Id extends RotateSchemeId> = Omit<RotateCallOptions
   SchemeParamsById[Id];
 
 /** The options rp.rotate takes for an id of type Id. */
-export type RotateOptions<Id extends string> = Id extends RotateSchemeId
-  ? RotateOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams
-    : never;
+export type RotateOptions<Id extends string> = string extends Id
+  ? SchemeParams
+  : [IsUnion<Id>] extends [false]
+    ? Id extends RotateSchemeId
+      ? RotateOptionsFor<Id>
+      : never
+    : Id extends RotateSchemeId
+      ? RotateOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.scores. */
 export type ScoresSchemeId =
@@ -734,11 +783,17 @@ export type ScoresOptionsFor<Id extends ScoresSchemeId> = Omit<ScoresCallOptions
   SchemeParamsById[Id];
 
 /** The options rp.scores takes for an id of type Id. */
-export type ScoresOptions<Id extends string> = Id extends ScoresSchemeId
-  ? ScoresOptionsFor<Id>
-  : string extends Id
-    ? SchemeParams
-    : never;
+export type ScoresOptions<Id extends string> = string extends Id
+  ? SchemeParams
+  : [IsUnion<Id>] extends [false]
+    ? Id extends ScoresSchemeId
+      ? ScoresOptionsFor<Id>
+      : never
+    : Id extends ScoresSchemeId
+      ? ScoresOptionsFor<Id>
+      : Id extends SchemeId
+        ? SchemeParamsById[Id]
+        : never;
 
 /** The schemes that offer rp.attention. */
 export type AttentionSchemeId =

@@ -82,13 +82,35 @@ export type SchemeId = ${literals(schemes.map((s) => s.id))};
 `;
   for (const scheme of schemes) {
     out += `/** ${scheme.name} (\`${scheme.id}\`, ${scheme.family}): its parameters as rp.schemes lists them. */\n`;
-    out += `export interface ${typeName(scheme.id)}Params {\n`;
+    // A type alias, not an interface: an object type alias is assignable to the loose SchemeParams
+    // (a Record), so a reading's params still go where any scheme's parameters do.
+    out += `export type ${typeName(scheme.id)}Params = {\n`;
     for (const [name, info] of Object.entries(scheme.params)) out += property(name, info);
-    out += '}\n\n';
+    out += '};\n\n';
   }
   out += "/** Each scheme's parameters by id. */\nexport interface SchemeParamsById {\n";
   for (const scheme of schemes) out += `  ${quote(scheme.id)}: ${typeName(scheme.id)}Params;\n`;
   out += '}\n\n';
+  out += `/** true when Id is a union of several literals (a reading's or a preset's \`scheme\`), false for one literal. */
+export type IsUnion<Id, All = Id> = Id extends unknown ? ([All] extends [Id] ? false : true) : never;
+
+/**
+ * The type a call's scheme argument must have. A literal id must be one of the ids that offer the
+ * call (\`Offering\`), so an unknown or unsuitable id is an error on the id itself, naming that list
+ * ("'bogus' is not assignable to parameter of type 'BiasSchemeId'"), not on the options; a union of
+ * known ids (\`reading.scheme\` of rp.fromConfig or a preset) and a plain string are checked by the core.
+ */
+export type CheckedId<Id extends string, Offering extends string> = string extends Id
+  ? Id
+  : [Id] extends [Offering]
+    ? Id
+    : [IsUnion<Id>] extends [false]
+      ? Offering
+      : [Id] extends [SchemeId]
+        ? Id
+        : SchemeId;
+
+`;
 
   for (const op of operations) {
     const Op = typeName(op.name);
@@ -112,10 +134,14 @@ export type SchemeId = ${literals(schemes.map((s) => s.id))};
     // A literal id picks its options; a plain string (an id chosen at run time) takes the loose
     // SchemeParams; an unknown literal id is an error. (attention: below, on `scheme`.)
     if (op.name === 'attention') continue;
+    // A union of ids (a reading's scheme) takes, per id, its options, or for an id without this call
+    // its parameters (the core refuses that id when called): so rp.${op.name}(reading.scheme,
+    // reading.params) compiles for a reading typed as a union keyed by scheme.
     out += `/** The options rp.${op.name} takes for an id of type Id. */\n`;
-    out += `export type ${Op}Options<Id extends string> = Id extends ${Op}SchemeId\n`;
     const requiredLoose = required.length ? ` & Pick<${Op}CallOptions, ${required.join(' | ')}>` : '';
-    out += `  ? ${Op}OptionsFor<Id>\n  : string extends Id\n    ? SchemeParams${requiredLoose}\n    : never;\n\n`;
+    out += `export type ${Op}Options<Id extends string> = string extends Id\n  ? SchemeParams${requiredLoose}\n`;
+    out += `  : [IsUnion<Id>] extends [false]\n    ? Id extends ${Op}SchemeId ? ${Op}OptionsFor<Id> : never\n`;
+    out += `    : Id extends ${Op}SchemeId ? ${Op}OptionsFor<Id> : Id extends SchemeId ? SchemeParamsById[Id] : never;\n\n`;
   }
 
   // attention: a discriminated union on `scheme`, the scheme's parameters beside the call's options

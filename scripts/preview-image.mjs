@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { load } from '../bindings/index.js';
-import { colormapTable } from '../web/components/colormap.js';
+import { colormapTable } from '../figure/colormap.js';
 
 const { PNG } = createRequire(import.meta.url)('pngjs');
 const WIDTH = 1200;

@@ -4,9 +4,9 @@ export { RelposHeatmap } from './components/relpos-heatmap.js';
 export { RelposCurve, renderCurve } from './components/relpos-curve.js';
 export { renderHeatmap, autoScale, finiteRange, sliceMatrix } from './components/render-heatmap.js';
 export { createHeatmapView, heatmapRendererStats, heatmapWebGLContext } from './components/heatmap-view.js';
-export { colormapNames, colormapTable, colormapCss, colorize } from './components/colormap.js';
-export { VIEWS, viewsFor, defaultView, computeView, viewCall, callText } from './components/compute.js';
-export { niceTicks, niceStep, integerTicks, logTicks, formatNumber } from './components/ticks.js';
+export { colormapNames, colormapTable, colormapCss, colorize } from '../figure/colormap.js';
+export { VIEWS, viewsFor, defaultView, computeView, viewCall, callText } from '../figure/views.js';
+export { niceTicks, niceStep, integerTicks, logTicks, formatNumber } from '../figure/ticks.js';
 export {
   toCSV,
   toJSON,

@@ -1,7 +1,7 @@
 // Exports from every figure in Chromium: PNG (signature, size), SVG (parses), CSV (n rows), JSON
 // (round-trips), pgfplots (\begin{axis}); the export menu hands the file to the page.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromJSON } from '../../web/components/export.js';
+import { fromJSON } from '../../figure/export.js';
 import { useSitePage } from './browser.js';
 import { addHeatmap } from './fixtures.js';
 

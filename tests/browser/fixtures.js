@@ -1,6 +1,6 @@
 // Helpers shared by the component tests: one browser + site per file, and elements added to the
 // playground page (which registers the custom elements under its strict CSP).
-import { colormapTable } from '../../web/components/colormap.js';
+import { colormapTable } from '../../figure/colormap.js';
 
 /** Adds a <relpos-heatmap id=…> with the given attributes at the top of the page. */
 export async function addHeatmap(page, attributes, { id = 't', size = 256 } = {}) {

@@ -155,9 +155,10 @@ describe('a page of forty heatmaps', () => {
   it('keeps drawing correct pixels for 30 s of random changes and a lost WebGL context, in one context, with stable memory', async () => {
     const { page, errors } = await openPage(shared.browser, `${shared.site.url}${PAGE}`, { init: countContexts });
     const bindings = `/@fs${new URL('../../bindings/index.js', import.meta.url).pathname}`;
+    const views = `/@fs${new URL('../../figure/views.js', import.meta.url).pathname}`;
     // A string, so that Vitest leaves the page's import() alone.
     await page.evaluate(
-      `Promise.all([import('/components/compute.js'), import('${bindings}').then((m) => m.load())]).then(([views, rp]) => { window.relposForty = { viewsFor: views.viewsFor, rp }; })`,
+      `Promise.all([import('${views}'), import('${bindings}').then((m) => m.load())]).then(([views, rp]) => { window.relposForty = { viewsFor: views.viewsFor, rp }; })`,
     );
     await page.waitForFunction(
       (count) =>

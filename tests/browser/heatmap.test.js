@@ -1,7 +1,7 @@
 // The whole chain in a real browser: C++ core → wasm → ES module → <relpos-heatmap> → pixels.
 import { describe, expect, it } from 'vitest';
-import { colormapTable } from '../../web/components/colormap.js';
-import { autoScale } from '../../web/components/render-heatmap.js';
+import { colormapTable } from '../../figure/colormap.js';
+import { autoScale } from '../../figure/scale.js';
 import { openPage, useSite } from './browser.js';
 import { cellColor, readHeatmap } from './map-pixels.js';
 

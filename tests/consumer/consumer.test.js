@@ -219,7 +219,7 @@ describe('npm pack', () => {
       'web/index.js',
       'web/index.d.ts',
       'web/components/relpos-heatmap.js',
-      'web/components/colormap.js',
+      'figure/colormap.js',
     ]) {
       expect(files).toContain(f);
     }
@@ -231,7 +231,7 @@ describe('npm pack', () => {
       expect(files).toContain(f);
     }
     const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages(\.zh)?\.js|docs\/[\w./-]+\.(md|svg|png))$/;
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|figure\/[\w.-]+\.js|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages(\.zh)?\.js|docs\/[\w./-]+\.(md|svg|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
   });
@@ -573,14 +573,14 @@ export function listen(map: HTMLElementTagNameMap['relpos-heatmap'], curve: Relp
           types: [],
           skipLibCheck: false,
         },
-        files: ['consumer.ts', 'figure.ts', 'schemes.ts'],
+        files: ['consumer.ts', 'figure.ts', 'schemes.ts', 'readings.ts'],
       }),
     );
     write(join(app, 'ts', 'package.json'), JSON.stringify({ type: 'module' }));
-    // relpos/figure's strict consumer and the generated option types' consumer (with its
-    // @ts-expect-error lines for theta, sheme and unknown ids), the ones tests/types type-checks
-    // against the checkout, here against the packed tarball.
-    for (const file of ['figure.ts', 'schemes.ts']) {
+    // relpos/figure's strict consumer, the generated option types' consumer (with its
+    // @ts-expect-error lines for theta, sheme and unknown ids) and the readings' (keyed by scheme),
+    // the ones tests/types type-checks against the checkout, here against the packed tarball.
+    for (const file of ['figure.ts', 'schemes.ts', 'readings.ts']) {
       write(join(app, 'ts', file), readFileSync(join(repo, 'tests', 'types', file), 'utf8'));
     }
     const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
-import { colormapTable, lutIndex } from '../../web/components/colormap.js';
-import { computeView, viewsFor } from '../../web/components/compute.js';
+import { colormapTable, lutIndex } from '../../figure/colormap.js';
+import { computeView, maskedCells, viewsFor } from '../../figure/views.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../../bin/relpos.js', import.meta.url));
@@ -44,6 +44,22 @@ function readPng(bytes) {
     height: png.height,
     rgb: (x, y) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)],
   };
+}
+
+/** The iTXt / tEXt chunks of a PNG as { keyword: text }. */
+function pngTextChunks(bytes) {
+  const buffer = Buffer.from(bytes);
+  const chunks = {};
+  for (let at = 8; at < buffer.length;) {
+    const length = buffer.readUInt32BE(at);
+    const type = buffer.toString('latin1', at + 4, at + 8);
+    const body = buffer.subarray(at + 8, at + 8 + length);
+    const end = body.indexOf(0);
+    if (type === 'iTXt') chunks[body.toString('latin1', 0, end)] = body.subarray(end + 5).toString('utf8');
+    if (type === 'tEXt') chunks[body.toString('latin1', 0, end)] = body.subarray(end + 1).toString('latin1');
+    at += 12 + length;
+  }
+  return chunks;
 }
 
 /** A minimal well-formedness check: balanced tags, one root <svg>. */
@@ -135,10 +151,67 @@ describe('relpos render: files', { timeout: 30000 }, () => {
     const { data, meta } = JSON.parse(text());
     expect(meta.view).toBe('weights');
     expect(meta.call).toMatch(/^rp\.attention\(\{ q: ones \[16, 1·32\].*causal: true/);
+    expect(meta.masked).toMatch(/-Infinity/);
     const info = rp.schemes.find((s) => s.id === 'rope');
-    const expected = computeView(rp, info, 'weights', { n: 16, d: 32, causal: true });
-    expect(data.flat()).toEqual(Array.from(expected.data));
-    for (const row of data) expect(row.reduce((a, b) => a + Number(b), 0)).toBeCloseTo(1, 5);
+    const weights = computeView(rp, info, 'weights', { n: 16, d: 32, causal: true }).data;
+    // Causal: key j > i is masked, drawn and exported as masked (−∞), not as its weight 0.
+    for (let i = 0; i < 16; i++) {
+      for (let j = 0; j < 16; j++) {
+        if (j > i) expect(data[i][j], `${i},${j}`).toBe('-Infinity');
+        else expect(data[i][j], `${i},${j}`).toBe(weights[i * 16 + j]);
+      }
+      expect(data[i].filter((v) => typeof v === 'number').reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('draws masked weights grey (masked) in PNGs, and a kept weight that underflowed to 0 in the colour of 0', async () => {
+    // ALiBi with slopes of 100: far keys' weights underflow to exactly 0 but are not masked.
+    const { file } = await render('alibi --n 12 --view weights --causal --param slopes=[100]', 'weights.png');
+    const png = readPng(readFileSync(file));
+    const weights = computeView(
+      rp,
+      rp.schemes.find((s) => s.id === 'alibi'),
+      'weights',
+      {
+        n: 12,
+        causal: true,
+        slopes: [100],
+      },
+    ).data;
+    expect(weights[11 * 12 + 0]).toBe(0); // kept, underflowed
+    const lut = colormapTable('viridis');
+    for (let i = 0; i < 12; i++) {
+      for (let j = 0; j < 12; j++) {
+        const at = lutIndex(weights[i * 12 + j], 0, 255) * 4;
+        const expected = j > i ? [128, 128, 128] : [lut[at], lut[at + 1], lut[at + 2]];
+        expect(png.rgb(j, i), `${i},${j}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("maskedCells is the core's mask of the call: causal, sliding window, none", () => {
+    const info = rp.schemes.find((s) => s.id === 'rope');
+    for (let n = 1; n <= 9; n++) {
+      for (const window of [undefined, 1, 2, 3, n]) {
+        for (const causal of [undefined, true]) {
+          const mask = maskedCells(rp, info, 'weights', { n, d: 8, causal, slidingWindow: window });
+          if (!causal && window === undefined) {
+            expect(mask).toBeNull();
+            continue;
+          }
+          // docs/api.md: with causal, key j is kept when 0 ≤ i − j < w; without, when |i − j| < w.
+          const expected = [];
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+              const outside = window !== undefined && Math.abs(i - j) >= window;
+              expected.push((causal && j > i) || outside ? 1 : 0);
+            }
+          }
+          expect(Array.from(mask), `n ${n}, window ${window}, causal ${causal}`).toEqual(expected);
+        }
+      }
+    }
+    expect(maskedCells(rp, info, 'scores', { n: 4, causal: true })).toBeNull();
   });
 
   it("writes the elements' SVG: one <rect> per cell for small maps, with axes and a colour bar", async () => {
@@ -199,10 +272,12 @@ describe('relpos render: what it drew', { timeout: 30000 }, () => {
           const json = JSON.parse(readFileSync(out('c.json'), 'utf8'));
           expect(json.meta.call, `${scheme} ${view}`).toContain('causal: true');
           const head0 = computeView(rp, info, view, { n: 6, causal: true }).data.subarray(0, 36);
-          expect(json.data.flat().map(Number), `${scheme} ${view}`).toEqual(Array.from(head0));
+          const mask = maskedCells(rp, info, view, { n: 6, causal: true });
+          const expected = Array.from(head0, (v, cell) => (mask?.[cell] ? -Infinity : v));
+          expect(json.data.flat().map(Number), `${scheme} ${view}`).toEqual(expected);
         } else {
-          // A call without a causal form refuses it by name (never dropped silently).
-          expect(result.code, `${scheme} ${view}`).toBe(1);
+          // A call without a causal form refuses it by name (never dropped silently): a usage error.
+          expect(result.code, `${scheme} ${view}`).toBe(2);
           expect(result.stderr).toMatch(/causal/);
         }
       }
@@ -223,7 +298,7 @@ describe('relpos render: what it drew', { timeout: 30000 }, () => {
       '--out',
       out('m2.json'),
     );
-    expect(implicit.code).toBe(1);
+    expect(implicit.code).toBe(2);
     expect(implicit.stderr).toMatch(/relpos\.attention: mode 'implicit'/);
   });
 });
@@ -258,6 +333,94 @@ describe('relpos render --config', { timeout: 30000 }, () => {
     const missing = await relpos('render', '--config', out('nope.json'), '--out', out('x.png'));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read --config .*nope\.json/);
+  });
+});
+
+describe('relpos render --group: a layer group of a hybrid model', { timeout: 30000 }, () => {
+  it("draws each group of every hybrid preset with that group's scheme and parameters, by index and by layer type", async () => {
+    const hybrids = rp.presets.filter((p) => p.groups.length > 1);
+    expect(hybrids.map((p) => p.id)).toEqual(expect.arrayContaining(['gemma-3-4b', 'llama-4-scout']));
+    for (const preset of hybrids) {
+      for (const [index, group] of preset.groups.entries()) {
+        const byIndex = await render(`${preset.id} --n 8 --group ${index}`, `g-${preset.id}-${index}.json`);
+        const json = JSON.parse(byIndex.text());
+        expect(json.meta, `${preset.id} ${index}`).toMatchObject({
+          preset: preset.id,
+          scheme: group.scheme,
+          group: { index, layerType: group.layerType, layers: group.layers },
+        });
+        const info = rp.schemes.find((s) => s.id === group.scheme);
+        const { d, ...params } = group.params;
+        const view = info.calls.includes('bias') ? 'bias' : 'scores';
+        const expected = computeView(rp, info, view, { n: 8, heads: preset.heads, d: d ?? 64, ...params });
+        expect(json.data.flat().map(Number), `${preset.id} ${index}`).toEqual(
+          Array.from(expected.data.subarray(0, 64)),
+        );
+        expect(byIndex.stderr).toContain(`group ${index} of ${preset.groups.length}: ${group.layerType}`);
+        const byName = await render(`${preset.id} --n 8 --group ${group.layerType}`, `g-${preset.id}-name.json`);
+        expect(byName.text()).toBe(byIndex.text());
+      }
+      // Without --group: group 0, and the output says so and names the others.
+      const plain = await render(`${preset.id} --n 8`, `g-${preset.id}.json`);
+      expect(JSON.parse(plain.text()).meta.group.index).toBe(0);
+      expect(plain.stderr).toMatch(/group 0 of \d+: .*--group picks another: 0 /);
+    }
+  });
+
+  it("applies a sliding-window group's window to the weights view", async () => {
+    const config = out('gemma-window.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        model_type: 'gemma3_text',
+        num_hidden_layers: 6,
+        num_attention_heads: 2,
+        head_dim: 16,
+        sliding_window: 3,
+        sliding_window_pattern: 6,
+      }),
+    );
+    const reading = rp.fromConfig(readFileSync(config, 'utf8'));
+    const index = reading.groups.findIndex((g) => g.layerType === 'sliding_attention');
+    expect(reading.groups[index].slidingWindow).toBe(3);
+    const { text, stderr } = await render(
+      `--config ${config} --group sliding_attention --view weights --causal --n 8`,
+      'window.json',
+    );
+    const { data, meta } = JSON.parse(text());
+    expect(meta.call).toContain('slidingWindow: 3');
+    expect(meta.group).toMatchObject({ index, layerType: 'sliding_attention', slidingWindow: 3 });
+    expect(stderr).toContain('slidingWindow = 3 (group): applied to the attention call');
+    for (let i = 0; i < 8; i++) {
+      for (let j = 0; j < 8; j++) expect(data[i][j] === '-Infinity', `${i},${j}`).toBe(j > i || j <= i - 3);
+    }
+    // Other views have no window: the output says so rather than dropping it in silence.
+    const bias = await render(`--config ${config} --group sliding_attention --n 8`, 'window-scores.json');
+    expect(bias.stderr).toContain('slidingWindow = 3 (group): an attention window, drawn by --view weights only');
+  });
+});
+
+describe('relpos render: demonstration inputs are said in the file', { timeout: 30000 }, () => {
+  it("a T5 preset drawn with relpos's demonstration table says so in the PNG's text and the JSON's meta", async () => {
+    const png = await render('t5-base --n 8', 't5.png');
+    const chunks = pngTextChunks(readFileSync(png.file));
+    expect(chunks.Warning).toMatch(/^table: filled with relpos's untrained demonstration values/);
+    expect(JSON.parse(chunks.relpos)).toMatchObject({ preset: 't5-base', scheme: 't5', synthetic: ['table'] });
+    expect(chunks.Title).toBe('t5-base bias, n = 8, head 0 of 12');
+    expect(png.stderr).toMatch(/t5-base: table: filled with relpos's untrained demonstration values.*written into/);
+    const json = JSON.parse((await render('t5-base --n 8', 't5.json')).text());
+    expect(json.meta).toMatchObject({ synthetic: ['table'], warning: chunks.Warning });
+  });
+
+  it('says nothing of the kind when every input is given: a learned table, or a scheme without one', async () => {
+    const table = JSON.stringify(Array.from({ length: 32 }, (_, k) => -k / 8));
+    const given = await render(`t5 --n 8 --param table=${table}`, 't5-given.png');
+    expect(pngTextChunks(readFileSync(given.file)).Warning).toBeUndefined();
+    expect(given.stderr).not.toMatch(/untrained demonstration values/);
+    const alibi = await render('bloom-7b1 --n 8', 'bloom.png');
+    const chunks = pngTextChunks(readFileSync(alibi.file));
+    expect(chunks.Warning).toBeUndefined();
+    expect(JSON.parse(chunks.relpos)).toMatchObject({ preset: 'bloom-7b1', scheme: 'alibi', view: 'bias' });
   });
 });
 
@@ -316,8 +479,24 @@ describe('relpos errors', { timeout: 30000 }, () => {
     ['--head on a map shared by every head', 'render t5 --view buckets --head 1', 2, /one map for every head/],
     ['--mode outside the weights view', 'render alibi --mode implicit', 2, /--mode applies to the weights view/],
     ['a scheme together with --config', 'render alibi --config c.json', 2, /a scheme or --config, not both/],
-    ['an unknown scheme parameter (from the core)', 'render alibi --param slope=1', 1, /unknown parameter 'slope'/],
-    ['an out-of-range parameter (from the core)', 'render rope --view scores --param base=-1', 1, /base/],
+    ['an unknown scheme parameter (from the core)', 'render alibi --param slope=1', 2, /unknown parameter 'slope'/],
+    ['an out-of-range parameter (from the core)', 'render rope --view scores --param base=-1', 2, /base must be > 1/],
+    [
+      'a Hugging Face name for a CLI option',
+      'render alibi --param numHeads=12',
+      2,
+      /unknown parameter 'numHeads'; did you mean 'heads'\?.*\(on the command line: --heads\)/,
+    ],
+    ['--heads over the core limit', 'render alibi --heads 5000', 2, /heads must be/],
+    ['--group of a scheme', 'render alibi --group 0', 2, /--group applies to a preset or --config/],
+    [
+      'an unknown --group',
+      'render gemma-3-4b --group global',
+      2,
+      /one of gemma-3-4b's groups \(0 full_attention, 1 sliding_attention\)/,
+    ],
+    ['a --group index out of range', 'render gemma-3-4b --group 2', 2, /got '2'/],
+    ['over the work budget (the computation)', 'render rope --view scores --n 4096 --d 1024', 1, /multiply-adds/],
   ];
   for (const [what, words, expectedCode, message, withOut = true] of cases) {
     it(`rejects ${what} with exit code ${expectedCode}`, async () => {

@@ -18,8 +18,8 @@ import {
   viewsFor,
   writeFigure,
 } from '../../bindings/figure.js';
-import { colormapTable, lutIndex } from '../../web/components/colormap.js';
-import { computeView } from '../../web/components/compute.js';
+import { colormapTable, lutIndex } from '../../figure/colormap.js';
+import { computeView } from '../../figure/views.js';
 
 const dir = fileURLToPath(new URL('../../build/figure-test/', import.meta.url));
 let rp;
@@ -96,11 +96,17 @@ describe('heatmapFigure and the files of a tensor', () => {
   });
 });
 
-describe('views (compute.js), shared by the elements, the CLI and relpos/figure', () => {
+describe('views (figure/views.js), shared by the elements, the CLI and relpos/figure', () => {
   it('viewFigure computes what computeView computes and says which call it made', () => {
     const { figure, call } = viewFigure(rp, { scheme: 'rope', view: 'weights', n: 8, d: 16, causal: true });
     const expected = computeView(rp, info('rope'), 'weights', { n: 8, d: 16, causal: true });
-    expect(Array.from(figure.data)).toEqual(Array.from(expected.data));
+    // The weights the call masks (causal: j > i) are drawn as masked (−∞), the others as computed.
+    expect(Array.from(figure.data)).toEqual(
+      Array.from(expected.data, (v, cell) => (cell % 8 > Math.floor(cell / 8) ? -Infinity : v)),
+    );
+    expect(Array.from(expected.data).filter((v, cell) => cell % 8 > Math.floor(cell / 8))).toEqual(Array(28).fill(0));
+    expect(figure.meta.masked).toMatch(/-Infinity/);
+    expect(figure.range[1]).toBe(1);
     expect(call).toEqual({
       view: 'weights',
       call: 'attention',

@@ -1,15 +1,6 @@
 // Text exporters of the web figures (CSV, JSON, pgfplots, SVG) and messages — pure, no DOM.
 import { describe, expect, it } from 'vitest';
-import {
-  dataNumber,
-  fromJSON,
-  texEscape,
-  toCSV,
-  toJSON,
-  toPgfplots,
-  toSVG,
-  xmlEscape,
-} from '../../web/components/export.js';
+import { dataNumber, fromJSON, texEscape, toCSV, toJSON, toPgfplots, toSVG, xmlEscape } from '../../figure/export.js';
 import { defaultMessages, formatMessage, mergeMessages } from '../../web/components/messages.js';
 
 function heatmap(n, f = (i, j) => 0 - Math.abs(j - i) * 0.5) {

@@ -1,6 +1,6 @@
 // Nice-number ticks and number formatting of the web components (pure functions, no DOM).
 import { describe, expect, it } from 'vitest';
-import { formatNumber, formatTick, integerTicks, logTicks, niceStep, niceTicks } from '../../web/components/ticks.js';
+import { formatNumber, formatTick, integerTicks, logTicks, niceStep, niceTicks } from '../../figure/ticks.js';
 
 describe('niceTicks', () => {
   it('uses steps of 1, 2 or 5 × 10^k inside the range', () => {

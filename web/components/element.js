@@ -5,7 +5,7 @@
 // web/index.d.ts), relpos-error and relpos-export.
 import { load } from '../../bindings/index.js';
 import { EXPORT_FORMATS, download, exportFigure } from './export.js';
-import { viewNeedsAnalysis } from './compute.js';
+import { viewNeedsAnalysis } from '../../figure/views.js';
 import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
 
 const BASE_STYLE = `

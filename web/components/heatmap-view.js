@@ -12,7 +12,7 @@
 //           restores it): renderHeatmap paints one pixel per cell offscreen and drawImage scales
 //           the window (imageSmoothingEnabled = false). Same colours, so a lost context never shows.
 import { renderHeatmap } from './render-heatmap.js';
-import { colormapTable } from './colormap.js';
+import { colormapTable } from '../../figure/colormap.js';
 
 const VERTEX = `#version 300 es
 void main() {

@@ -13,11 +13,11 @@
 // announced through an aria-live readout. The toolbar, export menu, words and events come from
 // element.js; docs/elements.md has it all.
 import uPlot from 'uplot';
-import { computeView, defaultView, viewCall } from './compute.js';
+import { computeView, defaultView, viewCall } from '../../figure/views.js';
 import { RelposElement, elementTemplate } from './element.js';
-import { seriesColor } from './export.js';
+import { seriesColor } from '../../figure/export.js';
 import { formatMessage } from './messages.js';
-import { formatNumber, formatTick } from './ticks.js';
+import { formatNumber, formatTick } from '../../figure/ticks.js';
 import { UPLOT_CSS } from './uplot-css.js';
 
 const STYLE = `${UPLOT_CSS}

@@ -1,5 +1,5 @@
 // <relpos-heatmap scheme="alibi" n="128" heads="8"></relpos-heatmap>: a live heatmap of one view of a
-// scheme (bias | scores | weights | buckets | distances, defined in compute.js), computed by the
+// scheme (bias | scores | weights | buckets | distances, defined in figure/views.js), computed by the
 // wasm core and drawn by heatmap-view.js (the page's one shared WebGL2 context, canvas-2D fallback).
 // Attributes are live: scheme, view, n, heads, head, d, causal, mode, colormap, range ("lo,hi" or
 // "auto"), renderer ("auto" | "webgl2" | "2d"), params (JSON object) and every scheme parameter by
@@ -8,13 +8,13 @@
 // focusable — arrow keys move a cell cursor (Shift: ×10), + / − zoom, 0 resets, Enter locks — and
 // the readout is an aria-live region. Maps up to 32×32 also carry a visually hidden <table>.
 // The toolbar, export menu, words and events come from element.js; docs/elements.md has it all.
-import { colormapTable } from './colormap.js';
-import { computeView, defaultView, requireView, viewCall } from './compute.js';
+import { colormapTable } from '../../figure/colormap.js';
+import { VIEWS, computeView, defaultView, viewCall, viewsFor } from '../../figure/views.js';
 import { RelposElement, elementTemplate } from './element.js';
 import { createHeatmapView } from './heatmap-view.js';
 import { formatMessage } from './messages.js';
-import { autoScale } from './render-heatmap.js';
-import { formatNumber, integerTicks, niceTicks } from './ticks.js';
+import { autoScale } from '../../figure/scale.js';
+import { formatNumber, integerTicks, niceTicks } from '../../figure/ticks.js';
 
 const TABLE_LIMIT = 32;
 const DEFAULT_N = 64;
@@ -236,7 +236,15 @@ export class RelposHeatmap extends RelposElement {
     const mode = this.getAttribute('mode');
     if (mode) options.mode = mode;
     const view = this.getAttribute('view') || defaultView(info);
-    requireView('relpos-heatmap', info, view, this.messages);
+    // The element's own words (messages.errorView / errorUnsupported) for a view it cannot show.
+    if (!viewsFor(info).includes(view)) {
+      const m = this.messages;
+      throw new RangeError(
+        VIEWS.includes(view)
+          ? formatMessage(m.errorUnsupported, { scheme: info.id, call: view })
+          : formatMessage(m.errorView, { views: VIEWS.join(', '), view }),
+      );
+    }
     const key = JSON.stringify([info.id, view, options]);
     if (key === this.#computeKey && this.#tensor) return 0;
     const t = performance.now();

@@ -3,8 +3,8 @@
 // unprefixed); the playground shows two side by side (the second with id prefix "b-" and hash
 // prefix "b."). Words come from the message files; numbers from the core.
 import '../components/relpos-heatmap.js';
-import { colormapNames } from '../components/colormap.js';
-import { VIEWS, viewsFor } from '../components/compute.js';
+import { colormapNames } from '../../figure/colormap.js';
+import { VIEWS, viewsFor } from '../../figure/views.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
 import { familyKey, segmented } from '../site/controls.js';

@@ -1,9 +1,9 @@
 // Small DOM helpers for the chapter's demos and the playground: labelled controls whose words come
 // from the message files (data-i18n keys), computed numbers and verdicts, a matrix view (canvas +
 // renderHeatmap with axes, colour scale and a hover/keyboard readout). No visible word is written here.
-import { colormapCss } from '../components/colormap.js';
+import { colormapCss } from '../../figure/colormap.js';
 import { renderHeatmap } from '../components/render-heatmap.js';
-import { formatTick, integerTicks, niceTicks } from '../components/ticks.js';
+import { formatTick, integerTicks, niceTicks } from '../../figure/ticks.js';
 import { applyI18n, lang, LANGUAGES, onLang, t } from '../i18n/index.js';
 import { fmt } from './format.js';
 

@@ -1,8 +1,9 @@
 // The views of a scheme: which core call each one makes, with which options. One definition for
 // <relpos-heatmap>, <relpos-curve> (profiles), the CLI and the Node figure writer (bindings/figure.js).
+// It takes the loaded core as an argument (computeView(rp, …)) and imports nothing of the package.
 //   bias       rp.bias(scheme, { n, heads, causal, …params })                          [heads, n, n]
 //   scores     rp.scores(scheme, { n, d, heads, causal, …params })                     [heads, n, n]
-//   weights    rp.attention({ q: ones, k: ones, heads, scheme, params, mode, causal }).weights
+//   weights    rp.attention({ q: ones, k: ones, heads, scheme, params, mode, causal, slidingWindow }).weights
 //              — a content-free probe: every query and key is the all-ones vector of width heads·d,
 //              so only the positional term shapes the weights (softmax over j of QKᵀ/√d + B with a
 //              constant QKᵀ for bias schemes, rotated probes for rotary ones, QPᵀ terms for vector
@@ -12,12 +13,10 @@
 //   distances  rp.analysis.distances(rp.encoding(scheme, { n, d, …params }), 'euclidean')   [n, n]
 // `causal` goes to every call when the caller set it: the core applies it (or names it as an error
 // where a call has no causal form, e.g. encodings) — it is never emulated here.
-import { formatMessage } from './messages.js';
-
 const VIEW_CALLS = Object.freeze({
   bias: { call: 'bias', takes: ['n', 'heads'] },
   scores: { call: 'scores', takes: ['n', 'd', 'heads'] },
-  weights: { call: 'attention', takes: ['n', 'd', 'heads', 'mode'] },
+  weights: { call: 'attention', takes: ['n', 'd', 'heads', 'mode', 'slidingWindow'] },
   buckets: { call: 'buckets', takes: ['n'] },
   // rp.analysis lives in the analysis module, loaded on first use (docs/api.md, load).
   distances: { call: 'encoding', takes: ['n', 'd'], analysis: true },
@@ -48,19 +47,9 @@ export function defaultMode(info) {
   return info.calls.includes('bias') || info.calls.includes('rotate') ? 'explicit' : 'implicit';
 }
 
-/**
- * Checks that `view` is a view of this scheme: a RangeError naming `where` and the views it has
- * otherwise — in the words of `messages` (errorView, errorUnsupported) when an element passes its own.
- */
-export function requireView(where, info, view, messages) {
+/** Checks that `view` is a view of this scheme: a RangeError naming `where` and the views it has otherwise. */
+export function requireView(where, info, view) {
   const views = viewsFor(info);
-  if (messages && !views.includes(view)) {
-    throw new RangeError(
-      VIEWS.includes(view)
-        ? formatMessage(messages.errorUnsupported, { scheme: info.id, call: view })
-        : formatMessage(messages.errorView, { views: VIEWS.join(', '), view }),
-    );
-  }
   if (!VIEWS.includes(view)) {
     throw new RangeError(`${where}: view must be one of ${VIEWS.join(', ')}, got '${view}'`);
   }
@@ -75,10 +64,15 @@ export function requireView(where, info, view, messages) {
  * `options` in: n, heads, d, causal, mode and the scheme parameters.
  */
 export function viewCall(info, view, options = {}) {
-  const { n, heads, d, causal, mode, ...params } = { ...VIEW_DEFAULTS, ...options };
-  const common = { n, heads, d, mode };
+  const { n, heads, d, causal, mode, slidingWindow, ...params } = { ...VIEW_DEFAULTS, ...options };
+  const common = { n, heads, d, mode, slidingWindow };
   const { call, takes } = VIEW_CALLS[view];
-  const chosen = Object.fromEntries(takes.map((name) => [name, common[name]]));
+  if (slidingWindow !== undefined && !takes.includes('slidingWindow')) {
+    throw new RangeError(`relpos.viewCall: slidingWindow applies to the weights view (attention), not ${view}`);
+  }
+  const chosen = Object.fromEntries(
+    takes.filter((name) => name !== 'slidingWindow' || slidingWindow !== undefined).map((name) => [name, common[name]]),
+  );
   if (causal !== undefined) chosen.causal = causal;
   if (view === 'weights') {
     // Vector schemes take the probe width as their own `d`; bias schemes have none.
@@ -104,6 +98,23 @@ export function computeView(rp, info, view, options = {}) {
   }
   if (view === 'distances') return rp.analysis.distances(rp.encoding(scheme, callOptions), 'euclidean');
   return rp[call](scheme, callOptions);
+}
+
+/**
+ * The cells a weights view's call masks, as the core masks them: a Uint8Array [n·n] with 1 where
+ * key j is masked for query i (causal, sliding window), or null when the call masks nothing. The core
+ * answers it: the same call's mask options on a constant probe (one head, width 1, no scheme) give
+ * equal logits over the kept keys, so each kept weight is 1/count > 0 and a masked one exactly 0 —
+ * unlike the view's own weights, where a kept key's weight can underflow to 0.
+ */
+export function maskedCells(rp, info, view, options = {}) {
+  if (view !== 'weights') return null;
+  const { n, causal, slidingWindow } = viewCall(info, view, options).options;
+  if (!causal && slidingWindow === undefined) return null;
+  const ones = { shape: [n, 1], data: new Float32Array(n).fill(1) };
+  const mask = { ...(causal ? { causal } : {}), ...(slidingWindow !== undefined ? { slidingWindow } : {}) };
+  const { data } = rp.attention({ q: ones, k: ones, ...mask }).weights;
+  return Uint8Array.from(data, (w) => (w === 0 ? 1 : 0));
 }
 
 /** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8, causal: true }). */
