@@ -252,15 +252,15 @@ describe('relpos render: what it drew', { timeout: 30000 }, () => {
     expect(plain.stderr).toMatch(/^relpos: {3}form = symmetric \(--param\): -m\|j-i\| \(paper\/MPT\)$/m);
   });
 
-  it('prints what docs/cli.md shows for BLOOM', async () => {
+  it('prints what docs/cli.md shows: BLOOM, a layer group of Llama 4, T5 with its demonstration table', async () => {
     const doc = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
-    const [, command, shown] = /\(`npx (relpos render [^`]+)`\):\n\n```text\n([\s\S]*?)```/.exec(doc);
-    const words = command.split(' ').slice(1);
-    const { code, stderr } = await run(process.execPath, [cli, ...words], { cwd: outDir, encoding: 'utf8' }).then(
-      (r) => ({ code: 0, ...r }),
-    );
-    expect(code).toBe(0);
-    expect(stderr).toBe(shown);
+    const examples = [...doc.matchAll(/\(`npx (relpos render [^`]+)`\):?\n\n```text\n([\s\S]*?)```/g)];
+    expect(examples.map(([, command]) => command.split(' ')[2])).toEqual(['bloom-7b1', 'llama-4-scout', 't5-base']);
+    for (const [, command, shown] of examples) {
+      const words = command.split(' ').slice(1);
+      const { stderr } = await run(process.execPath, [cli, ...words], { cwd: outDir, encoding: 'utf8' });
+      expect(stderr, command).toBe(shown);
+    }
   });
 
   it('--causal goes to the core call of every view (the core applies it, or names it)', async () => {
