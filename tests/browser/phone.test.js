@@ -1,7 +1,8 @@
 // The chapter on a phone (a 390 × 844 viewport), in both languages: the page never scrolls sideways;
 // every display formula fits its box (on one line, stacked or scaled by web/tutorial/tex.js) or, when
 // it cannot, shows that it scrolls (data-fit="scroll": edge shadows and a scrollbar that stays); every
-// table fits, the 2.1.9 summary as one card per scheme with each cell named by its column.
+// table fits, the 2.1.9 summary as one card per scheme with each cell named by its column. The
+// playground and the lab do not scroll sideways either.
 import { describe, expect, it } from 'vitest';
 import { useSite } from './browser.js';
 import { mountChapter, waitDrawn } from './site-pages.js';
@@ -46,9 +47,11 @@ describe('the chapter at 390 px', () => {
         await waitDrawn(page, 'chapter');
         await mountChapter(page);
         await page.waitForFunction(() =>
-          [...document.querySelectorAll('.tex:not([data-tex-inline])')].every((e) => e.dataset.fit),
+          [...document.querySelectorAll('.tex:not([data-tex-inline])')].every((e) => e.querySelector('.katex')),
         );
-        await page.waitForFunction(() => document.querySelectorAll('table.summary tbody tr').length > 10);
+        await page.waitForFunction(() => document.querySelectorAll('table.summary tbody tr').length > 10, null, {
+          timeout: 15000,
+        });
         const seen = await page.evaluate(overflows);
         expect(seen.formulas.length).toBeGreaterThan(20);
         for (const f of seen.formulas) {
@@ -67,5 +70,31 @@ describe('the chapter at 390 px', () => {
         await context.close();
       }
     });
+  }
+});
+
+describe('the playground and the lab at 390 px', () => {
+  for (const [name, path] of [
+    ['playground', 'playground.html'],
+    ['lab', 'lab.html'],
+  ]) {
+    for (const lang of ['en', 'zh']) {
+      it(`${name} in ${lang}: no sideways scroll`, async () => {
+        const context = await shared.browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${shared.site.url}${path}?lang=${lang}`);
+          await waitDrawn(page, name);
+          const [width, viewport] = await page.evaluate(() => [
+            document.documentElement.scrollWidth,
+            document.documentElement.clientWidth,
+          ]);
+          expect(viewport).toBe(PHONE.width);
+          expect(width).toBeLessThanOrEqual(viewport);
+        } finally {
+          await context.close();
+        }
+      });
+    }
   }
 });
