@@ -206,7 +206,13 @@ export class RelposCurve extends RelposElement {
       ],
       series: [
         { label: f.xLabel },
-        ...f.series.map((s, k) => ({ label: s.label, stroke: seriesColor(k), width: 1.5, spanGaps: false })),
+        // A series without a label is named by the y axis (uPlot's own default would be the English "Value").
+        ...f.series.map((s, k) => ({
+          label: s.label || f.yLabel,
+          stroke: seriesColor(k),
+          width: 1.5,
+          spanGaps: false,
+        })),
       ],
       cursor: { drag: { x: true, y: false }, points: { size: 6 } },
       legend: { live: true },

@@ -65,6 +65,10 @@ export const AVOID = [
   { zh: '平移缺陷', instead: '平移不变性误差' },
   { zh: '辛格函数', instead: 'sinc 函数' },
   { zh: '（相对位置 0）', instead: '到位置 0 的……' },
+  { zh: '目录中', instead: '方案库 / relpos 收录的（目录是书的目录）' },
+  { zh: '放出', instead: '遇到陌生旋转角的维度对（“lets out” 的直译）' },
+  { zh: '傅里叶模态', instead: '傅里叶基 / 傅里叶模式' },
+  { zh: '只依赖位置的', instead: '任务的答案取决于位置（模型并非只依赖位置）' },
 ];
 
 /**

@@ -1,7 +1,8 @@
 // 简体中文 words of <relpos-lab>; the tutorial passes this (or its own table) as `messages`.
 export const labMessagesZh = Object.freeze({
   title: '外推实验室',
-  intro: '在长度 L 上训练一个只依赖位置的小型注意力模型，再在 2L、4L、8L 上测试。所有计算都在 wasm 核心中逐步完成。',
+  intro:
+    '在长度 L 上训练一个小型注意力模型，任务的答案取决于词元的位置；再在 2L、4L、8L 上测试。所有计算都在 wasm 核心中逐步完成。',
   task: '任务',
   schemes: '位置编码方案',
   length: '训练长度 L',

@@ -7,25 +7,11 @@ import { colormapNames } from '../../figure/colormap.js';
 import { VIEWS, viewsFor } from '../../figure/views.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
+import { choiceWords, paramWords, schemeCite, schemeDescription, shownParams } from '../i18n/scheme-words.js';
 import { familyKey, segmented } from '../site/controls.js';
 import { fmt } from './format.js';
 import { el, words } from './ui.js';
 
-// Parameters the page sets itself or that need arrays (tables, probes) are not sliders.
-const SKIP = new Set([
-  'n',
-  'd',
-  'heads',
-  'causal',
-  'positions',
-  'rotaryDim',
-  'seqLen',
-  'role',
-  'center',
-  'output',
-  'q',
-  'k',
-]);
 const MODES = ['', 'explicit', 'implicit', 'mixed'];
 const CURVES = ['profile', 'frequencies', 'wavelengths'];
 // The hash fields the pane's own controls hold: field → control id (without the pane's prefix).
@@ -137,13 +123,28 @@ function fillPickers($, rp, drawable, presets) {
   for (const kind of CURVES) $('curve-kind').add(keyedOption(kind, `pane.curve.${kind}`));
   if (presets) {
     $('preset').add(keyedOption('', 'pane.preset.none'));
-    for (const p of rp.presets) $('preset').add(new Option(`${p.name} (${p.scheme})`, p.id));
+    for (const p of rp.presets) $('preset').add(new Option(presetText(p), p.id));
   }
 }
 
+/** A preset's name and its scheme's, in the page's language. */
+const presetText = (p) => `${p.name}（${t(`scheme.${p.scheme}`)}）`;
+
+/** Puts the page's language on a parameter's label, tooltip and options (scheme-words.js). */
+function localizeParam(label, info, name) {
+  const spec = info.params[name];
+  const words = paramWords(lang(), info, name);
+  label.title = words.doc;
+  label.querySelector('.param-name').textContent = words.label;
+  for (const option of label.querySelector('select')?.options ?? []) {
+    option.textContent = choiceWords(lang(), info, name, option.value);
+  }
+  return spec;
+}
+
 /** The labelled input of one scheme parameter, or null for a kind the pane does not edit. */
-function paramControl(name, spec, inputId) {
-  const label = el('label', { className: 'control', htmlFor: inputId, title: spec.doc }, name);
+function paramControl(info, name, spec, inputId) {
+  const label = el('label', { className: 'control', htmlFor: inputId }, el('span', { className: 'param-name' }));
   if (spec.type === 'choice') {
     const s = el('select', { id: inputId, name });
     spec.choices.forEach((c) => s.add(new Option(c, c)));
@@ -163,6 +164,8 @@ function paramControl(name, spec, inputId) {
   } else {
     return null;
   }
+  label.dataset.param = name;
+  localizeParam(label, info, name);
   return label;
 }
 
@@ -184,7 +187,7 @@ function hashSchema(key, drawable) {
 /** What the hash may hold for each of a scheme's parameters. */
 function paramSpec(info) {
   return (name) => {
-    const spec = Object.hasOwn(info.params, name) && !SKIP.has(name) ? info.params[name] : undefined;
+    const spec = Object.hasOwn(info.params, name) && shownParams(info).includes(name) ? info.params[name] : undefined;
     if (!spec) return undefined;
     if (spec.type === 'choice') return { type: 'choice', choices: spec.choices };
     if (spec.type === 'boolean') return { type: 'boolean' };
@@ -338,9 +341,24 @@ class ExplorerPane {
 
   describe() {
     const info = this.infoOf(this.schemeSelect.value);
-    // The core's scheme descriptions are English; other languages show the citation only.
-    this.$('cite').textContent =
-      lang() === 'en' ? `${info.description} — ${info.cite}` : t('pane.cite', { cite: info.cite });
+    // The core's descriptions are English; the web layer has each scheme's in every other language.
+    // The reference stays as its authors cite it (names, venue, arXiv id), marked as a <cite>.
+    const [before, after = ''] = t('pane.cite').split('{cite}');
+    const cite = el('cite', { textContent: schemeCite(lang(), info) });
+    this.$('cite').replaceChildren(`${schemeDescription(lang(), info)} — ${before}`, cite, after);
+  }
+
+  /** The parameters' and presets' words in the page's language. */
+  localizeParams() {
+    const info = this.infoOf(this.schemeSelect.value);
+    for (const label of this.fieldset.querySelectorAll('label[data-param]')) {
+      localizeParam(label, info, label.dataset.param);
+    }
+    if (!this.presets) return;
+    for (const option of this.$('preset').options) {
+      const p = this.rp.presets.find((preset) => preset.id === option.value);
+      if (p) option.textContent = presetText(p);
+    }
   }
 
   /** Draws what the controls say: the head within the heads, the value readouts, the heatmap, the curve. */
@@ -363,9 +381,8 @@ class ExplorerPane {
     applyI18n(this.viewSelect);
     if (wantedView && viewsFor(info).includes(wantedView)) this.viewSelect.value = wantedView;
     this.fieldset.querySelectorAll('label').forEach((l) => l.remove());
-    for (const [name, spec] of Object.entries(info.params)) {
-      if (SKIP.has(name) || spec.default === null) continue;
-      const control = paramControl(name, spec, `${this.id}p-${name}`);
+    for (const name of shownParams(info)) {
+      const control = paramControl(info, name, info.params[name], `${this.id}p-${name}`);
       if (control) this.fieldset.append(control);
     }
   }
@@ -438,6 +455,7 @@ class ExplorerPane {
     });
     onLang(() => {
       this.describe();
+      this.localizeParams();
       caption();
     });
   }

@@ -26,11 +26,80 @@ export function renderInlineMath(element, text) {
   });
 }
 
+/**
+ * The parts of a display formula separated by \qquad at the top level (outside braces and
+ * environments), or [tex] when it has none: a narrow screen stacks them (fitDisplay).
+ */
+export function displayParts(tex) {
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < tex.length; i++) {
+    const c = tex[i];
+    if (c === '\\' && tex.startsWith('\\begin{', i)) depth++;
+    else if (c === '\\' && tex.startsWith('\\end{', i)) depth--;
+    else if (c === '\\' && (tex[i + 1] === '{' || tex[i + 1] === '}')) i++;
+    else if (c === '{') depth++;
+    else if (c === '}') depth--;
+    else if (depth === 0 && tex.startsWith('\\qquad', i) && !/[A-Za-z]/.test(tex[i + 6] ?? '')) {
+      parts.push(tex.slice(start, i).trim());
+      start = i + 6;
+    }
+  }
+  parts.push(tex.slice(start).trim());
+  return parts.filter(Boolean);
+}
+
+// Display formulas never cut off silently on a narrow screen: fitDisplay tries the formula on one
+// line, then its \qquad parts stacked, then scaled down to MIN_SCALE; what still does not fit
+// scrolls, with a visible cue (data-fit="scroll", web/styles/chapter.css).
+const MIN_SCALE = 0.7;
+const fits = (element) => element.scrollWidth <= element.clientWidth + 1;
+
+/** Lays a typeset display formula out to its box's width; sets data-fit to line, stack, scale or scroll. */
+export function fitDisplay(element) {
+  const width = element.clientWidth;
+  if (!width || Number(element.dataset.fitWidth) === width) return;
+  element.dataset.fitWidth = String(width);
+  const tex = element.dataset.tex;
+  const parts = displayParts(tex);
+  const layouts = [tex];
+  if (parts.length > 1) layouts.push(`\\begin{gathered} ${parts.join(' \\\\ ')} \\end{gathered}`);
+  element.style.fontSize = '';
+  for (const [index, layout] of layouts.entries()) {
+    if (element.dataset.texLayout !== String(index)) {
+      renderMath(element, layout);
+      element.dataset.texLayout = String(index);
+    }
+    if (fits(element)) {
+      element.dataset.fit = index === 0 ? 'line' : 'stack';
+      return;
+    }
+  }
+  const scale = Math.max(MIN_SCALE, Math.floor((100 * element.clientWidth) / element.scrollWidth) / 100);
+  element.style.fontSize = `${scale}em`;
+  element.dataset.fit = fits(element) ? 'scale' : 'scroll';
+}
+
+const resized =
+  typeof ResizeObserver === 'undefined'
+    ? null
+    : new ResizeObserver((entries) => {
+        for (const entry of entries) fitDisplay(entry.target);
+      });
+
 /** Typesets every [data-tex] element under root (the TeX source is the attribute's value). */
 export function renderAllMath(root = document) {
   for (const element of root.querySelectorAll('[data-tex]')) {
     if (element.dataset.texDone === element.dataset.tex) continue;
-    renderMath(element, element.dataset.tex, { display: !element.hasAttribute('data-tex-inline') });
+    const display = !element.hasAttribute('data-tex-inline');
+    renderMath(element, element.dataset.tex, { display });
     element.dataset.texDone = element.dataset.tex;
+    if (display) {
+      element.dataset.texLayout = '0';
+      delete element.dataset.fitWidth;
+      fitDisplay(element);
+      resized?.observe(element);
+    }
   }
 }

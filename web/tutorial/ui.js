@@ -358,3 +358,18 @@ export function showBuild(rp) {
 export function localize(root) {
   applyI18n(root);
 }
+
+/**
+ * Names each body cell of `table` by its column's header (data-label), so a narrow screen can show a
+ * row as a card (web/styles/chapter.css); call it after the table's words are in place.
+ */
+export function labelCells(table) {
+  const headers = [...(table.tHead?.rows[0]?.cells ?? [])].map((cell) => cell.textContent.trim());
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      [...row.cells].forEach((cell, index) => {
+        if (cell.tagName === 'TD' && headers[index]) cell.dataset.label = headers[index];
+      });
+    }
+  }
+}

@@ -5,7 +5,7 @@ import { ROTARY_TABLE, summaryRow, summarySchemes } from '../verdicts.js';
 import { controls, figure, live } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
-import { el, localize, slider, words } from '../ui.js';
+import { el, labelCells, localize, slider, words } from '../ui.js';
 
 const COLUMNS = ['invariant', 'decays', 'bounded', 'psd', 'cpd', 'extrapolates'];
 
@@ -105,6 +105,7 @@ export function mount(root, { rp }) {
     );
     table.replaceChildren(el('thead', {}, headerRow()), el('tbody', {}, ...rows));
     localize(table);
+    labelCells(table);
     root.dataset.n = String(size);
     root.dataset.L = String(L.value);
   }
