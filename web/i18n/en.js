@@ -19,6 +19,7 @@ export default {
       'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it: every number and figure below is computed when you move a control, by the relpos WebAssembly core — except a few small steps done in JavaScript, named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, angle arithmetic, and the naive softmax that is shown failing). Every sentence that states a measured fact is checked by a test that computes it.',
     'chapter.conventions':
       'Conventions: row $i$ is the query position, column $j$ the key position, $r = j - i$ the relative distance (negative: the key lies in the past) and $d$ the dimension of the vectors. Figures, readouts and the text count positions from 0, as the code does; the formulas of the original count from 1.',
+    'claim.fails': ' [Checked on this page: this does not hold at this setting.]',
     'toc.label': 'Table of contents',
     'toc.title': 'Contents',
     'explore.title': 'Try it: one scheme, live',
@@ -67,7 +68,7 @@ export default {
     's212.p.measure':
       'The page measures it for any scheme: it computes the position-only score matrix $S$ and its translation defect, the largest change along a diagonal relative to the largest entry. The defect is 0 up to float32 rounding exactly when $S$ is a Toeplitz matrix (Figures 2.1.2-a and 2.1.2-b).',
     's212.claim.relativeInvariant':
-      'All {count} relative schemes of the catalogue (every bias and RoPE with its scalings) have a defect of at most {worst}.',
+      'Of the schemes the core marks translation invariant, the {count} whose position term is not zero (Shaw, DeBERTa, every bias but FIRE, RoPE with its variants and scalings) have a defect of at most {worst}. NoPE and Transformer-XL pass only trivially: their position-only score is 0 everywhere (Transformer-XL’s position term needs its learned $u, v, W_R$), so the demo shows them a blank map. FIRE is not in the list: it divides the distance by $\\psi(\\max(i, L))$ with $L = 512$, which depends on the query once $i$ passes $L$ — on this slider its defect is {fireHere}, at $n = 1024$ it is {fire}.',
     's212.claim.absoluteNotInvariant':
       'Learned absolute embeddings (random here) and sinusoidal vectors passed through random $W_Q, W_K$ do not: their defects are {learned} and {projected}. The raw product $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ of sinusoidal vectors is itself invariant (defect {raw}); the projections break it.',
     's212.h.claim': 'Claim against evidence: “relative encoding extrapolates well”',
@@ -81,7 +82,7 @@ export default {
     's212.claim.labWhy':
       'Why: ALiBi’s two heads have fixed slopes of 1/16 and 1/256, so they spread the last query’s weight over many keys (no key gets more than 0.15), and no content-free monotone bias can favour the key two back over the key one back. KERPLE learns the steepness of its bias: after training each head puts 0.3 or more of that weight on one key at most three back, and the rest of the layer can read the target off such sharp heads. T5 and RoPE learn to put their largest weight exactly two back.',
     's212.claim.t5Unseen':
-      'Past $L$ they meet what training never showed: RoPE new angles, T5 its {buckets} buckets for distances 16 and beyond, all untrained at $L = 16$.',
+      'Past $L$ they meet what training never showed: RoPE new angles; T5 — whose lab model uses one-directional buckets, as a causal model sees no future keys — sends the distances 16 to {far} to {buckets} buckets (buckets {first}–{last} of its {total}) that no distance below $L = 16$ uses, so all of them stay untrained.',
     's212.scheme': 'Scheme',
     's212.learned': 'Learned absolute (random embeddings)',
     's212.sinusoidalWqk': 'Sinusoidal through random W_Q, W_K',
@@ -97,6 +98,8 @@ export default {
     's212.defectKValue': 'k = {k}: max {max}',
     's212.invariant': 'Translation invariant: the two windows are identical, as Theorem 1 says.',
     's212.notInvariant': 'Not translation invariant: the score depends on absolute positions.',
+    's212.zero':
+      'The position-only score is 0 everywhere: the scheme adds no position term here, so invariance holds trivially and says nothing.',
 
     's213.title': '2.1.3 A geometric view of relative position',
     's213.h.structure': 'Geometric structure in high-dimensional space',
@@ -109,12 +112,12 @@ export default {
     's213.claim.l1NotRelative':
       'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ (relative defect at most {l2}); the Manhattan distance does not (relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
     's213.claim.notMonotone':
-      'None of them grows steadily with $r$: the Euclidean distance between sinusoidal vectors reaches its first local maximum at $r = {r}$, where the fastest pair has turned about half a circle, and then falls back. A periodic term coming round is not aliasing.',
+      'None of them grows steadily with $r$: at every $d$ of the slider the Euclidean distance between sinusoidal vectors reaches a local maximum and then falls back; at $d = 16$ the first is at $r = {r}$, where the fastest pair has turned about half a circle. A periodic term coming round is not aliasing.',
     's213.claim.pcaShadow':
       'At $n = 128$, $d = 16$ the top two principal components explain only {a} % + {b} % of the variance: the plane shows a shadow of a curve that winds through many dimensions, not a helix.',
     's213.h.manifold': 'The manifold view',
     's213.p.manifold':
-      'The original reads relative encoding as a map $\\phi$ from a pair of positions to a vector that depends only on their distance. For sinusoidal and RoPE vectors each 2-D pair $k$ runs around a circle at its own rate $\\omega_k$ (Figure 2.1.3-d), so the position curve lies on a product of circles — a one-dimensional manifold. Reading off, pair by pair, the cosine and sine of the angle from $\\mathbf{p}_i$ to $\\mathbf{p}_j$ (the dot and cross product of the two 2-D pairs, computed in JavaScript) gives $\\phi(i, j)$ (Figure 2.1.3-e, first pair).',
+      'The original reads relative encoding as a map $\\phi$ from a pair of positions to a vector that depends only on their distance. For sinusoidal and RoPE vectors each 2-D pair $k$ runs around a circle at its own rate $\\omega_k$ (Figure 2.1.3-d), so the position curve lies on a product of circles (a torus), and the curve itself is a one-dimensional manifold on it. Reading off, pair by pair, the cosine and sine of the angle from $\\mathbf{p}_i$ to $\\mathbf{p}_j$ (the dot and cross product of the two 2-D pairs, computed in JavaScript) gives $\\phi(i, j)$ (Figure 2.1.3-e, first pair).',
     's213.claim.phiRelative':
       'That $\\phi$ depends only on $j - i$ for sinusoidal and RoPE vectors (defect at most {sin}) and not for learned ones (defect {learned}).',
     's213.source': 'Position vectors',
@@ -148,7 +151,7 @@ export default {
     's213.isMonotone': 'grows over all {n} positions',
     's213.firstMax': 'first local maximum at r = {r}',
     's213.curveX': 'distance r = j − i (positions)',
-    's213.curveY': 'distance between position vectors',
+    's213.curveY': 'distance from p₀',
     's213.fig.d':
       'The first pairs $(p_{2k}, p_{2k+1})$ of the position vectors for positions $0 \\ldots n - 1$: each pair of a sinusoidal or RoPE vector runs around a circle; learned vectors do not.',
     's213.fig.e':
@@ -255,7 +258,7 @@ export default {
     's215.param.sigma': 'Length scale σ',
     's215.param.omega': 'Frequency ω',
     's215.param.width': 'Half-width w',
-    's215.param.alpha': 'Period scale α',
+    's215.param.alpha': 'Frequency parameter α',
     's215.n': 'n',
     's215.meanSlope': 'Mean function slope c',
     's215.symmetric': '1. Symmetric, k(r) = k(−r)?',
@@ -299,7 +302,8 @@ export default {
     's215.decay': 'Decay λ',
     's215.temperature': 'Temperature τ',
     's215.rowEntropy': 'Mean row entropy',
-    's215.rowEntropyValue': '{mean} nats (uniform rows: {max})',
+    's215.rowEntropyValue':
+      '{mean} nats (uniform causal rows: {max}, the mean of ln(i + 1) over the 64 rows, ln(64!)/64)',
     's215.distEntropy': 'Entropy of p(r)',
     's215.distEntropyValue': '{h} nats (at most {max}), mean distance {mean}',
     's215.rowEntropyShort': 'row entropy',
@@ -379,7 +383,7 @@ export default {
     's217.claim.extrapolationTest':
       'For every $L$ of the slider RoPE fails (at $L = 32$, {count} of {pairs} pairs meet unseen angles) while ALiBi and KERPLE keep decaying past $L$.',
     's217.lambda': 'Decay λ',
-    's217.alpha': 'Frequency scale α',
+    's217.alpha': 'Frequency parameter α',
     's217.d': 'Dimension d',
     's217.budget': 'Dimension budget',
     's217.budgetValue': 'd = {d} = 2 × {count} frequencies',
@@ -391,7 +395,7 @@ export default {
     's217.fig.a':
       'The distance decay function $e^{-\\lambda|r|}$ and the frequency term $\\sin(r/\\alpha)$ against the distance $r$.',
     's217.baseLabel': 'base {base}',
-    's217.boundY': 'bound (relative to r = 1)',
+    's217.boundY': '(1/(d/2)) Σ_j |S_j| (RoFormer)',
     's217.fig.b': 'RoPE’s long-range decay bound (RoFormer) at $d = {d}$ for three bases; both axes logarithmic.',
     's217.preset': 'Real model',
     's217.preset.none': '(none)',
@@ -402,6 +406,7 @@ export default {
     's217.rotD': 'Rotary dimension',
     's217.incomplete': 'Pairs that never complete a turn in training',
     's217.incompleteValue': '{count} of {pairs} (first: pair {first})',
+    's217.incompleteNone': '0 of {pairs}: every pair completes a turn',
     's217.unseenPlain': 'Plain RoPE at s·L: pairs meeting unseen angles',
     's217.unseenScaled': 'With the scaling at s·L: pairs meeting unseen angles',
     's217.unseenValue': '{count} of {pairs}',
@@ -437,14 +442,14 @@ export default {
       "For all six schemes of the menu the analytic $f'(r)$ agrees with central finite differences to {worst} at $r = 1 \\ldots 128$.",
     's218.h.precision': 'Precision of rotary angles',
     's218.p.precision':
-      'The error of $\\cos, \\sin$ of $m \\theta_k$ computed in float32, float16 and bfloat16 against float64, as the position $m$ grows to a million ($d = 128$, Figure 2.1.8-c).',
+      'The error of $\\cos, \\sin$ of $m \\theta_k$ against float64 as the position $m$ grows to a million ($d = 128$, Figure 2.1.8-c), in four pipelines: float32, float16 and bfloat16 with $\\theta_k$, $m$ and their product themselves rounded to that format (a worst case), and the usual bfloat16 pipeline, which computes the angles in float32 and stores only the $\\cos, \\sin$ tables in bfloat16.',
     's218.claim.precision':
-      'With base 10000 the rotation error passes 0.01 at $m$ = {bf16} in bfloat16, {f16} in float16 and {f32} in float32.',
+      'With base 10000 the rotation error passes 0.01 at $m$ = {bf16} when $\\theta_k$ and $m$ themselves are rounded to bfloat16, at {f16} in float16 and at {f32} in float32. The usual bfloat16 pipeline (angles in float32, tables stored in bfloat16) breaks where float32 does, at {stored}: storing the tables adds at most {storedErr} below $m = 1000$.',
     's218.h.softmax': 'Softmax overflow',
     's218.p.softmax':
       'Random logits of growing scale: the naive float32 softmax (exponentiate, then divide; done in JavaScript to show it failing) against the core’s, which subtracts the row maximum first (Figure 2.1.8-d).',
     's218.claim.softmax':
-      'Over the whole slider the naive softmax returns NaN exactly when the largest logit passes $\\ln(\\text{float32 max}) \\approx {limit}$; the max-subtracted softmax stays finite and sums to 1.',
+      'At every step of the slider (scale 1 to 200) the naive softmax returns NaN exactly when the largest logit — not the largest $|$logit$|$ — passes $\\ln(\\text{float32 max}) \\approx {limit}$; the max-subtracted softmax stays finite and sums to 1. (At the default scale {scale} the largest logit is {largest}: {bad} NaN weights.)',
     's218.h.strategies': 'Numerical optimisation strategies',
     's218.p.strategies':
       'The original’s three strategies, each as a comparison you can run in the lab below (RoPE on the copy task, $L = 16$, 150 steps, seed 1; the button trains the runs one after the other):',
@@ -480,7 +485,12 @@ export default {
     's218.base': 'Base θ',
     's218.breaks.float32': 'float32 breaks (error > 0.01) at',
     's218.breaks.float16': 'float16 breaks (error > 0.01) at',
-    's218.breaks.bfloat16': 'bfloat16 breaks (error > 0.01) at',
+    's218.breaks.bfloat16': 'bfloat16, θ and m in bfloat16, breaks (error > 0.01) at',
+    's218.breaks.bfloat16-stored': 'bfloat16 tables, angles in float32, breaks (error > 0.01) at',
+    's218.pipeline.float32': 'float32',
+    's218.pipeline.float16': 'float16',
+    's218.pipeline.bfloat16': 'bfloat16 (θ, m in bfloat16)',
+    's218.pipeline.bfloat16-stored': 'bfloat16 tables (angles in float32)',
     's218.neverBreaks': 'never up to 10⁶',
     's218.breaksAt': 'm = {m}',
     's218.position': 'position m (log scale)',
@@ -488,6 +498,7 @@ export default {
     's218.fig.c': 'Rotation error against float64 for each precision; both axes logarithmic.',
     's218.scale': 'Logit scale',
     's218.largest': 'Largest logit',
+    's218.largestValue': '{max} (largest |logit|: {abs})',
     's218.naive': 'Naive float32 softmax',
     's218.naiveValue': '{bad} of {m} weights are NaN or infinite',
     's218.stable': 'Max-subtracted softmax (core)',

@@ -18,6 +18,7 @@ export default {
       '相对位置编码关心的是两个词元相隔多远，而不是它们各自处在什么位置。本节沿着原文的理论逐条展开，并逐条检验：下面的每个数字和每幅图，都在你拖动控件时由 relpos 的 WebAssembly 核心即时算出；只有少数几步小计算在 JavaScript 中完成，出现处都会注明（随机投影、相对映射 φ、秩 k 重建、由注意力权重反推 logit、旋转角的算术，以及用来演示溢出的朴素 softmax）。凡是陈述测量结果的句子，都有一个测试用同样的计算来验证它。',
     'chapter.conventions':
       '约定：第 $i$ 行是查询位置，第 $j$ 列是键位置，$r = j - i$ 为相对距离（为负表示键在查询之前），$d$ 为向量的维度。图、读数和正文都与代码一样从 0 开始计数位置；原文的公式从 1 开始计数。',
+    'claim.fails': '［本页的检验：在当前设置下此句不成立。］',
     'toc.label': '目录',
     'toc.title': '目录',
     'explore.title': '动手试一试：任选一种方案，实时计算',
@@ -66,7 +67,7 @@ export default {
     's212.p.measure':
       '页面对任意方案做实际测量：先算出只含位置信息的得分矩阵 $S$，再算它的平移不变性误差，即沿同一条对角线的最大变化量与矩阵最大元素之比。当且仅当 $S$ 是 Toeplitz 矩阵时，这个误差在 float32 舍入范围内为 0（图 2.1.2-a 与图 2.1.2-b）。',
     's212.claim.relativeInvariant':
-      '目录中全部 {count} 种相对方案（所有偏置方案，以及 RoPE 和它的各种缩放）的平移不变性误差都不超过 {worst}。',
+      '在核心标记为平移不变的方案中，位置项不为零的 {count} 种（Shaw、DeBERTa、除 FIRE 外的所有偏置方案，以及 RoPE 的各种变体和缩放）的平移不变性误差都不超过 {worst}。NoPE 和 Transformer-XL 只是平凡地通过：它们只含位置信息的得分处处为 0（Transformer-XL 的位置项需要学到的 $u, v, W_R$），所以演示中它们是一张空白的图。FIRE 不在其中：它把距离除以 $\\psi(\\max(i, L))$（$L = 512$），一旦 $i$ 超过 $L$ 就依赖于查询位置——在这个滑块的范围内它的误差为 {fireHere}，在 $n = 1024$ 时为 {fire}。',
     's212.claim.absoluteNotInvariant':
       '可学习的绝对位置编码（这里用随机向量代替）和经过随机 $W_Q, W_K$ 投影的正弦编码则不然：误差分别为 {learned} 和 {projected}。正弦向量本身的内积 $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ 是平移不变的（误差 {raw}），破坏平移不变性的是投影。',
     's212.h.claim': '论断与证据：“相对位置编码外推能力强”',
@@ -80,7 +81,7 @@ export default {
     's212.claim.labWhy':
       '原因在于：ALiBi 两个头的斜率固定为 1/16 和 1/256，最后一个查询的注意力被摊到很多键上（任何一个键分到的权重都不超过 0.15），而一个不看内容的单调偏置，永远不可能让往前第二个键比往前第一个键得到更多权重。KERPLE 的偏置陡峭程度是学出来的：训练后每个头都把这部分权重的 0.3 以上集中到往前三个以内的某一个键上，层中其余部分便能从这样尖锐的头里读出目标。T5 和 RoPE 则学会了把最大的权重恰好放在往前第二个位置上。',
     's212.claim.t5Unseen':
-      '超过 $L$ 以后，它们遇到的是训练中从未见过的东西：RoPE 遇到新的旋转角；T5 用于距离 16 及以上的 {buckets} 个分桶，在 $L = 16$ 的训练中一个都没有训练到。',
+      '超过 $L$ 以后，它们遇到的是训练中从未见过的东西：RoPE 遇到新的旋转角；实验室里的 T5 使用单向分桶（因果模型看不到未来的键），距离 16 到 {far} 落入 {buckets} 个分桶（共 {total} 个分桶中的第 {first}–{last} 个），这些分桶在 $L = 16$ 以内从未用到，因而一个都没有训练到。',
     's212.scheme': '方案',
     's212.learned': '可学习的绝对位置编码（随机向量）',
     's212.sinusoidalWqk': '经随机 W_Q、W_K 投影的正弦编码',
@@ -95,6 +96,7 @@ export default {
     's212.defectKValue': 'k = {k}：最大 {max}',
     's212.invariant': '具有平移不变性：两个窗口完全一致，与定理 1 相符。',
     's212.notInvariant': '不具有平移不变性：得分依赖于绝对位置。',
+    's212.zero': '只含位置信息的得分处处为 0：该方案在这里不加任何位置项，所以平移不变性只是平凡地成立，说明不了什么。',
 
     's213.title': '2.1.3 相对位置的几何解释',
     's213.h.structure': '高维空间中的几何结构',
@@ -107,12 +109,12 @@ export default {
     's213.claim.l1NotRelative':
       '对正弦向量和 RoPE 向量而言，欧几里得距离和余弦距离只取决于 $j - i$（相对误差不超过 {l2}）；曼哈顿距离则不然（正弦向量的相对误差为 {l1sin}，RoPE 向量为 {l1rope}），因为 $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ 不是 $a - b$ 的函数。',
     's213.claim.notMonotone':
-      '三种距离都不随 $r$ 单调增大：正弦向量之间的欧几里得距离在 $r = {r}$ 处达到第一个局部极大值——此时转得最快的那一对维度大约转过了半圈——随后又回落。周期项转回原处，并不是混叠现象。',
+      '三种距离都不随 $r$ 单调增大：在滑块的每一个 $d$ 下，正弦向量之间的欧几里得距离都会先达到局部极大值再回落；在 $d = 16$ 时，第一个局部极大值在 $r = {r}$ 处——此时转得最快的那一对维度大约转过了半圈。周期项转回原处，并不是混叠现象。',
     's213.claim.pcaShadow':
       '在 $n = 128$、$d = 16$ 时，前两个主成分只解释了 {a} % + {b} % 的方差：平面上看到的只是一条在许多维度中盘绕的曲线的投影，并不是螺旋线。',
     's213.h.manifold': '流形学习的视角',
     's213.p.manifold':
-      '原文把相对位置编码理解为一个映射 $\\phi$：把两个位置映到一个只依赖于两者距离的向量。正弦向量和 RoPE 向量的每一对维度 $k$ 都以各自的角速度 $\\omega_k$ 沿圆周转动（图 2.1.3-d），因此位置曲线落在若干个圆的乘积之上，是一个一维流形。逐对读出从 $\\mathbf{p}_i$ 转到 $\\mathbf{p}_j$ 的角度的余弦和正弦（即两个二维分量的点积与叉积，在 JavaScript 中计算），就得到 $\\phi(i, j)$（图 2.1.3-e 给出第一对）。',
+      '原文把相对位置编码理解为一个映射 $\\phi$：把两个位置映到一个只依赖于两者距离的向量。正弦向量和 RoPE 向量的每一对维度 $k$ 都以各自的角速度 $\\omega_k$ 沿圆周转动（图 2.1.3-d），因此位置曲线落在若干个圆的乘积（一个环面）之上，而曲线本身是其上的一维流形。逐对读出从 $\\mathbf{p}_i$ 转到 $\\mathbf{p}_j$ 的角度的余弦和正弦（即两个二维分量的点积与叉积，在 JavaScript 中计算），就得到 $\\phi(i, j)$（图 2.1.3-e 给出第一对）。',
     's213.claim.phiRelative':
       '对正弦向量和 RoPE 向量，这个 $\\phi$ 只依赖于 $j - i$（误差不超过 {sin}）；对可学习的向量则不然（误差 {learned}）。',
     's213.source': '位置向量',
@@ -145,7 +147,7 @@ export default {
     's213.isMonotone': '在全部 {n} 个位置上单调增大',
     's213.firstMax': '第一个局部极大值在 r = {r}',
     's213.curveX': '距离 r = j − i（位置数）',
-    's213.curveY': '位置向量之间的距离',
+    's213.curveY': '到 p₀ 的距离',
     's213.fig.d':
       '位置 $0 \\ldots n - 1$ 的位置向量的前几对分量 $(p_{2k}, p_{2k+1})$：正弦向量和 RoPE 向量的每一对都沿圆周转动，可学习的向量则不然。',
     's213.fig.e':
@@ -292,7 +294,7 @@ export default {
     's215.decay': '衰减系数 λ',
     's215.temperature': '温度 τ',
     's215.rowEntropy': '平均行熵',
-    's215.rowEntropyValue': '{mean} 奈特（均匀行：{max}）',
+    's215.rowEntropyValue': '{mean} 奈特（因果均匀行：{max}，即 64 行的 ln(i + 1) 的平均值 ln(64!)/64）',
     's215.distEntropy': 'p(r) 的熵',
     's215.distEntropyValue': '{h} 奈特（至多 {max}），平均距离 {mean}',
     's215.rowEntropyShort': '行熵',
@@ -380,7 +382,7 @@ export default {
     's217.value': 'f(r)',
     's217.fig.a': '距离衰减函数 $e^{-\\lambda|r|}$ 与周期项 $\\sin(r/\\alpha)$ 随距离 $r$ 的变化。',
     's217.baseLabel': '底数 {base}',
-    's217.boundY': '上界（相对于 r = 1）',
+    's217.boundY': '(1/(d/2)) Σ_j |S_j|（RoFormer）',
     's217.fig.b': '$d = {d}$ 时 RoPE 的远程衰减上界（RoFormer），取三个底数；两个坐标轴均为对数坐标。',
     's217.preset': '真实模型',
     's217.preset.none': '（无）',
@@ -391,6 +393,7 @@ export default {
     's217.rotD': '旋转维度',
     's217.incomplete': '训练中转不满一圈的维度对',
     's217.incompleteValue': '{pairs} 对中有 {count} 对（第一对：第 {first} 对）',
+    's217.incompleteNone': '{pairs} 对中 0 对：每一对都转满了一圈',
     's217.unseenPlain': '原始 RoPE 在 s·L 处：遇到没见过的旋转角的维度对',
     's217.unseenScaled': '加缩放后在 s·L 处：遇到没见过的旋转角的维度对',
     's217.unseenValue': '{pairs} 对中有 {count} 对',
@@ -426,14 +429,14 @@ export default {
       "菜单中全部六种方案的解析导数 $f'(r)$ 与中心有限差分在 $r = 1 \\ldots 128$ 上相差不超过 {worst}。",
     's218.h.precision': '旋转角的数值精度',
     's218.p.precision':
-      '分别用 float32、float16 和 bfloat16 计算 $m \\theta_k$ 的 $\\cos, \\sin$，与 float64 比较误差，位置 $m$ 一直增大到一百万（$d = 128$，图 2.1.8-c）。',
+      '与 float64 相比，$m \\theta_k$ 的 $\\cos, \\sin$ 的误差随位置 $m$ 增大到一百万时的变化（$d = 128$，图 2.1.8-c），共四种流程：float32、float16 和 bfloat16——$\\theta_k$、$m$ 及其乘积本身都舍入到该格式（最坏情形）；以及常见的 bfloat16 流程：用 float32 计算角度，只把 $\\cos, \\sin$ 表存成 bfloat16。',
     's218.claim.precision':
-      '底数为 10000 时，旋转误差超过 0.01 的位置：bfloat16 在 $m$ = {bf16}，float16 在 {f16}，float32 在 {f32}。',
+      '底数为 10000 时，若 $\\theta_k$ 和 $m$ 本身都舍入到 bfloat16，旋转误差在 $m$ = {bf16} 处超过 0.01；float16 在 {f16}，float32 在 {f32}。常见的 bfloat16 流程（角度用 float32 计算，表存成 bfloat16）与 float32 在同一处失准，即 {stored}：在 $m = 1000$ 以内，存表只带来至多 {storedErr} 的误差。',
     's218.h.softmax': 'softmax 溢出',
     's218.p.softmax':
       '逐渐放大的随机 logit：朴素的 float32 softmax（先取指数再相除；在 JavaScript 中计算，专门用来演示它如何出错）对比核心中先减去每行最大值的 softmax（图 2.1.8-d）。',
     's218.claim.softmax':
-      '在滑块的整个范围内，朴素 softmax 恰好在最大 logit 超过 $\\ln(\\text{float32 最大值}) \\approx {limit}$ 时返回 NaN；减去最大值的 softmax 始终有限，且和为 1。',
+      '在滑块的每一档（尺度 1 到 200），朴素 softmax 恰好在最大的 logit（而不是最大的 $|$logit$|$）超过 $\\ln(\\text{float32 最大值}) \\approx {limit}$ 时返回 NaN；减去最大值的 softmax 始终有限，且和为 1。（在默认尺度 {scale} 下，最大的 logit 为 {largest}：{bad} 个权重为 NaN。）',
     's218.h.strategies': '数值优化策略',
     's218.p.strategies':
       '原文的三条策略，每一条都是一组可以在下面的实验室里运行的对比（RoPE，复制任务，$L = 16$，150 步，随机种子 1；按下按钮后依次训练各组设置）：',
@@ -468,7 +471,12 @@ export default {
     's218.base': '底数 θ',
     's218.breaks.float32': 'float32 失准（误差 > 0.01）的位置',
     's218.breaks.float16': 'float16 失准（误差 > 0.01）的位置',
-    's218.breaks.bfloat16': 'bfloat16 失准（误差 > 0.01）的位置',
+    's218.breaks.bfloat16': 'bfloat16（θ 和 m 也用 bfloat16）失准（误差 > 0.01）的位置',
+    's218.breaks.bfloat16-stored': 'bfloat16 存表、float32 算角度时失准（误差 > 0.01）的位置',
+    's218.pipeline.float32': 'float32',
+    's218.pipeline.float16': 'float16',
+    's218.pipeline.bfloat16': 'bfloat16（θ、m 也用 bfloat16）',
+    's218.pipeline.bfloat16-stored': 'bfloat16 存表（角度用 float32）',
     's218.neverBreaks': '到 10⁶ 为止都没有失准',
     's218.breaksAt': 'm = {m}',
     's218.position': '位置 m（对数坐标）',
@@ -476,6 +484,7 @@ export default {
     's218.fig.c': '各精度相对 float64 的旋转误差；两个坐标轴均为对数坐标。',
     's218.scale': 'logit 尺度',
     's218.largest': '最大的 logit',
+    's218.largestValue': '{max}（最大的 |logit|：{abs}）',
     's218.naive': '朴素 float32 softmax',
     's218.naiveValue': '{m} 个权重中有 {bad} 个为 NaN 或无穷大',
     's218.stable': '减去最大值的 softmax（核心）',

@@ -20,7 +20,11 @@ const SECTIONS = {
   s219: () => import('./sections/s219.js'),
 };
 
-/** Fills the claim sentences under `root` with the numbers measured at the page's defaults. */
+/**
+ * Fills the claim sentences under `root` with the numbers measured at the page's defaults (the
+ * settings the sentences state). A check that fails there says so after its sentence, in the
+ * reader's language (message claim.fails), instead of leaving a false sentence unmarked.
+ */
 export function fillClaims(rp, root) {
   for (const span of root.querySelectorAll('[data-claim]')) {
     const claim = CLAIMS[span.dataset.i18n];
@@ -28,8 +32,25 @@ export function fillClaims(rp, root) {
     const { holds, values } = claim.measure(rp, claimDefaults(claim));
     span.dataset.i18nValues = JSON.stringify(values);
     span.dataset.holds = String(holds);
+    markClaim(span, holds);
     applyI18n(span.parentElement);
   }
+}
+
+/** Shows (or removes) the note after a claim sentence whose check fails at the current setting. */
+export function markClaim(span, holds) {
+  const next = span.nextElementSibling;
+  const note = next?.classList.contains('claim-fails') ? next : null;
+  if (holds) {
+    note?.remove();
+    return;
+  }
+  if (note) return;
+  const mark = document.createElement('strong');
+  mark.className = 'claim-fails';
+  mark.setAttribute('role', 'status');
+  mark.dataset.i18n = 'claim.fails';
+  span.after(mark);
 }
 
 /** Anchors land below the sticky header: the scroll padding follows the header's height. */

@@ -6,6 +6,7 @@ import {
   biasGrowth,
   derivativeCheck,
   precisionBreaks,
+  PRECISION_PIPELINES,
   PRECISION_POSITIONS,
   sinusoidalBound,
   softmaxOverflow,
@@ -68,7 +69,9 @@ function mountDeriv(root, rp) {
 function mountPrecision(root, rp) {
   const base = select({ key: 's218.base', name: 'base', value: '10000', options: textOptions(['10000', '500000']) });
   const plot = curveFigure('2.1.8-c', 's218.fig.c');
-  const dtypes = ['float32', 'float16', 'bfloat16'];
+  // bfloat16 twice: θ and m themselves in bfloat16, and the usual pipeline (angles in float32, the
+  // cos/sin tables stored in bfloat16).
+  const dtypes = PRECISION_PIPELINES;
   const stats = dtypes.map((dtype) => stat(`s218.breaks.${dtype}`, `breaks-${dtype}`));
   root.append(controls(base), statsRow(...stats), plot.root);
 
@@ -80,7 +83,7 @@ function mountPrecision(root, rp) {
       stats[index].set(breaks ? t('s218.breaksAt', { m: at.toLocaleString('en') }) : t('s218.neverBreaks'), !breaks);
     });
     const series = dtypes.map((dtype) => ({
-      label: dtype,
+      label: t(`s218.pipeline.${dtype}`),
       y: Array.from(b[dtype].error, (v) => (v > 0 && Number.isFinite(v) ? v : null)),
     }));
     plot.draw(PRECISION_POSITIONS, series, ['s218.position', 's218.rotError'], { log: true, logX: true });
@@ -97,7 +100,7 @@ function mountSoftmax(root, rp) {
 
   function update() {
     const s = softmaxOverflow(rp, scale.value);
-    largest.set(fmt(s.maxLogit));
+    largest.set(t('s218.largestValue', { max: fmt(s.maxLogit), abs: fmt(s.maxAbsLogit) }));
     naive.set(t('s218.naiveValue', { bad: s.bad, m: s.m }), !s.bad);
     stable.set(t('s218.stableValue', { sum: fmt(s.stableSum, 6) }), s.stableFinite);
   }
