@@ -16,7 +16,7 @@ export default {
     'nav.language': 'Language',
     'chapter.title': '2.1 The mathematical theory of relative positional encoding',
     'chapter.lead':
-      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it: every number and figure below is computed when you move a control, by the relpos WebAssembly core — except a few small steps done in JavaScript, named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, angle arithmetic, and the naive softmax that is shown failing). Every sentence that states a measured fact is checked by a test that computes it.',
+      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it. The figures and readouts of every demo are recomputed whenever you move one of its controls, by the relpos WebAssembly core; a few small steps run in JavaScript and are named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, the score profiles of 2.1.7 and 2.1.9, angle arithmetic, and the naive softmax that is shown failing), besides counting and averaging what the core returns. The sentences that state a measured fact are computed when the page loads, at the settings they name; a test checks each of them at every step of its sliders, and a sentence whose check fails where it stands is marked as such on the page.',
     'chapter.conventions':
       'Conventions: row $i$ is the query position, column $j$ the key position, $r = j - i$ the relative distance (negative: the key lies in the past) and $d$ the dimension of the vectors. Figures, readouts and the text count positions from 0, as the code does; the formulas of the original count from 1.',
     'claim.fails': ' [Checked on this page: this does not hold at this setting.]',
@@ -64,23 +64,23 @@ export default {
       'And three advantages of relative encoding: translation invariance, strong extrapolation, a natural expression of distance. The first is a theorem, proved below and measured; the second is an empirical claim, tested at the end of this section and in 2.1.7.',
     's212.h.theorem': 'Theorem 1 (translation invariance)',
     's212.p.theorem':
-      'If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
+      'The original states the theorem with its conclusion as its hypothesis (“if $PE(i, j) = PE(i + k, j + k)$, the encoding is translation invariant”), which proves nothing; the page repairs it by assuming what relative encoding means. If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
     's212.p.measure':
       'The page measures it for any scheme: it computes the position-only score matrix $S$ and its translation defect, the largest change along a diagonal relative to the largest entry. The defect is 0 up to float32 rounding exactly when $S$ is a Toeplitz matrix (Figures 2.1.2-a and 2.1.2-b).',
     's212.claim.relativeInvariant':
       'Of the schemes the core marks translation invariant, the {count} whose position term is not zero (Shaw, DeBERTa, every bias but FIRE, RoPE with its variants and scalings) have a defect of at most {worst}. NoPE and Transformer-XL pass only trivially: their position-only score is 0 everywhere (Transformer-XL’s position term needs its learned $u, v, W_R$), so the demo shows them a blank map. FIRE is not in the list: it divides the distance by $\\psi(\\max(i, L))$ with $L = 512$, which depends on the query once $i$ passes $L$ — on this slider its defect is {fireHere}, at $n = 1024$ it is {fire}.',
     's212.claim.absoluteNotInvariant':
-      'Learned absolute embeddings (random here) and sinusoidal vectors passed through random $W_Q, W_K$ do not: their defects are {learned} and {projected}. The raw product $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ of sinusoidal vectors is itself invariant (defect {raw}); the projections break it.',
+      'Learned absolute embeddings (random here) and sinusoidal vectors passed through random $W_Q, W_K$ (a matrix product done in JavaScript) do not: their defects are {learned} and {projected}. The raw product $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ of sinusoidal vectors is itself invariant (defect {raw}); the projections break it.',
     's212.h.claim': 'Claim against evidence: “relative encoding extrapolates well”',
     's212.p.claim': 'Translation invariance does not give extrapolation.',
     's212.claim.ropeUnseen':
       'Plain RoPE is exactly invariant, yet trained at $L = 32$ with $d = 64$, {count} of its {pairs} dimension pairs meet rotation angles at $4L$ that training never showed (2.1.7).',
     's212.p.lab':
-      'The lab below trains a one-layer, two-head attention model to copy the token two positions back (training length $L = 16$, 500 steps, seed 1) and tests it at $L$, $2L$, $4L$ and $8L$.',
+      'The lab below trains a toy: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$. NoPE, with no positions at all, is the baseline; the accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
     's212.claim.labCopy':
-      'In that run ALiBi stays near chance even at $L$ (accuracy below 0.5); KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
+      'In that run ALiBi and NoPE both stay between chance (1/16) and 0.35 at every length, ALiBi within 0.05 of NoPE at $L$: in this toy its fixed bias adds nothing the model can use. KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
     's212.claim.labWhy':
-      'Why: ALiBi’s two heads have fixed slopes of 1/16 and 1/256, so they spread the last query’s weight over many keys (no key gets more than 0.15), and no content-free monotone bias can favour the key two back over the key one back. KERPLE learns the steepness of its bias: after training each head puts 0.3 or more of that weight on one key at most three back, and the rest of the layer can read the target off such sharp heads. T5 and RoPE learn to put their largest weight exactly two back.',
+      'Why, in this toy: ALiBi’s two heads get fixed slopes of 1/16 and 1/256, so across the 16 keys of a training window their bias changes by less than 1 and less than 0.06 — too little to shape attention; the last query gives no key more than 0.15 of its weight, as under NoPE. KERPLE’s bias is just as monotone, so monotonicity is not what separates them: KERPLE learns how steep its bias is. After training both its heads put their largest weight, 0.3 or more, on the key one back and 0.1 or more on the key two back, each head in its own proportions, and the output layer can combine two such heads to read the key two back. T5 and RoPE learn to put their largest weight exactly two back.',
     's212.claim.t5Unseen':
       'Past $L$ they meet what training never showed: RoPE new angles; T5 — whose lab model uses one-directional buckets, as a causal model sees no future keys — sends the distances 16 to {far} to {buckets} buckets (buckets {first}–{last} of its {total}) that no distance below $L = 16$ uses, so all of them stay untrained.',
     's212.scheme': 'Scheme',
@@ -184,7 +184,7 @@ export default {
       'For the sinusoidal scores $k = {rank}$ — the numerical rank — rebuilds the matrix to float32 rounding (error {error}); one component leaves {one}.',
     's214.h.eig': 'Eigenvalue analysis',
     's214.p.eig':
-      'Eigenvalues describe a matrix as a kernel only when it is symmetric: an antisymmetric matrix has $\\mathbf{x}^{\\mathsf T} M \\mathbf{x} = 0$ for every $\\mathbf{x}$, and its symmetric part is zero (Figure 2.1.4-e).',
+      'The original’s eigen-equation $PE\\,\\mathbf{v} = \\lambda \\mathbf{v}$ pairs each eigenvalue $\\lambda$ with an eigenvector $\\mathbf{v}$. Eigenvalues describe a matrix as a kernel only when it is symmetric: an antisymmetric matrix has $\\mathbf{x}^{\\mathsf T} M \\mathbf{x} = 0$ for every $\\mathbf{x}$, and its symmetric part is zero (Figure 2.1.4-e).',
     's214.claim.oddNotKernel':
       'The sinusoidal frequency bias $\\sin(r/\\alpha)$ is odd: its matrix is antisymmetric (relative asymmetry {asym}), so it is no kernel — the verdict of 2.1.5 and of the table in 2.1.9 for the same object.',
     's214.scheme': 'Scheme',
@@ -325,7 +325,7 @@ export default {
       'Measured on the positional logits: defect {absolute} with absolute $P$, {relative} with relative $P$.',
     's216.h.mixed': 'Mixed relative encoding',
     's216.p.mixed':
-      'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$ with absolute sinusoidal $P$, so that $\\alpha = 0, \\beta = 1$ is the implicit form (Figure 2.1.6-d).',
+      'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$ with absolute sinusoidal $P$, so that $\\alpha = 0, \\beta = 1$ is the implicit form (Figure 2.1.6-d). $\\alpha$ and $\\beta$ are what the original calls the mixing weights.',
     's216.claim.mixedBeta':
       'With $\\beta = 0$ the mixed form stays translation invariant at every $\\alpha$ (defect {zero}); raising $\\beta$ to 2 brings in the absolute term (defect {two}).',
     's216.claim.alpha':
@@ -362,7 +362,7 @@ export default {
     's217.h.freq': 'Frequency tuning',
     's217.h.dim': 'Dimension tuning',
     's217.p1':
-      'The original proposes a distance decay with coefficient $\\lambda$, a frequency term with parameter $\\alpha$ (Figure 2.1.7-a) and a dimension budget: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
+      'The original proposes a distance decay with coefficient $\\lambda$, a frequency term with parameter $\\alpha$ (Figure 2.1.7-a) and dimension tuning, which controls the encoding’s information capacity: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
     's217.claim.budget': 'The core’s RoPE at $d = {d}$ has exactly {count} frequencies.',
     's217.h.bound': 'RoPE’s long-range decay bound',
     's217.p.bound':
@@ -379,13 +379,13 @@ export default {
       'At $s = {s}$ (base 10000, $d = 128$, $L = 4096$), plain RoPE meets unseen angles in {plain} pairs; Position Interpolation in {linear}, NTK-aware scaling in {ntk}, YaRN in {yarn}, Llama 3.1 scaling in {llama3}. At every $s$ of the slider no scaling lets more pairs out than plain RoPE, and Position Interpolation lets none out.',
     's217.h.extra': 'Does it extrapolate? A test, not a claim',
     's217.p.extra':
-      'Take a training length $L$ and look four times further (Figure 2.1.7-e). RoPE: do pairs meet unseen angles at $4L$? Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? This is a property of the encoding alone; the lab of 2.1.2 shows that a model can still fail.',
+      'Take a training length $L$ and look four times further (Figure 2.1.7-e; RoPE’s profile is the dot product of the core’s rotated vectors, done in JavaScript). RoPE: do pairs meet unseen angles at $4L$? Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? This is a property of the encoding alone; the lab of 2.1.2 shows that a model can still fail.',
     's217.claim.extrapolationTest':
       'For every $L$ of the slider RoPE fails (at $L = 32$, {count} of {pairs} pairs meet unseen angles) while ALiBi and KERPLE keep decaying past $L$.',
     's217.lambda': 'Decay λ',
     's217.alpha': 'Frequency parameter α',
     's217.d': 'Dimension d',
-    's217.budget': 'Dimension budget',
+    's217.budget': 'Information capacity',
     's217.budgetValue': 'd = {d} = 2 × {count} frequencies',
     's217.decayLabel': 'exp(−λ|r|)',
     's217.freqLabel': 'sin(r/α)',
@@ -453,7 +453,8 @@ export default {
     's218.h.strategies': 'Numerical optimisation strategies',
     's218.p.strategies':
       'The original’s three strategies, each as a comparison you can run in the lab below (RoPE on the copy task, $L = 16$, 150 steps, seed 1; the button trains the runs one after the other):',
-    's218.strategy.normalisation': 'Normalisation: keep the values in a suitable range.',
+    's218.strategy.normalisation':
+      'Normalisation: the original means normalising the positional encoding to a suitable range — for sinusoidal vectors, dividing by $C = \\sqrt{d/2}$ gives every $\\mathbf{p}$ norm 1 (Figure 2.1.8-a measures it). The lab cannot do that to a trained model’s encoding; its comparison toggles layer normalisation in every block, which normalises the activations the position term acts on.',
     's218.claim.labNormalisation':
       'At learning rate 0.05 without clipping, layer normalisation keeps the gradient norm below 2; without it the gradient norm peaks above 20.',
     's218.strategy.clipping': 'Gradient clipping: limit the largest gradient.',
@@ -468,6 +469,8 @@ export default {
     's218.d': 'Dimension d',
     's218.C': 'Sinusoidal encoding',
     's218.CValue': 'C = {C} = √(d/2); measured max ‖PE(p)‖ = {measured}; every entry ≤ {element}',
+    's218.normalised': 'Normalised encoding p / C',
+    's218.normalisedValue': 'largest ‖p / C‖ = {value}',
     's218.scheme': 'Bias b',
     's218.growth': 'max|b| from n = 64 to n = 256',
     's218.growthStays': 'stays: {small} → {large}',
@@ -508,25 +511,26 @@ export default {
     's219.title': '2.1.9 Summary and outlook',
     's219.h.insights': 'Core mathematical insights',
     's219.p1':
-      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models: the lab of 2.1.2 shows a scheme with a “yes” under extrapolation (ALiBi) that does not learn a simple task.',
+      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models: in the toy lab of 2.1.2, ALiBi’s bias stays inside the trained range at $4L$, yet with its two fixed slopes the model does no better than NoPE.',
     's219.p.cpd':
       'Why conditional positive definiteness: softmax exponentiates the logits, so what multiplies attention is $e^{b}$, and $e^{b}$ is positive semi-definite whenever $b$ is conditionally positive definite (Schoenberg) — a $-|r|$-type bias is a kernel in disguise.',
     's219.claim.cpd':
       'ALiBi, both KERPLE forms and the exponential distance decay have biases that are conditionally positive definite but not positive semi-definite, and their $e^{b}$ is positive semi-definite.',
     's219.h.advantages': 'Theoretical advantages',
     's219.advantage1':
-      'Mathematical elegance: translation invariance is a one-line theorem (2.1.2), and constant diagonals make the spectrum nearly Fourier (2.1.4).',
+      'Mathematical elegance — the original: “relative encoding has more elegant mathematical properties.” Measured: translation invariance is a one-line theorem (2.1.2) that holds to float32 rounding for every scheme with a non-zero position term the core marks invariant, and constant diagonals make the spectrum nearly Fourier (2.1.4); but RoPE and the raw sinusoidal product are as elegant while being built from absolute vectors.',
     's219.advantage2':
-      'Theoretical completeness: the kernel view (2.1.5, the table above) says which biases are valid similarity functions; it says nothing yet about how a trained model uses them.',
-    's219.advantage3': 'Practicality: it depends on the scheme, not on being relative.',
+      'Theoretical completeness — the original: “its theoretical foundations are more complete.” Measured: the kernel view (2.1.5, the table above) says which biases are valid similarity functions — ALiBi, KERPLE and the exponential decay are conditionally positive definite, not positive semi-definite — but it says nothing yet about how a trained model uses them.',
+    's219.advantage3':
+      'Practicality — the original: “it performs better in practice.” Measured: it depends on the scheme, not on being relative — in the same toy, among relative schemes, KERPLE generalises to $8L$, T5 and RoPE fall off past $L$, and ALiBi with fixed slopes is level with no positions at all.',
     's219.claim.practical':
-      'In the lab of 2.1.2 KERPLE holds the copy task to $8L$ while ALiBi does not learn it at all.',
+      'Measured in the toy lab of 2.1.2: KERPLE holds the copy task to $8L$, while ALiBi with its two fixed slopes stays below 0.35, above chance and level with NoPE.',
     's219.n': 'n',
     's219.L': 'Training length L',
     's219.fig.a':
-      'Properties of every scheme, computed live on the named object ($n$ positions; rotary rows at $d = 64$, base 10000, target $4L$).',
+      'Properties of every scheme, computed live on the named object ($n$ positions). Rotary rows: scores with an all-ones probe of width 32 (LongRoPE: 96, the head of Phi-3-mini-128k whose factors it uses), base 10000; the angle column at $d = 64$ (LongRoPE: 96), target $4L$.',
     's219.criteria':
-      'Criteria — invariant: the translation defect is 0 (float32). Decays: keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score. Bounded: the largest |s(r)| up to r = 1023 is no more than 0.1 % above the largest up to r = 255 (a finite test: a bounded function still approaching its bound, such as Sandwich’s slowest cosines, fails it). PSD, CPD: the kernel check of the object’s Toeplitz matrix. Extrapolates: rotary — no pair meets unseen angles at 4L with the scheme’s own scaling at s = 4; others — no key beyond L up to 4L scores above the key at distance L − 1.',
+      'Criteria — invariant: the translation defect is 0 (float32). Decays: keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score. Bounded: what the query at position 1023 sees is no more than 0.1 % above what the query at 511 sees (for a function of r alone: the largest |s(r)| up to r = 1023 against up to 511; FIRE normalises the distance by the query’s position, so its two rows are compared), or no |s(r)| exceeds |s(0)| (a rotation or a sum of cosines of one vector peaks at r = 0), or its form bounds it (Sandwich: a sum of cosines, |b| ≤ d̄/8, checked out to r = 10⁶; its slowest cosine is still approaching that bound at 1023). PSD, CPD: the kernel check of the object’s Toeplitz matrix. Inside the trained range at 4L: rotary — no pair meets unseen angles at 4L with the scheme’s own scaling at s = 4; others — no key beyond L up to 4L scores above the key at distance L − 1. That column measures angle coverage and scores, not whether a trained model extrapolates: the next column gives the literature’s verdict (sources in docs/chapter.md). The rotary and sinusoidal profiles are dot products of the core’s rotated or encoded vectors, computed in JavaScript.',
     's219.yes': 'yes',
     's219.no': 'no',
     's219.na': 'n/a',
@@ -537,13 +541,28 @@ export default {
     's219.col.bounded': 'Bounded?',
     's219.col.psd': 'PSD?',
     's219.col.cpd': 'CPD?',
-    's219.col.extrapolates': 'Extrapolates?',
+    's219.col.extrapolates': 'Inside the trained range at 4L?',
+    's219.col.literature': 'Extrapolation in the literature',
+    's219.lit.none': '—',
+    's219.lit.sinusoidal': 'degrades past L (Press et al. 2022)',
+    's219.lit.t5': 'degrades slowly past L (Press et al. 2022)',
+    's219.lit.alibi': 'perplexity holds past L (Press et al. 2022)',
+    's219.lit.kerple-log': 'perplexity holds past L (Chi et al. 2022)',
+    's219.lit.rope': 'degrades past L without fine-tuning (Chen et al. 2023)',
+    's219.lit.rope-linear':
+      'Position Interpolation: degrades without fine-tuning, works after a short one (Chen et al. 2023)',
+    's219.lit.rope-ntk': 'usable zero-shot at moderate s (Peng et al. 2023)',
+    's219.lit.rope-dynamic': 'Dynamic NTK: the usual zero-shot method (Peng et al. 2023)',
+    's219.lit.rope-yarn': 'extends with little fine-tuning (Peng et al. 2023)',
+    's219.lit.rope-longrope': 'searched factors plus fine-tuning (Ding et al. 2024)',
     's219.col.playground': 'Playground',
     's219.object.bias': 'bias b(r)',
     's219.object.score': 'score s(r), ones probe',
     's219.object.rotary': 'score s(r), ones probe',
     's219.object.scaled': 'score s(r), scaled for s = {s}, L = {L}',
+    's219.object.preset': 'score s(r), {model}’s factors, d = {d}, scaled for s = {s}, L = {L}',
     's219.empty.zero': 'none: without its learned u, v, W_R the position term is 0',
+    's219.empty.none': 'none: NoPE adds no position term',
     's219.empty.content': 'none: positions come from content',
     's219.defect': 'defect {value}',
     's219.far': 'far − near {value}',
@@ -551,7 +570,8 @@ export default {
     's219.notSymmetric': 'not symmetric',
     's219.minEig': 'λ_min {value}',
     's219.growth': '×{value}',
-    's219.unseen': '{count}/{pairs} pairs unseen at {s}L',
+    's219.formBound': 'by its form: |b| ≤ {bound} (finite test ×{value})',
+    's219.unseen': '{count}/{pairs} pairs unseen at {s}L (d = {d})',
     's219.rise': 'rise {value}',
     's219.open': 'open',
     's219.h.future': 'Future research directions',

@@ -23,7 +23,7 @@ const SECTIONS = {
 /**
  * Fills the claim sentences under `root` with the numbers measured at the page's defaults (the
  * settings the sentences state). A check that fails there says so after its sentence, in the
- * reader's language (message claim.fails), instead of leaving a false sentence unmarked.
+ * reader's language (markClaim), instead of leaving a false sentence unmarked.
  */
 export function fillClaims(rp, root) {
   for (const span of root.querySelectorAll('[data-claim]')) {
@@ -31,26 +31,19 @@ export function fillClaims(rp, root) {
     if (!claim || claim.lab || span.dataset.holds) continue;
     const { holds, values } = claim.measure(rp, claimDefaults(claim));
     span.dataset.i18nValues = JSON.stringify(values);
-    span.dataset.holds = String(holds);
     markClaim(span, holds);
     applyI18n(span.parentElement);
   }
 }
 
-/** Shows (or removes) the note after a claim sentence whose check fails at the current setting. */
+/**
+ * Marks a claim sentence as holding or not at the current setting. A failing one shows the note
+ * claim.fails after it (web/styles/chapter.css: [data-holds="false"]::after), which follows the
+ * reader's language through data-i18n-attr.
+ */
 export function markClaim(span, holds) {
-  const next = span.nextElementSibling;
-  const note = next?.classList.contains('claim-fails') ? next : null;
-  if (holds) {
-    note?.remove();
-    return;
-  }
-  if (note) return;
-  const mark = document.createElement('strong');
-  mark.className = 'claim-fails';
-  mark.setAttribute('role', 'status');
-  mark.dataset.i18n = 'claim.fails';
-  span.after(mark);
+  span.dataset.holds = String(holds);
+  span.dataset.i18nAttr = 'data-fails-note:claim.fails';
 }
 
 /** Anchors land below the sticky header: the scroll padding follows the header's height. */

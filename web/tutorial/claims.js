@@ -151,8 +151,13 @@ export const CLAIMS = {
     async measure(rp) {
       const runs = await copyRuns(rp);
       const acc = (id) => Array.from(runs[id].accuracy);
+      const chance = 1 / COPY_BUDGET.vocab;
+      // ALiBi and NoPE: above chance, below 0.35 at every length, ALiBi within 0.05 of NoPE at L.
+      const low = (id) => acc(id).every((a) => a > chance && a < 0.35);
       const holds =
-        acc('alibi')[0] < 0.5 &&
+        low('alibi') &&
+        low('nope') &&
+        Math.abs(acc('alibi')[0] - acc('nope')[0]) < 0.05 &&
         acc('kerple-log').every((a) => a >= 0.8) &&
         ['t5', 'rope'].every((id) => acc(id)[0] >= 0.95 && acc(id)[3] < 0.6);
       const values = Object.fromEntries(
@@ -163,28 +168,44 @@ export const CLAIMS = {
             .join(' / '),
         ]),
       );
-      return { holds, values };
+      return { holds, values: { ...values, chance: fmt(chance) } };
     },
   },
   's212.claim.labWhy': {
     lab: true,
     async measure(rp) {
       const runs = await copyRuns(rp);
-      const peak = (id) => lastRowWeights(runs[id]).map((w) => w.indexOf(Math.max(...w)));
-      const alibiMax = Math.max(...lastRowWeights(runs.alibi).flat());
-      const kerpleMax = Math.min(...lastRowWeights(runs['kerple-log']).map((w) => Math.max(...w)));
+      const rows = (id) => lastRowWeights(runs[id]);
+      const peak = (id) => rows(id).map((w) => w.indexOf(Math.max(...w)));
+      const alibiMax = Math.max(...rows('alibi').flat());
+      const nopeMax = Math.max(...rows('nope').flat());
+      const oneBack = Math.min(...rows('kerple-log').map((w) => w[1]));
+      const twoBack = Math.min(...rows('kerple-log').map((w) => w[2]));
       const slopes = Array.from(rp.bias('alibi', { heads: 2, output: 'slopes' }).data);
+      // How much ALiBi's bias changes across a training window of L keys: (L − 1)·m per head.
+      const span = slopes.map((m) => (COPY_BUDGET.length - 1) * m);
       const holds =
         slopes[0] === 1 / 16 &&
         slopes[1] === 1 / 256 &&
+        span[0] < 1 &&
+        span[1] < 0.06 &&
         alibiMax < 0.15 &&
-        kerpleMax > 0.3 &&
-        peak('kerple-log').every((r) => r <= 3) &&
+        nopeMax < 0.15 &&
+        peak('kerple-log').every((r) => r === 1) &&
+        oneBack > 0.3 &&
+        twoBack >= 0.1 &&
         peak('rope').every((r) => r === 2) &&
         peak('t5').every((r) => r === 2);
       return {
         holds,
-        values: { alibiMax: fmt(alibiMax, 2), kerpleMax: fmt(kerpleMax, 2), peaks: `${peak('t5')} ${peak('rope')}` },
+        values: {
+          alibiMax: fmt(alibiMax, 2),
+          nopeMax: fmt(nopeMax, 2),
+          oneBack: fmt(oneBack, 2),
+          twoBack: fmt(twoBack, 2),
+          span: span.map((v) => fmt(v, 2)).join(' / '),
+          peaks: `${peak('t5')} ${peak('rope')} ${peak('kerple-log')}`,
+        },
       };
     },
   },
@@ -589,8 +610,13 @@ export const CLAIMS = {
     lab: true,
     async measure(rp) {
       const runs = await copyRuns(rp);
+      const chance = 1 / COPY_BUDGET.vocab;
+      const alibi = Array.from(runs.alibi.accuracy);
       return {
-        holds: runs['kerple-log'].accuracy[3] >= 0.8 && runs.alibi.accuracy[0] < 0.5,
+        holds:
+          runs['kerple-log'].accuracy[3] >= 0.8 &&
+          alibi.every((a) => a > chance && a < 0.35) &&
+          Math.abs(alibi[0] - runs.nope.accuracy[0]) < 0.05,
         values: {},
       };
     },

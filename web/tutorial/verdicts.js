@@ -741,13 +741,14 @@ export function t5UnseenBuckets(rp, { L, far = 8 * L }) {
   return { count: fresh.length, first: fresh[0], last: fresh.at(-1), beyond: beyond.size, total, L, far };
 }
 
-/** 2.1.2's lab experiment: copy the token 2 back, trained at L = 16 for 500 steps. */
+/** 2.1.2's lab experiment: copy the token 2 back, trained at L = 16 for 500 steps; NoPE as the baseline. */
 export const COPY_BUDGET = {
   task: 'copy',
   length: 16,
   steps: 500,
   seed: 1,
-  schemes: ['alibi', 'kerple-log', 't5', 'rope'],
+  schemes: ['alibi', 'kerple-log', 't5', 'rope', 'nope'],
+  vocab: 16, // the lab's default: chance is 1/16
 };
 
 // ------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ const DERIVATIVE_SCHEMES = ['alibi', 'kerple-log', 'kerple-power', 'sin-freq', '
 function mountBound(root, rp) {
   const d = slider({ key: 's218.d', min: 8, max: 256, step: 8, value: 64, name: 'd', unit: 'ui.unit.dims' });
   const cStat = stat('s218.C', 'C');
+  const normalised = stat('s218.normalised', 'normalised');
   const scheme = select({
     key: 's218.scheme',
     name: 'bscheme',
@@ -31,11 +32,13 @@ function mountBound(root, rp) {
   });
   const growth = stat('s218.growth', 'growth');
   const expMax = stat('s218.expMax', 'expMax');
-  root.append(controls(d, scheme), figure('2.1.8-a', 's218.fig.a', statsRow(cStat, growth, expMax)));
+  root.append(controls(d, scheme), figure('2.1.8-a', 's218.fig.a', statsRow(cStat, normalised, growth, expMax)));
 
   function update() {
     const pe = sinusoidalBound(rp, d.value);
     cStat.set(t('s218.CValue', { C: fmt(pe.C), measured: fmt(pe.measured), element: fmt(pe.elementBound) }));
+    // The original's normalisation of the encoding: p / C has norm 1 (measured, not assumed).
+    normalised.set(t('s218.normalisedValue', { value: fmt(pe.measured / pe.C, 6) }));
     const g = biasGrowth(rp, scheme.value);
     const grows = g.growth > 1 + 1e-3;
     growth.set(
