@@ -36,9 +36,9 @@ export default {
     's211.p.rel':
       'The relation between positions $i$ and $j$ is their signed distance (Figure 2.1.1-a; hover or focus a token to see its row). Attention itself has no notion of order.',
     's211.claim.nopePermutes':
-      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap}, float32 rounding.',
+      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap} at the demo’s $n = 10$ — float32 rounding, and below $10^{-4}$ at every $n$ of its slider.',
     's211.claim.positionsSeeOrder':
-      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least}: position makes order visible.',
+      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least} at $n = 10$ (and by more than $10^{-4}$ at every $n$): position makes order visible.',
     's211.n': 'Tokens n',
     's211.scheme': 'Compare with',
     's211.shuffle': 'Shuffle tokens',
@@ -110,7 +110,7 @@ export default {
     's213.p2':
       'Figure 2.1.3-a shows the three distance matrices, Figure 2.1.3-b the distance from position 0 as $r$ grows, Figure 2.1.3-c the vectors projected on their top two principal directions (PCA via SVD).',
     's213.claim.l1NotRelative':
-      'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ (relative defect at most {l2}); the Manhattan distance does not (relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
+      'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ at every $n$ and $d$ of the sliders (at $n = 128$, $d = 16$: relative defect at most {l2}); the Manhattan distance does not (there: relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
     's213.claim.notMonotone':
       'None of them grows steadily with $r$: at every $d$ of the slider the Euclidean distance between sinusoidal vectors reaches a local maximum and then falls back; at $d = 16$ the first is at $r = {r}$, where the fastest pair has turned about half a circle. A periodic term coming round is not aliasing.',
     's213.claim.pcaShadow':
@@ -119,7 +119,7 @@ export default {
     's213.p.manifold':
       'The original reads relative encoding as a map $\\phi$ from a pair of positions to a vector that depends only on their distance. For sinusoidal and RoPE vectors each 2-D pair $k$ runs around a circle at its own rate $\\omega_k$ (Figure 2.1.3-d), so the position curve lies on a product of circles (a torus), and the curve itself is a one-dimensional manifold on it. Reading off, pair by pair, the cosine and sine of the angle from $\\mathbf{p}_i$ to $\\mathbf{p}_j$ (the dot and cross product of the two 2-D pairs, computed in JavaScript) gives $\\phi(i, j)$ (Figure 2.1.3-e, first pair).',
     's213.claim.phiRelative':
-      'That $\\phi$ depends only on $j - i$ for sinusoidal and RoPE vectors (defect at most {sin}) and not for learned ones (defect {learned}).',
+      'That $\\phi$ depends only on $j - i$ for sinusoidal and RoPE vectors and not for learned ones, at every $n$ and $d$ of the sliders (at $n = 128$, $d = 16$: defect at most {sin} against {learned}).',
     's213.source': 'Position vectors',
     's213.source.sinusoidal': 'Sinusoidal',
     's213.source.rope': 'RoPE-rotated unit vector',
@@ -173,7 +173,7 @@ export default {
     's214.p2':
       'The singular value decomposition shows how the positional information spreads over dimensions (Figure 2.1.4-a); for Toeplitz matrices the top singular vectors are close to Fourier modes (Figure 2.1.4-b). The core counts the numerical rank at the precision of its input: the matrix arrives in float32, so singular values below $\\sigma_{\\max} \\cdot n \\cdot 2^{-23}$ are rounding noise.',
     's214.claim.rankAtMostD':
-      'The sinusoidal score matrix is $P P^{\\mathsf T}$ with $P$ of width $d = 32$, so its rank is at most 32; the core finds numerical rank {rank} of {n}.',
+      'The sinusoidal score matrix is $P P^{\\mathsf T}$ with $P$ of width $d = 32$, so its rank is at most 32; the core finds numerical rank {rank} of {n} at $n = 64$, and at most 32 at every $n$ of the slider.',
     's214.claim.noCondition':
       'A matrix of rank {rank} out of 64 has no finite condition number: the page shows ∞ instead of the ratio of $\\sigma_{\\max}$ to rounding noise.',
     's214.p.lowrank':
@@ -186,7 +186,7 @@ export default {
     's214.p.eig':
       'The original’s eigen-equation $PE\\,\\mathbf{v} = \\lambda \\mathbf{v}$ pairs each eigenvalue $\\lambda$ with an eigenvector $\\mathbf{v}$. Eigenvalues describe a matrix as a kernel only when it is symmetric: an antisymmetric matrix has $\\mathbf{x}^{\\mathsf T} M \\mathbf{x} = 0$ for every $\\mathbf{x}$, and its symmetric part is zero (Figure 2.1.4-e).',
     's214.claim.oddNotKernel':
-      'The sinusoidal frequency bias $\\sin(r/\\alpha)$ is odd: its matrix is antisymmetric (relative asymmetry {asym}), so it is no kernel — the verdict of 2.1.5 and of the table in 2.1.9 for the same object.',
+      'The sinusoidal frequency bias $\\sin(r/\\alpha)$ is odd: its matrix is antisymmetric (relative asymmetry {asym} at $n = 64$; antisymmetric at every $n$), so it is no kernel — the verdict of 2.1.5 and of the table in 2.1.9 for the same object.',
     's214.scheme': 'Scheme',
     's214.n': 'n',
     's214.k': 'Kept singular values k',
@@ -322,12 +322,12 @@ export default {
     's216.p.implicit':
       'Position vectors added to the keys. Whether this is relative depends on $P$: with absolute sinusoidal vectors the added term $\\mathbf{q}_i \\cdot \\mathbf{p}_j$ depends on the absolute $j$ (Figure 2.1.6-b); with Shaw’s relative vectors $\\mathbf{a}_{\\mathrm{clip}(j-i)}$ it depends only on $j - i$ (Figure 2.1.6-c).',
     's216.claim.implicitForms':
-      'Measured on the positional logits: defect {absolute} with absolute $P$, {relative} with relative $P$.',
+      'Measured on the positional logits at $n = 24$: defect {absolute} with absolute $P$, {relative} with relative $P$ (the same verdicts at every $n$ of the slider).',
     's216.h.mixed': 'Mixed relative encoding',
     's216.p.mixed':
       'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$ with absolute sinusoidal $P$, so that $\\alpha = 0, \\beta = 1$ is the implicit form (Figure 2.1.6-d). $\\alpha$ and $\\beta$ are what the original calls the mixing weights.',
     's216.claim.mixedBeta':
-      'With $\\beta = 0$ the mixed form stays translation invariant at every $\\alpha$ (defect {zero}); raising $\\beta$ to 2 brings in the absolute term (defect {two}).',
+      'With $\\beta = 0$ the mixed form stays translation invariant at every $\\alpha$ (defect {zero} at $\\alpha = 1$); raising $\\beta$ to 2 brings in the absolute term (defect {two}).',
     's216.claim.alpha':
       '$\\alpha$ scales the bias: at $\\alpha = 0$ (and $\\beta = 0$) the map is content-only attention (largest difference {off}); from $\\alpha = 1$ to 2 some weight changes by {change}.',
     's216.p.demo':
