@@ -10,6 +10,8 @@ import {
   JS_STEPS,
   LAB_T5,
   pastProfile,
+  positionVectors,
+  relativeMap,
   sinusoidalBound,
   softmaxOverflow,
   summaryRow,
@@ -157,5 +159,38 @@ describe('number format', () => {
   it('writes every minus sign as −, the exponent’s too', () => {
     expect(fmt(2.1e-6)).toBe('2.10e−6');
     expect(fmt(-2.1e-18)).toBe('−2.10e−18');
+  });
+});
+
+describe('2.1.3 the relative map', () => {
+  it('its defect, taken in one pass, is what rp.analysis.translationDefect gives for the full stack', () => {
+    for (const [source, n, d] of [
+      ['sinusoidal', 32, 8],
+      ['rope', 24, 16],
+      ['learned', 40, 12],
+    ]) {
+      const map = relativeMap(rp, source, n, d);
+      // The full [d, n, n] stack, built as the figure's first pair is.
+      const E = positionVectors(rp, source, n, d);
+      const stack = new Float32Array(d * n * n);
+      for (let k = 0; k < d / 2; k++) {
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < n; j++) {
+            const [ax, ay, bx, by] = [
+              E.data[i * d + 2 * k],
+              E.data[i * d + 2 * k + 1],
+              E.data[j * d + 2 * k],
+              E.data[j * d + 2 * k + 1],
+            ];
+            const norm = (Math.hypot(ax, ay) || 1) * (Math.hypot(bx, by) || 1);
+            stack[2 * k * n * n + i * n + j] = (ax * bx + ay * by) / norm;
+            stack[(2 * k + 1) * n * n + i * n + j] = (ax * by - ay * bx) / norm;
+          }
+        }
+      }
+      const td = rp.analysis.translationDefect({ shape: [d, n, n], data: stack });
+      expect(map.defect, `${source} n ${n} d ${d}`).toBeCloseTo(td.max, 6);
+      expect(Array.from(map.phi.data.subarray(0, n * n))).toEqual(Array.from(stack.subarray(0, n * n)));
+    }
   });
 });

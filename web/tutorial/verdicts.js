@@ -155,15 +155,21 @@ export function geometry(rp, source, n, d) {
  * The manifold view φ(i, j): for each 2-D pair k of the vectors (coordinates 2k, 2k + 1), the cosine and
  * sine of the angle from p_i's pair to p_j's pair, (a·b, a×b)/(|a||b|). For sinusoids and RoPE each pair
  * turns at its own rate ω_k, so φ(i, j) = (cos ω_k(j − i), sin ω_k(j − i)): a function of j − i only.
- * Returns φ as a [d, n, n] stack and its translation defect (worst component).
+ * Returns the first pair's φ as a [2, n, n] stack (what Figure 2.1.3-e shows) and the translation
+ * defect of all d components: the largest spread (max − min) along a diagonal, the quantity
+ * rp.analysis.translationDefect computes, taken here in the same pass so that the d × n × n values are
+ * never stored (tests/node/chapter-readouts.test.js compares the two).
  */
 export function relativeMap(rp, source, n, d) {
   const E = positionVectors(rp, source, n, d);
   const pairs = d / 2;
-  const phi = new Float32Array(d * n * n);
-  // Each pair's 2-D vectors normalised once (the sweep of the claims reaches n = 256, d = 128).
+  const first = new Float32Array(2 * n * n);
   const ux = new Float64Array(n);
   const uy = new Float64Array(n);
+  const lo = new Float64Array(2 * (2 * n - 1));
+  const hi = new Float64Array(2 * (2 * n - 1));
+  const f = Math.fround;
+  let defect = 0;
   for (let k = 0; k < pairs; k++) {
     for (let i = 0; i < n; i++) {
       const x = E.data[i * d + 2 * k];
@@ -172,20 +178,27 @@ export function relativeMap(rp, source, n, d) {
       ux[i] = x / norm;
       uy[i] = y / norm;
     }
-    const cos = 2 * k * n * n;
-    const sin = cos + n * n;
+    lo.fill(Infinity);
+    hi.fill(-Infinity);
     for (let i = 0; i < n; i++) {
-      const ax = ux[i];
-      const ay = uy[i];
       for (let j = 0; j < n; j++) {
-        phi[cos + i * n + j] = ax * ux[j] + ay * uy[j];
-        phi[sin + i * n + j] = ax * uy[j] - ay * ux[j];
+        const c = f(ux[i] * ux[j] + uy[i] * uy[j]);
+        const s = f(ux[i] * uy[j] - uy[i] * ux[j]);
+        const o = j - i + n - 1;
+        const o2 = o + 2 * n - 1;
+        if (c < lo[o]) lo[o] = c;
+        if (c > hi[o]) hi[o] = c;
+        if (s < lo[o2]) lo[o2] = s;
+        if (s > hi[o2]) hi[o2] = s;
+        if (k === 0) {
+          first[i * n + j] = c;
+          first[n * n + i * n + j] = s;
+        }
       }
     }
+    for (let o = 0; o < lo.length; o++) defect = Math.max(defect, hi[o] - lo[o]);
   }
-  const stack = { shape: [d, n, n], data: phi };
-  const td = rp.analysis.translationDefect(stack);
-  return { phi: stack, E, defect: td.max, relative: td.max < 1e-5 };
+  return { phi: { shape: [2, n, n], data: first }, E, defect, relative: defect < 1e-5 };
 }
 
 // ------------------------------------------------------------------------------------------------
