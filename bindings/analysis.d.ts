@@ -279,7 +279,8 @@ export interface Analysis {
 
   /**
    * Error of the rotary angles m·θ_k computed in `dtype` (θ and m rounded to it, one rounded product, cos/sin rounded;
-   * round-to-nearest-even emulation) against float64, at `positions` (or 0 … n−1).
+   * round-to-nearest-even emulation) against float64, at `positions` (or 0 … n−1). `angles: 'float32'` models the
+   * usual pipeline instead: θ, m and m·θ in float32, only cos/sin stored in `dtype`.
    * @example
    * rp.analysis.precision({ d: 128, positions: [1e3, 1e5, 1e6], dtype: 'bfloat16' }).angleError;
    */
@@ -288,6 +289,7 @@ export interface Analysis {
       positions?: TensorLike;
       n?: number;
       dtype?: 'float32' | 'float16' | 'bfloat16';
+      angles?: 'dtype' | 'float32';
       perPair?: boolean;
     },
   ): Precision;
@@ -310,7 +312,8 @@ export interface Analysis {
 
   /**
    * The bound C of |PE| for the sinusoidal encoding (2.1.8): ‖PE(p)‖ = sqrt(d/2) for every p with even d
-   * (sqrt(⌈d/2⌉) bounds odd d), every entry in [−1, 1]; `norms` measures ‖PE(p)‖ for p < n (default 1024).
+   * (sqrt(⌈d/2⌉) bounds odd d), every entry in [−1, 1]; `norms` measures ‖PE(p)‖ for p < n (default 1024) and
+   * `elementBound` the largest |entry| measured over those n vectors.
    * @example
    * rp.analysis.peBound({ d: 64 }).C;  // 5.656…
    */

@@ -51,6 +51,8 @@ export interface HeatmapFigure {
 export interface CurveSeries {
   label: string;
   y: ArrayLike<number | null>;
+  /** A reference line (a level, a bound): drawn thin and dashed, so a series lying on it stays visible. */
+  dashed?: boolean;
 }
 
 /** A line plot's data (what renderCurve and <relpos-curve>.data take). */

@@ -60,7 +60,8 @@ export function formatNumber(v, masked = '−∞') {
   if (Number.isNaN(v)) return 'NaN';
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e5 || a < 1e-3) return v.toExponential(2).replace('e+', 'e');
+  // A real minus sign everywhere, the exponent's too (2.1e−6, as the chapter's fmt writes it).
+  if (a >= 1e5 || a < 1e-3) return v.toExponential(2).replace('e+', 'e').replaceAll('-', '−');
   return String(Number(v.toPrecision(5))).replace('-', '−');
 }
 

@@ -223,6 +223,64 @@ describe('the chapter as it renders', () => {
     await page.close();
   });
 
+  it('a claim whose check fails is marked after its sentence, in the reader’s language', async () => {
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s212`);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+    const selector = '[data-i18n="s212.claim.relativeInvariant"]';
+    await page.waitForFunction((s) => document.querySelector(s)?.dataset.holds, selector);
+    const note = () => page.evaluate((s) => getComputedStyle(document.querySelector(s), '::after').content, selector);
+    // Every claim of the page holds at its settings: nothing is marked.
+    expect(await page.evaluate(() => document.querySelectorAll('[data-claim][data-holds="false"]').length)).toBe(0);
+    expect(await note()).toBe('none');
+    // A failing check (forced here) shows the note, and the note follows the language.
+    await page.evaluate((s) => {
+      document.querySelector(s).dataset.holds = 'false';
+    }, selector);
+    expect(await note()).toBe(JSON.stringify(en.page['claim.fails']));
+    await page.selectOption('#lang', 'zh');
+    await page.waitForFunction(() => document.documentElement.lang.startsWith('zh'));
+    expect(await note()).toBe(JSON.stringify(zh.page['claim.fails']));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('2.1.7: a preset sets every control from the preset alone, whatever came before', async () => {
+    const { page, errors } = await openPage(shared.browser, `${shared.site.url}#s217`);
+    await mountDemos(page);
+    const part = '.demo[data-demo="s217"][data-part="turns"]';
+    const read = () =>
+      page.evaluate((p) => {
+        const root = document.querySelector(p);
+        const value = (name) => root.querySelector(`[name="${name}"]`).value;
+        return {
+          state: JSON.parse(root.dataset.state),
+          scaling: value('scaling'),
+          factor: value('factor'),
+          rotD: value('rotD'),
+          train: value('train'),
+          incomplete: root.querySelector('[data-stat="incomplete"]').textContent,
+        };
+      }, part);
+    const choose = (id) => page.selectOption(`${part} [name="preset"]`, id);
+    await choose('llama-3.1-8b');
+    expect(await read()).toMatchObject({ scaling: 'rope-llama3', factor: '8' });
+    await choose('qwen2-7b');
+    expect(await read()).toMatchObject({ scaling: 'rope', train: '131072' });
+    await choose('gpt-j-6b');
+    const gptj = await read();
+    expect(gptj).toMatchObject({ rotD: '64', incomplete: '11 of 32 (first: pair 21)' });
+    await choose('mistral-7b');
+    expect((await read()).train).toBe('4096');
+    await choose('deepseek-v3');
+    expect((await read()).factor).toBe('40');
+    // Moving a control leaves the preset.
+    await page.selectOption(`${part} [name="scaling"]`, 'rope-ntk');
+    expect((await read()).state.preset).toBe('');
+    expect(await page.evaluate((p) => document.querySelector(`${p} [name="preset"]`).value, part)).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('the chapter’s labs speak 中文 and 2.1.8 offers one comparison per strategy', async () => {
     const { page, errors } = await openPage(shared.browser, `${shared.site.url}?lang=zh`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');

@@ -80,6 +80,25 @@ describe('<relpos-curve>', () => {
     expect(result.count).toBe(1);
   });
 
+  it('a flat series gets an axis around its value (all-zero eigenvalues: −1 … 1, not 0 … 100); dashed series draw dashed', async () => {
+    const result = await withModule(page, 'relpos-curve.js', async (m) => {
+      const host = document.createElement('div');
+      host.style.width = '400px';
+      document.body.prepend(host);
+      const el = m.renderCurve(host, {
+        x: [0, 1, 2],
+        series: [
+          { label: 'zero', y: [0, 0, 0] },
+          { label: 'level', y: [0, 0, 0], dashed: true },
+        ],
+      });
+      await new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
+      const { min, max } = el.plot.scales.y;
+      return { min, max, dash: el.plot.series[2].dash, plain: el.plot.series[1].dash ?? null };
+    });
+    expect(result).toMatchObject({ min: -1, max: 1, dash: [6, 4], plain: null });
+  });
+
   it('rotary inverse frequencies on a log axis equal rp.frequencies', async () => {
     await page.evaluate(() => {
       const el = document.createElement('relpos-curve');

@@ -48,7 +48,8 @@ describe('lab.html', () => {
         lossPoints: figure('.loss').x.length,
         lossInk: canvasInk('.loss'),
         accuracyX: figure('.accuracy').x,
-        accuracySeries: figure('.accuracy').series.length,
+        accuracySeries: figure('.accuracy').series.map((x) => x.label),
+        chance: figure('.accuracy').series.at(-1).y,
         accuracyInk: canvasInk('.accuracy'),
         gradLog: figure('.grad').log,
         maps: [mapL.width, mapL.height, map4L.width, map4L.height],
@@ -65,7 +66,10 @@ describe('lab.html', () => {
     expect(summary.lossPoints).toBe(15);
     expect(summary.lossInk).toBeGreaterThan(200);
     expect(summary.accuracyX).toEqual([8, 16, 32, 64]);
-    expect(summary.accuracySeries).toBe(2);
+    // The two runs, then the copy task's chance level 1/vocab (dashed).
+    expect(summary.accuracySeries).toHaveLength(3);
+    expect(summary.accuracySeries[2]).toBe('chance, 1/16');
+    expect(summary.chance).toEqual([1 / 16, 1 / 16, 1 / 16, 1 / 16]);
     expect(summary.accuracyInk).toBeGreaterThan(200);
     expect(summary.gradLog).toBe(true);
     expect(summary.maps).toEqual([8, 8, 32, 32]);

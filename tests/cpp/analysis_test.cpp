@@ -504,6 +504,25 @@ TEST(PeBound, SinusoidalNormsEqualTheBoundSqrtHalfD) {
   const Result r = run("peBound", p);
   EXPECT_FLOAT_EQ(scalar(r, "C"), std::sqrt(32.0f));
   for (float norm : vec(r, "norms")) EXPECT_NEAR(norm, std::sqrt(32.0), 1e-5);
+  // The entry bound is measured: cos(0) = 1 at position 0; never above 1.
+  EXPECT_FLOAT_EQ(scalar(r, "elementBound"), 1.0f);
+  Params one = options("peBound");
+  one.setNumber("d", 2);
+  one.setNumber("n", 1);
+  EXPECT_FLOAT_EQ(scalar(run("peBound", one), "elementBound"), 1.0f);
+}
+
+TEST(Precision, AnglesInFloat32StoreOnlyTheTablesInTheDtype) {
+  auto errors = [](const std::string& dtype, bool float32Angles) {
+    Params p = options("precision");
+    p.setNumber("d", 16);
+    p.setNumber("n", 64);
+    p.setString("dtype", dtype);
+    if (float32Angles) p.setString("angles", "float32");
+    return vec(run("precision", p), "angleError");
+  };
+  EXPECT_EQ(errors("bfloat16", true), errors("float32", false));
+  EXPECT_NE(errors("bfloat16", false), errors("float32", false));
 }
 
 TEST(Precision, RoundingEmulationIsRoundToNearestEven) {

@@ -397,6 +397,24 @@ describe('2.1.8 numerical stability', () => {
     expect(A.precision({ d: 128, positions: [1e6], dtype: 'float16' }).maxAngleError).toBe(Infinity); // 1e6 > 65504
     expect(A.precision({ d: 8, n: 3, perPair: true }).angleErrorPerPair.shape).toEqual([3, 4]);
   });
+
+  it("precision with angles: 'float32': float32's angles, only the tables stored in the dtype", () => {
+    const positions = [10, 1000, 60000, 1e6];
+    const f32 = A.precision({ d: 128, positions, dtype: 'float32' });
+    for (const dtype of ['float16', 'bfloat16']) {
+      const stored = A.precision({ d: 128, positions, dtype, angles: 'float32' });
+      const worst = A.precision({ d: 128, positions, dtype });
+      expect(Array.from(stored.angleError)).toEqual(Array.from(f32.angleError));
+      for (let i = 0; i < positions.length; i++) {
+        // The stored tables move the float32 result by at most the dtype's rounding (2⁻⁸ per component).
+        expect(Math.abs(stored.rotationError[i] - f32.rotationError[i])).toBeLessThan(6e-3);
+        if (i < 3) expect(stored.rotationError[i]).toBeLessThan(worst.rotationError[i]);
+      }
+      // Storing cos/sin in bfloat16 costs about its half-ulp, 2⁻⁹, per component: well below 0.01.
+      expect(stored.rotationError[0]).toBeLessThan(1e-2);
+    }
+    expect(() => A.precision({ d: 8, n: 2, angles: 'float64' })).toThrow(/angles/);
+  });
 });
 
 describe('bad input names the function and the argument; the instance keeps working', () => {

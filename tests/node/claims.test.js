@@ -1,10 +1,11 @@
 // The chapter's claims ledger (web/tutorial/claims.js): every sentence that states a measured fact is a
 // message whose key contains ".claim."; each has a check that computes the fact through the public API
-// with the page's settings and asserts it — at the defaults and at both ends of every slider the
-// sentence depends on. A claim key without a check, or a check without a sentence, fails here.
+// with the page's settings and asserts it — at the defaults, at every step of every slider the
+// sentence depends on, and (fast-check) at random joint settings of claims with several sliders. A claim key without a check, or a check without a sentence, fails here.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
-import { CLAIMS, claimSettings } from '../../web/tutorial/claims.js';
+import fc from 'fast-check';
+import { CLAIMS, claimSettings, controlValues } from '../../web/tutorial/claims.js';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
 import { readSitePage } from '../../web/site/build-plugin.js';
@@ -36,21 +37,68 @@ describe('the claims ledger', () => {
   });
 });
 
-describe('every claim holds at the page defaults and at the ends of its sliders', () => {
+// Both languages' sentences are filled from the same values: every placeholder is filled with a
+// real number or word in English and in Chinese.
+function filled(key, values) {
+  for (const table of [en, zh]) {
+    const wanted = placeholders(table.page[key]);
+    for (const name of wanted) {
+      expect(values, `${key} fills {${name}}`).toHaveProperty(name);
+      expect(String(values[name]), `${key} {${name}}`).not.toMatch(/undefined|NaN|null|\[object/);
+    }
+  }
+}
+
+describe('every claim holds at the page defaults and at every step of its sliders', () => {
   const measured = {};
   for (const [key, claim] of Object.entries(CLAIMS)) {
     if (claim.lab) continue;
-    it(key, async () => {
-      for (const settings of claimSettings(claim)) {
-        const { holds, values } = await claim.measure(rp, settings);
-        expect(holds, `${key} at ${JSON.stringify(settings)}: ${JSON.stringify(values)}`).toBe(true);
-        if (!measured[key]) measured[key] = values;
-        const wanted = placeholders(en.page[key]);
-        for (const name of wanted) expect(values, `${key} fills {${name}}`).toHaveProperty(name);
-      }
-      console.log(`${key}: ${JSON.stringify(measured[key])}`);
-    });
+    it(
+      key,
+      async () => {
+        const settings = claimSettings(claim);
+        for (const setting of settings) {
+          const { holds, values } = await claim.measure(rp, setting);
+          expect(holds, `${key} at ${JSON.stringify(setting)}: ${JSON.stringify(values)}`).toBe(true);
+          if (!measured[key]) measured[key] = values;
+          filled(key, values);
+        }
+        console.log(`${key} (${settings.length} settings): ${JSON.stringify(measured[key])}`);
+      },
+      60000,
+    );
   }
+});
+
+describe('claims with several sliders hold at random joint settings (fast-check)', () => {
+  for (const [key, claim] of Object.entries(CLAIMS)) {
+    const controls = Object.entries(claim.controls ?? {});
+    if (claim.lab || controls.length < 2) continue;
+    it(
+      key,
+      async () => {
+        const setting = fc.record(
+          Object.fromEntries(controls.map(([name, c]) => [name, fc.constantFrom(...controlValues(c))])),
+        );
+        await fc.assert(
+          fc.asyncProperty(setting, async (s) => {
+            const { holds, values } = await claim.measure(rp, s);
+            expect(holds, `${key} at ${JSON.stringify(s)}: ${JSON.stringify(values)}`).toBe(true);
+          }),
+          { numRuns: 8, seed: 26 },
+        );
+      },
+      60000,
+    );
+  }
+});
+
+describe('the sweep covers every slider step', () => {
+  it('controlValues lists min to max by the step', () => {
+    expect(controlValues({ min: 0, max: 2, step: 0.05 })).toHaveLength(41);
+    expect(controlValues({ min: 1, max: 200, step: 1 }).at(-1)).toBe(200);
+    expect(controlValues({ min: 0.01, max: 1, step: 0.01 })).toContain(0.07);
+  });
 });
 
 // Lab claims train small models with the budget their sentence states (a few seconds each).

@@ -7,7 +7,7 @@
 //          | frequencies  rp.frequencies(scheme, { d, …params }).invFreq against pair k (log y)
 //          | wavelengths  2π / θ_k against k (log y)
 //     (n, heads and causal shape a profile; a spectrum depends on d and the parameters only.)
-//   Programmatic: renderCurve(element, { x, series: [{ label, y }], xLabel, yLabel, log, logX }) or
+//   Programmatic: renderCurve(element, { x, series: [{ label, y, dashed }], xLabel, yLabel, log, logX }) or
 //     el.data = { … } — data set this way wins over the attributes.
 // Keyboard: the plot is focusable; ← / → move a cursor along x (Shift: ×10), the values are
 // announced through an aria-live readout. The toolbar, export menu, words and events come from
@@ -53,7 +53,7 @@ export class RelposCurve extends RelposElement {
     this.#plot = null;
   }
 
-  /** Programmatic data { x, series: [{ label, y }], xLabel, yLabel, log, logX, title }; null returns to the attributes. */
+  /** Programmatic data { x, series: [{ label, y, dashed }], xLabel, yLabel, log, logX, title }; null returns to the attributes. */
   get data() {
     return this.#data;
   }
@@ -177,6 +177,8 @@ export class RelposCurve extends RelposElement {
       series: figure.series.map((s) => ({
         label: String(s.label ?? ''),
         y: Array.from(s.y, (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v))),
+        // A reference line (a level, a bound) is drawn dashed so a series on it stays visible.
+        dashed: Boolean(s.dashed),
       })),
       xLabel: String(figure.xLabel ?? ''),
       yLabel: String(figure.yLabel ?? ''),
@@ -206,11 +208,12 @@ export class RelposCurve extends RelposElement {
       ],
       series: [
         { label: f.xLabel },
-        // A series without a label is named by the y axis (uPlot's own default would be the English "Value").
         ...f.series.map((s, k) => ({
+          // A series without a label is named by the y axis (uPlot's own default would be the English "Value").
           label: s.label || f.yLabel,
           stroke: seriesColor(k),
-          width: 1.5,
+          width: s.dashed ? 1 : 1.5,
+          ...(s.dashed ? { dash: [6, 4] } : {}),
           spanGaps: false,
         })),
       ],
@@ -219,6 +222,12 @@ export class RelposCurve extends RelposElement {
       hooks: { setCursor: [(u) => this.#cursorMoved(u.cursor.idx)] },
     };
     const ys = f.series.map((s) => (f.log ? s.y.map((v) => (v != null && v > 0 ? v : null)) : s.y));
+    // Every value the same (all-zero eigenvalues): a span of ±1 around it, not uPlot's 0–100.
+    const finite = ys.flat().filter((v) => v != null);
+    if (!f.log && finite.length && finite.every((v) => v === finite[0])) {
+      const pad = Math.abs(finite[0]) || 1;
+      opts.scales.y = { range: [finite[0] - pad, finite[0] + pad] };
+    }
     this.#plot?.destroy();
     this.#host.replaceChildren();
     if (f.logX && f.x.some((v) => !(v > 0))) throw new RangeError('relpos.renderCurve: a log x axis needs x > 0');

@@ -16,7 +16,7 @@ import { renderCurve } from './relpos-curve.js';
 import { renderHeatmap } from './render-heatmap.js';
 
 const PRESETS = {
-  s212: { task: 'copy', schemes: ['rope', 't5', 'kerple-log', 'alibi'] },
+  s212: { task: 'copy', schemes: ['rope', 't5', 'kerple-log', 'alibi', 'nope'] },
   s217: { task: 'copy', schemes: ['rope', 'rope-linear', 'xpos'] },
   s218: { task: 'copy', schemes: ['rope'], lr: 0.05, clip: 0, normalisation: false },
 };
@@ -57,8 +57,20 @@ h3, h4 { margin: 0.75rem 0 0.25rem; }
 `;
 
 // The attributes <relpos-lab> reads (docs/elements.md documents each).
-const OWN_ATTRIBUTES = ['task', 'schemes', 'length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed', 'normalisation'];
-const NUMBER_ATTRIBUTES = ['length', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed'];
+const OWN_ATTRIBUTES = [
+  'task',
+  'schemes',
+  'length',
+  'offset',
+  'steps',
+  'layers',
+  'heads',
+  'lr',
+  'clip',
+  'seed',
+  'normalisation',
+];
+const NUMBER_ATTRIBUTES = ['length', 'offset', 'steps', 'layers', 'heads', 'lr', 'clip', 'seed'];
 const known = (schema) => schema.schemes.map((s) => `'${s.id}'`).join(', ');
 
 const num = (v) => (Number.isFinite(v) ? (Math.abs(v) >= 100 || v === 0 ? v.toFixed(0) : v.toPrecision(3)) : '–');
@@ -227,6 +239,7 @@ export class RelposLab extends HTMLElement {
       node('label', {}, [m.task, task]),
       schemes,
       numberField('length', s.length, { step: 2 }),
+      numberField('offset', s.offset),
       numberField('steps', s.steps),
       numberField('layers', s.layers),
       numberField('heads', s.heads),
@@ -297,6 +310,7 @@ export class RelposLab extends HTMLElement {
       task: field('task').value,
       schemes: [...form.querySelectorAll('input[name=scheme]:checked')].map((x) => x.value),
       length: value('length'),
+      offset: value('offset'),
       steps: value('steps'),
       layers: value('layers'),
       heads: value('heads'),
@@ -429,9 +443,16 @@ export class RelposLab extends HTMLElement {
     if (finished.length) {
       const lengths = finished[finished.length - 1].result.evalLengths;
       const same = finished.filter((r) => r.result.evalLengths.join() === lengths.join());
+      // The copy task's chance level: a uniform guess over the content tokens, 1/vocab.
+      const last = same[same.length - 1];
+      const vocab = last.options.vocab ?? this.#schema.options.vocab.default;
+      const chance =
+        last.options.task === 'copy'
+          ? [{ label: format(m.chance, { vocab }), y: lengths.map(() => 1 / vocab), dashed: true }]
+          : [];
       renderCurve(accuracyBox, {
         x: lengths,
-        series: same.map((r) => ({ label: r.label, y: Array.from(r.result.accuracy) })),
+        series: [...same.map((r) => ({ label: r.label, y: Array.from(r.result.accuracy) })), ...chance],
         xLabel: m.lengthAxis,
         yLabel: m.accuracyAxis,
         title: m.accuracyTitle,

@@ -16,9 +16,10 @@ export default {
     'nav.language': 'Language',
     'chapter.title': '2.1 The mathematical theory of relative positional encoding',
     'chapter.lead':
-      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it: every number and figure below is computed when you move a control, by the relpos WebAssembly core — except a few small steps done in JavaScript, named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, angle arithmetic, and the naive softmax that is shown failing). Every sentence that states a measured fact is checked by a test that computes it.',
+      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it. The figures and readouts of every demo are recomputed whenever you move one of its controls, by the relpos WebAssembly core; a few small steps run in JavaScript and are named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, the score profiles of 2.1.7 and 2.1.9, angle arithmetic, and the naive softmax that is shown failing), besides counting and averaging what the core returns. The sentences that state a measured fact are computed when the page loads, at the settings they name; a test checks each of them at every step of its sliders, and a sentence whose check fails where it stands is marked as such on the page.',
     'chapter.conventions':
       'Conventions: row $i$ is the query position, column $j$ the key position, $r = j - i$ the relative distance (negative: the key lies in the past) and $d$ the dimension of the vectors. Figures, readouts and the text count positions from 0, as the code does; the formulas of the original count from 1.',
+    'claim.fails': ' [Checked on this page: this does not hold at this setting.]',
     'toc.label': 'Table of contents',
     'toc.title': 'Contents',
     'explore.title': 'Try it: one scheme, live',
@@ -35,9 +36,9 @@ export default {
     's211.p.rel':
       'The relation between positions $i$ and $j$ is their signed distance (Figure 2.1.1-a; hover or focus a token to see its row). Attention itself has no notion of order.',
     's211.claim.nopePermutes':
-      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap}, float32 rounding.',
+      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap} at the demo’s $n = 10$ — float32 rounding, and below $10^{-4}$ at every $n$ of its slider.',
     's211.claim.positionsSeeOrder':
-      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least}: position makes order visible.',
+      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least} at $n = 10$ (and by more than $10^{-4}$ at every $n$): position makes order visible.',
     's211.n': 'Tokens n',
     's211.scheme': 'Compare with',
     's211.shuffle': 'Shuffle tokens',
@@ -63,25 +64,25 @@ export default {
       'And three advantages of relative encoding: translation invariance, strong extrapolation, a natural expression of distance. The first is a theorem, proved below and measured; the second is an empirical claim, tested at the end of this section and in 2.1.7.',
     's212.h.theorem': 'Theorem 1 (translation invariance)',
     's212.p.theorem':
-      'If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
+      'The original states the theorem with its conclusion as its hypothesis (“if $PE(i, j) = PE(i + k, j + k)$, the encoding is translation invariant”), which proves nothing; the page repairs it by assuming what relative encoding means. If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
     's212.p.measure':
       'The page measures it for any scheme: it computes the position-only score matrix $S$ and its translation defect, the largest change along a diagonal relative to the largest entry. The defect is 0 up to float32 rounding exactly when $S$ is a Toeplitz matrix (Figures 2.1.2-a and 2.1.2-b).',
     's212.claim.relativeInvariant':
-      'All {count} relative schemes of the catalogue (every bias and RoPE with its scalings) have a defect of at most {worst}.',
+      'Of the schemes the core marks translation invariant, the {count} whose position term is not zero (Shaw, DeBERTa, every bias but FIRE, RoPE with its variants and scalings) have a defect of at most {worst}. NoPE and Transformer-XL pass only trivially: their position-only score is 0 everywhere (Transformer-XL’s position term needs its learned $u, v, W_R$), so the demo shows them a blank map. FIRE is not in the list: it divides the distance by $\\psi(\\max(i, L))$ with $L = 512$, which depends on the query once $i$ passes $L$ — on this slider its defect is {fireHere}, at $n = 1024$ it is {fire}.',
     's212.claim.absoluteNotInvariant':
-      'Learned absolute embeddings (random here) and sinusoidal vectors passed through random $W_Q, W_K$ do not: their defects are {learned} and {projected}. The raw product $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ of sinusoidal vectors is itself invariant (defect {raw}); the projections break it.',
+      'Learned absolute embeddings (random here) and sinusoidal vectors passed through random $W_Q, W_K$ (a matrix product done in JavaScript) do not: their defects are {learned} and {projected}. The raw product $\\mathbf{p}_i \\cdot \\mathbf{p}_j = \\sum_k \\cos(\\omega_k (j - i))$ of sinusoidal vectors is itself invariant (defect {raw}); the projections break it.',
     's212.h.claim': 'Claim against evidence: “relative encoding extrapolates well”',
     's212.p.claim': 'Translation invariance does not give extrapolation.',
     's212.claim.ropeUnseen':
       'Plain RoPE is exactly invariant, yet trained at $L = 32$ with $d = 64$, {count} of its {pairs} dimension pairs meet rotation angles at $4L$ that training never showed (2.1.7).',
     's212.p.lab':
-      'The lab below trains a one-layer, two-head attention model to copy the token two positions back (training length $L = 16$, 500 steps, seed 1) and tests it at $L$, $2L$, $4L$ and $8L$.',
+      'The lab below trains a toy: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$. NoPE, with no positions at all, is the baseline; the accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
     's212.claim.labCopy':
-      'In that run ALiBi stays near chance even at $L$ (accuracy below 0.5); KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
+      'In that run ALiBi and NoPE both stay between chance (1/16) and 0.35 at every length, ALiBi within 0.05 of NoPE at $L$: in this toy its fixed bias adds nothing the model can use. KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
     's212.claim.labWhy':
-      'Why: ALiBi’s two heads have fixed slopes of 1/16 and 1/256, so they spread the last query’s weight over many keys (no key gets more than 0.15), and no content-free monotone bias can favour the key two back over the key one back. KERPLE learns the steepness of its bias: after training each head puts 0.3 or more of that weight on one key at most three back, and the rest of the layer can read the target off such sharp heads. T5 and RoPE learn to put their largest weight exactly two back.',
+      'Why, in this toy: ALiBi’s two heads get fixed slopes of 1/16 and 1/256, so across the 16 keys of a training window their bias changes by less than 1 and less than 0.06 — too little to shape attention; the last query gives no key more than 0.15 of its weight, as under NoPE. KERPLE’s bias is just as monotone, so monotonicity is not what separates them: KERPLE learns how steep its bias is. After training both its heads put their largest weight, 0.3 or more, on the key one back and 0.1 or more on the key two back, each head in its own proportions, and the output layer can combine two such heads to read the key two back. T5 and RoPE learn to put their largest weight exactly two back.',
     's212.claim.t5Unseen':
-      'Past $L$ they meet what training never showed: RoPE new angles, T5 its {buckets} buckets for distances 16 and beyond, all untrained at $L = 16$.',
+      'Past $L$ they meet what training never showed: RoPE new angles; T5 — whose lab model uses one-directional buckets, as a causal model sees no future keys — sends the distances 16 to {far} to {buckets} buckets (buckets {first}–{last} of its {total}) that no distance below $L = 16$ uses, so all of them stay untrained.',
     's212.scheme': 'Scheme',
     's212.learned': 'Learned absolute (random embeddings)',
     's212.sinusoidalWqk': 'Sinusoidal through random W_Q, W_K',
@@ -97,6 +98,8 @@ export default {
     's212.defectKValue': 'k = {k}: max {max}',
     's212.invariant': 'Translation invariant: the two windows are identical, as Theorem 1 says.',
     's212.notInvariant': 'Not translation invariant: the score depends on absolute positions.',
+    's212.zero':
+      'The position-only score is 0 everywhere: the scheme adds no position term here, so invariance holds trivially and says nothing.',
 
     's213.title': '2.1.3 A geometric view of relative position',
     's213.h.structure': 'Geometric structure in high-dimensional space',
@@ -107,16 +110,16 @@ export default {
     's213.p2':
       'Figure 2.1.3-a shows the three distance matrices, Figure 2.1.3-b the distance from position 0 as $r$ grows, Figure 2.1.3-c the vectors projected on their top two principal directions (PCA via SVD).',
     's213.claim.l1NotRelative':
-      'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ (relative defect at most {l2}); the Manhattan distance does not (relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
+      'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ at every $n$ and $d$ of the sliders (at $n = 128$, $d = 16$: relative defect at most {l2}); the Manhattan distance does not (there: relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
     's213.claim.notMonotone':
-      'None of them grows steadily with $r$: the Euclidean distance between sinusoidal vectors reaches its first local maximum at $r = {r}$, where the fastest pair has turned about half a circle, and then falls back. A periodic term coming round is not aliasing.',
+      'None of them grows steadily with $r$: at every $d$ of the slider the Euclidean distance between sinusoidal vectors reaches a local maximum and then falls back; at $d = 16$ the first is at $r = {r}$, where the fastest pair has turned about half a circle. A periodic term coming round is not aliasing.',
     's213.claim.pcaShadow':
       'At $n = 128$, $d = 16$ the top two principal components explain only {a} % + {b} % of the variance: the plane shows a shadow of a curve that winds through many dimensions, not a helix.',
     's213.h.manifold': 'The manifold view',
     's213.p.manifold':
-      'The original reads relative encoding as a map $\\phi$ from a pair of positions to a vector that depends only on their distance. For sinusoidal and RoPE vectors each 2-D pair $k$ runs around a circle at its own rate $\\omega_k$ (Figure 2.1.3-d), so the position curve lies on a product of circles — a one-dimensional manifold. Reading off, pair by pair, the cosine and sine of the angle from $\\mathbf{p}_i$ to $\\mathbf{p}_j$ (the dot and cross product of the two 2-D pairs, computed in JavaScript) gives $\\phi(i, j)$ (Figure 2.1.3-e, first pair).',
+      'The original reads relative encoding as a map $\\phi$ from a pair of positions to a vector that depends only on their distance. For sinusoidal and RoPE vectors each 2-D pair $k$ runs around a circle at its own rate $\\omega_k$ (Figure 2.1.3-d), so the position curve lies on a product of circles (a torus), and the curve itself is a one-dimensional manifold on it. Reading off, pair by pair, the cosine and sine of the angle from $\\mathbf{p}_i$ to $\\mathbf{p}_j$ (the dot and cross product of the two 2-D pairs, computed in JavaScript) gives $\\phi(i, j)$ (Figure 2.1.3-e, first pair).',
     's213.claim.phiRelative':
-      'That $\\phi$ depends only on $j - i$ for sinusoidal and RoPE vectors (defect at most {sin}) and not for learned ones (defect {learned}).',
+      'That $\\phi$ depends only on $j - i$ for sinusoidal and RoPE vectors and not for learned ones, at every $n$ and $d$ of the sliders (at $n = 128$, $d = 16$: defect at most {sin} against {learned}).',
     's213.source': 'Position vectors',
     's213.source.sinusoidal': 'Sinusoidal',
     's213.source.rope': 'RoPE-rotated unit vector',
@@ -148,7 +151,7 @@ export default {
     's213.isMonotone': 'grows over all {n} positions',
     's213.firstMax': 'first local maximum at r = {r}',
     's213.curveX': 'distance r = j − i (positions)',
-    's213.curveY': 'distance between position vectors',
+    's213.curveY': 'distance from p₀',
     's213.fig.d':
       'The first pairs $(p_{2k}, p_{2k+1})$ of the position vectors for positions $0 \\ldots n - 1$: each pair of a sinusoidal or RoPE vector runs around a circle; learned vectors do not.',
     's213.fig.e':
@@ -170,7 +173,7 @@ export default {
     's214.p2':
       'The singular value decomposition shows how the positional information spreads over dimensions (Figure 2.1.4-a); for Toeplitz matrices the top singular vectors are close to Fourier modes (Figure 2.1.4-b). The core counts the numerical rank at the precision of its input: the matrix arrives in float32, so singular values below $\\sigma_{\\max} \\cdot n \\cdot 2^{-23}$ are rounding noise.',
     's214.claim.rankAtMostD':
-      'The sinusoidal score matrix is $P P^{\\mathsf T}$ with $P$ of width $d = 32$, so its rank is at most 32; the core finds numerical rank {rank} of {n}.',
+      'The sinusoidal score matrix is $P P^{\\mathsf T}$ with $P$ of width $d = 32$, so its rank is at most 32; the core finds numerical rank {rank} of {n} at $n = 64$, and at most 32 at every $n$ of the slider.',
     's214.claim.noCondition':
       'A matrix of rank {rank} out of 64 has no finite condition number: the page shows ∞ instead of the ratio of $\\sigma_{\\max}$ to rounding noise.',
     's214.p.lowrank':
@@ -181,9 +184,9 @@ export default {
       'For the sinusoidal scores $k = {rank}$ — the numerical rank — rebuilds the matrix to float32 rounding (error {error}); one component leaves {one}.',
     's214.h.eig': 'Eigenvalue analysis',
     's214.p.eig':
-      'Eigenvalues describe a matrix as a kernel only when it is symmetric: an antisymmetric matrix has $\\mathbf{x}^{\\mathsf T} M \\mathbf{x} = 0$ for every $\\mathbf{x}$, and its symmetric part is zero (Figure 2.1.4-e).',
+      'The original’s eigen-equation $PE\\,\\mathbf{v} = \\lambda \\mathbf{v}$ pairs each eigenvalue $\\lambda$ with an eigenvector $\\mathbf{v}$. Eigenvalues describe a matrix as a kernel only when it is symmetric: an antisymmetric matrix has $\\mathbf{x}^{\\mathsf T} M \\mathbf{x} = 0$ for every $\\mathbf{x}$, and its symmetric part is zero (Figure 2.1.4-e).',
     's214.claim.oddNotKernel':
-      'The sinusoidal frequency bias $\\sin(r/\\alpha)$ is odd: its matrix is antisymmetric (relative asymmetry {asym}), so it is no kernel — the verdict of 2.1.5 and of the table in 2.1.9 for the same object.',
+      'The sinusoidal frequency bias $\\sin(r/\\alpha)$ is odd: its matrix is antisymmetric (relative asymmetry {asym} at $n = 64$; antisymmetric at every $n$), so it is no kernel — the verdict of 2.1.5 and of the table in 2.1.9 for the same object.',
     's214.scheme': 'Scheme',
     's214.n': 'n',
     's214.k': 'Kept singular values k',
@@ -255,7 +258,7 @@ export default {
     's215.param.sigma': 'Length scale σ',
     's215.param.omega': 'Frequency ω',
     's215.param.width': 'Half-width w',
-    's215.param.alpha': 'Period scale α',
+    's215.param.alpha': 'Frequency parameter α',
     's215.n': 'n',
     's215.meanSlope': 'Mean function slope c',
     's215.symmetric': '1. Symmetric, k(r) = k(−r)?',
@@ -299,7 +302,8 @@ export default {
     's215.decay': 'Decay λ',
     's215.temperature': 'Temperature τ',
     's215.rowEntropy': 'Mean row entropy',
-    's215.rowEntropyValue': '{mean} nats (uniform rows: {max})',
+    's215.rowEntropyValue':
+      '{mean} nats (uniform causal rows: {max}, the mean of ln(i + 1) over the 64 rows, ln(64!)/64)',
     's215.distEntropy': 'Entropy of p(r)',
     's215.distEntropyValue': '{h} nats (at most {max}), mean distance {mean}',
     's215.rowEntropyShort': 'row entropy',
@@ -318,12 +322,12 @@ export default {
     's216.p.implicit':
       'Position vectors added to the keys. Whether this is relative depends on $P$: with absolute sinusoidal vectors the added term $\\mathbf{q}_i \\cdot \\mathbf{p}_j$ depends on the absolute $j$ (Figure 2.1.6-b); with Shaw’s relative vectors $\\mathbf{a}_{\\mathrm{clip}(j-i)}$ it depends only on $j - i$ (Figure 2.1.6-c).',
     's216.claim.implicitForms':
-      'Measured on the positional logits: defect {absolute} with absolute $P$, {relative} with relative $P$.',
+      'Measured on the positional logits at $n = 24$: defect {absolute} with absolute $P$, {relative} with relative $P$ (the same verdicts at every $n$ of the slider).',
     's216.h.mixed': 'Mixed relative encoding',
     's216.p.mixed':
-      'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$ with absolute sinusoidal $P$, so that $\\alpha = 0, \\beta = 1$ is the implicit form (Figure 2.1.6-d).',
+      'The original’s last term lost its formula; relpos reconstructs it as $\\beta\\, Q P^{\\mathsf T}$ with absolute sinusoidal $P$, so that $\\alpha = 0, \\beta = 1$ is the implicit form (Figure 2.1.6-d). $\\alpha$ and $\\beta$ are what the original calls the mixing weights.',
     's216.claim.mixedBeta':
-      'With $\\beta = 0$ the mixed form stays translation invariant at every $\\alpha$ (defect {zero}); raising $\\beta$ to 2 brings in the absolute term (defect {two}).',
+      'With $\\beta = 0$ the mixed form stays translation invariant at every $\\alpha$ (defect {zero} at $\\alpha = 1$); raising $\\beta$ to 2 brings in the absolute term (defect {two}).',
     's216.claim.alpha':
       '$\\alpha$ scales the bias: at $\\alpha = 0$ (and $\\beta = 0$) the map is content-only attention (largest difference {off}); from $\\alpha = 1$ to 2 some weight changes by {change}.',
     's216.p.demo':
@@ -358,7 +362,7 @@ export default {
     's217.h.freq': 'Frequency tuning',
     's217.h.dim': 'Dimension tuning',
     's217.p1':
-      'The original proposes a distance decay with coefficient $\\lambda$, a frequency term with parameter $\\alpha$ (Figure 2.1.7-a) and a dimension budget: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
+      'The original proposes a distance decay with coefficient $\\lambda$, a frequency term with parameter $\\alpha$ (Figure 2.1.7-a) and dimension tuning, which controls the encoding’s information capacity: each frequency takes a sine and a cosine slot, so $F$ frequencies need $d = 2F$ dimensions.',
     's217.claim.budget': 'The core’s RoPE at $d = {d}$ has exactly {count} frequencies.',
     's217.h.bound': 'RoPE’s long-range decay bound',
     's217.p.bound':
@@ -375,13 +379,13 @@ export default {
       'At $s = {s}$ (base 10000, $d = 128$, $L = 4096$), plain RoPE meets unseen angles in {plain} pairs; Position Interpolation in {linear}, NTK-aware scaling in {ntk}, YaRN in {yarn}, Llama 3.1 scaling in {llama3}. At every $s$ of the slider no scaling lets more pairs out than plain RoPE, and Position Interpolation lets none out.',
     's217.h.extra': 'Does it extrapolate? A test, not a claim',
     's217.p.extra':
-      'Take a training length $L$ and look four times further (Figure 2.1.7-e). RoPE: do pairs meet unseen angles at $4L$? Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? This is a property of the encoding alone; the lab of 2.1.2 shows that a model can still fail.',
+      'Take a training length $L$ and look four times further (Figure 2.1.7-e; RoPE’s profile is the dot product of the core’s rotated vectors, done in JavaScript). RoPE: do pairs meet unseen angles at $4L$? Bias schemes: does any key beyond $L$ score higher than the key at the window’s edge? This is a property of the encoding alone; the lab of 2.1.2 shows that a model can still fail.',
     's217.claim.extrapolationTest':
       'For every $L$ of the slider RoPE fails (at $L = 32$, {count} of {pairs} pairs meet unseen angles) while ALiBi and KERPLE keep decaying past $L$.',
     's217.lambda': 'Decay λ',
-    's217.alpha': 'Frequency scale α',
+    's217.alpha': 'Frequency parameter α',
     's217.d': 'Dimension d',
-    's217.budget': 'Dimension budget',
+    's217.budget': 'Information capacity',
     's217.budgetValue': 'd = {d} = 2 × {count} frequencies',
     's217.decayLabel': 'exp(−λ|r|)',
     's217.freqLabel': 'sin(r/α)',
@@ -391,7 +395,7 @@ export default {
     's217.fig.a':
       'The distance decay function $e^{-\\lambda|r|}$ and the frequency term $\\sin(r/\\alpha)$ against the distance $r$.',
     's217.baseLabel': 'base {base}',
-    's217.boundY': 'bound (relative to r = 1)',
+    's217.boundY': '(1/(d/2)) Σ_j |S_j| (RoFormer)',
     's217.fig.b': 'RoPE’s long-range decay bound (RoFormer) at $d = {d}$ for three bases; both axes logarithmic.',
     's217.preset': 'Real model',
     's217.preset.none': '(none)',
@@ -402,6 +406,7 @@ export default {
     's217.rotD': 'Rotary dimension',
     's217.incomplete': 'Pairs that never complete a turn in training',
     's217.incompleteValue': '{count} of {pairs} (first: pair {first})',
+    's217.incompleteNone': '0 of {pairs}: every pair completes a turn',
     's217.unseenPlain': 'Plain RoPE at s·L: pairs meeting unseen angles',
     's217.unseenScaled': 'With the scaling at s·L: pairs meeting unseen angles',
     's217.unseenValue': '{count} of {pairs}',
@@ -437,18 +442,19 @@ export default {
       "For all six schemes of the menu the analytic $f'(r)$ agrees with central finite differences to {worst} at $r = 1 \\ldots 128$.",
     's218.h.precision': 'Precision of rotary angles',
     's218.p.precision':
-      'The error of $\\cos, \\sin$ of $m \\theta_k$ computed in float32, float16 and bfloat16 against float64, as the position $m$ grows to a million ($d = 128$, Figure 2.1.8-c).',
+      'The error of $\\cos, \\sin$ of $m \\theta_k$ against float64 as the position $m$ grows to a million ($d = 128$, Figure 2.1.8-c), in four pipelines: float32, float16 and bfloat16 with $\\theta_k$, $m$ and their product themselves rounded to that format (a worst case), and the usual bfloat16 pipeline, which computes the angles in float32 and stores only the $\\cos, \\sin$ tables in bfloat16.',
     's218.claim.precision':
-      'With base 10000 the rotation error passes 0.01 at $m$ = {bf16} in bfloat16, {f16} in float16 and {f32} in float32.',
+      'With base 10000 the rotation error passes 0.01 at $m$ = {bf16} when $\\theta_k$ and $m$ themselves are rounded to bfloat16, at {f16} in float16 and at {f32} in float32. The usual bfloat16 pipeline (angles in float32, tables stored in bfloat16) breaks where float32 does, at {stored}: storing the tables adds at most {storedErr} below $m = 1000$.',
     's218.h.softmax': 'Softmax overflow',
     's218.p.softmax':
       'Random logits of growing scale: the naive float32 softmax (exponentiate, then divide; done in JavaScript to show it failing) against the core’s, which subtracts the row maximum first (Figure 2.1.8-d).',
     's218.claim.softmax':
-      'Over the whole slider the naive softmax returns NaN exactly when the largest logit passes $\\ln(\\text{float32 max}) \\approx {limit}$; the max-subtracted softmax stays finite and sums to 1.',
+      'At every step of the slider (scale 1 to 200) the naive softmax returns NaN exactly when the largest logit — not the largest $|$logit$|$ — passes $\\ln(\\text{float32 max}) \\approx {limit}$; the max-subtracted softmax stays finite and sums to 1. (At the default scale {scale} the largest logit is {largest}: {bad} NaN weights.)',
     's218.h.strategies': 'Numerical optimisation strategies',
     's218.p.strategies':
       'The original’s three strategies, each as a comparison you can run in the lab below (RoPE on the copy task, $L = 16$, 150 steps, seed 1; the button trains the runs one after the other):',
-    's218.strategy.normalisation': 'Normalisation: keep the values in a suitable range.',
+    's218.strategy.normalisation':
+      'Normalisation: the original means normalising the positional encoding to a suitable range — for sinusoidal vectors, dividing by $C = \\sqrt{d/2}$ gives every $\\mathbf{p}$ norm 1 (Figure 2.1.8-a measures it). The lab cannot do that to a trained model’s encoding; its comparison toggles layer normalisation in every block, which normalises the activations the position term acts on.',
     's218.claim.labNormalisation':
       'At learning rate 0.05 without clipping, layer normalisation keeps the gradient norm below 2; without it the gradient norm peaks above 20.',
     's218.strategy.clipping': 'Gradient clipping: limit the largest gradient.',
@@ -463,6 +469,8 @@ export default {
     's218.d': 'Dimension d',
     's218.C': 'Sinusoidal encoding',
     's218.CValue': 'C = {C} = √(d/2); measured max ‖PE(p)‖ = {measured}; every entry ≤ {element}',
+    's218.normalised': 'Normalised encoding p / C',
+    's218.normalisedValue': 'largest ‖p / C‖ = {value}',
     's218.scheme': 'Bias b',
     's218.growth': 'max|b| from n = 64 to n = 256',
     's218.growthStays': 'stays: {small} → {large}',
@@ -480,7 +488,12 @@ export default {
     's218.base': 'Base θ',
     's218.breaks.float32': 'float32 breaks (error > 0.01) at',
     's218.breaks.float16': 'float16 breaks (error > 0.01) at',
-    's218.breaks.bfloat16': 'bfloat16 breaks (error > 0.01) at',
+    's218.breaks.bfloat16': 'bfloat16, θ and m in bfloat16, breaks (error > 0.01) at',
+    's218.breaks.bfloat16-stored': 'bfloat16 tables, angles in float32, breaks (error > 0.01) at',
+    's218.pipeline.float32': 'float32',
+    's218.pipeline.float16': 'float16',
+    's218.pipeline.bfloat16': 'bfloat16 (θ, m in bfloat16)',
+    's218.pipeline.bfloat16-stored': 'bfloat16 tables (angles in float32)',
     's218.neverBreaks': 'never up to 10⁶',
     's218.breaksAt': 'm = {m}',
     's218.position': 'position m (log scale)',
@@ -488,6 +501,7 @@ export default {
     's218.fig.c': 'Rotation error against float64 for each precision; both axes logarithmic.',
     's218.scale': 'Logit scale',
     's218.largest': 'Largest logit',
+    's218.largestValue': '{max} (largest |logit|: {abs})',
     's218.naive': 'Naive float32 softmax',
     's218.naiveValue': '{bad} of {m} weights are NaN or infinite',
     's218.stable': 'Max-subtracted softmax (core)',
@@ -497,25 +511,26 @@ export default {
     's219.title': '2.1.9 Summary and outlook',
     's219.h.insights': 'Core mathematical insights',
     's219.p1':
-      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models: the lab of 2.1.2 shows a scheme with a “yes” under extrapolation (ALiBi) that does not learn a simple task.',
+      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models: in the toy lab of 2.1.2, ALiBi’s bias stays inside the trained range at $4L$, yet with its two fixed slopes the model does no better than NoPE.',
     's219.p.cpd':
       'Why conditional positive definiteness: softmax exponentiates the logits, so what multiplies attention is $e^{b}$, and $e^{b}$ is positive semi-definite whenever $b$ is conditionally positive definite (Schoenberg) — a $-|r|$-type bias is a kernel in disguise.',
     's219.claim.cpd':
       'ALiBi, both KERPLE forms and the exponential distance decay have biases that are conditionally positive definite but not positive semi-definite, and their $e^{b}$ is positive semi-definite.',
     's219.h.advantages': 'Theoretical advantages',
     's219.advantage1':
-      'Mathematical elegance: translation invariance is a one-line theorem (2.1.2), and constant diagonals make the spectrum nearly Fourier (2.1.4).',
+      'Mathematical elegance — the original: “relative encoding has more elegant mathematical properties.” Measured: translation invariance is a one-line theorem (2.1.2) that holds to float32 rounding for every scheme with a non-zero position term the core marks invariant, and constant diagonals make the spectrum nearly Fourier (2.1.4); but RoPE and the raw sinusoidal product are as elegant while being built from absolute vectors.',
     's219.advantage2':
-      'Theoretical completeness: the kernel view (2.1.5, the table above) says which biases are valid similarity functions; it says nothing yet about how a trained model uses them.',
-    's219.advantage3': 'Practicality: it depends on the scheme, not on being relative.',
+      'Theoretical completeness — the original: “its theoretical foundations are more complete.” Measured: the kernel view (2.1.5, the table above) says which biases are valid similarity functions — ALiBi, KERPLE and the exponential decay are conditionally positive definite, not positive semi-definite — but it says nothing yet about how a trained model uses them.',
+    's219.advantage3':
+      'Practicality — the original: “it performs better in practice.” Measured: it depends on the scheme, not on being relative — in the same toy, among relative schemes, KERPLE generalises to $8L$, T5 and RoPE fall off past $L$, and ALiBi with fixed slopes is level with no positions at all.',
     's219.claim.practical':
-      'In the lab of 2.1.2 KERPLE holds the copy task to $8L$ while ALiBi does not learn it at all.',
+      'Measured in the toy lab of 2.1.2: KERPLE holds the copy task to $8L$, while ALiBi with its two fixed slopes stays below 0.35, above chance and level with NoPE.',
     's219.n': 'n',
     's219.L': 'Training length L',
     's219.fig.a':
-      'Properties of every scheme, computed live on the named object ($n$ positions; rotary rows at $d = 64$, base 10000, target $4L$).',
+      'Properties of every scheme, computed live on the named object ($n$ positions). Rotary rows: scores with an all-ones probe of width 32 (LongRoPE: 96, the head of Phi-3-mini-128k whose factors it uses), base 10000; the angle column at $d = 64$ (LongRoPE: 96), target $4L$.',
     's219.criteria':
-      'Criteria — invariant: the translation defect is 0 (float32). Decays: keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score. Bounded: the largest |s(r)| up to r = 1023 is no more than 0.1 % above the largest up to r = 255 (a finite test: a bounded function still approaching its bound, such as Sandwich’s slowest cosines, fails it). PSD, CPD: the kernel check of the object’s Toeplitz matrix. Extrapolates: rotary — no pair meets unseen angles at 4L with the scheme’s own scaling at s = 4; others — no key beyond L up to 4L scores above the key at distance L − 1.',
+      'Criteria — invariant: the translation defect is 0 (float32). Decays: keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score. Bounded: what the query at position 1023 sees is no more than 0.1 % above what the query at 511 sees (for a function of r alone: the largest |s(r)| up to r = 1023 against up to 511; FIRE normalises the distance by the query’s position, so its two rows are compared), or no |s(r)| exceeds |s(0)| (a rotation or a sum of cosines of one vector peaks at r = 0), or its form bounds it (Sandwich: a sum of cosines, |b| ≤ d̄/8, checked out to r = 10⁶; its slowest cosine is still approaching that bound at 1023). PSD, CPD: the kernel check of the object’s Toeplitz matrix. Inside the trained range at 4L: rotary — no pair meets unseen angles at 4L with the scheme’s own scaling at s = 4; others — no key beyond L up to 4L scores above the key at distance L − 1. That column measures angle coverage and scores, not whether a trained model extrapolates: the next column gives the literature’s verdict (sources in docs/chapter.md). The rotary and sinusoidal profiles are dot products of the core’s rotated or encoded vectors, computed in JavaScript.',
     's219.yes': 'yes',
     's219.no': 'no',
     's219.na': 'n/a',
@@ -526,13 +541,28 @@ export default {
     's219.col.bounded': 'Bounded?',
     's219.col.psd': 'PSD?',
     's219.col.cpd': 'CPD?',
-    's219.col.extrapolates': 'Extrapolates?',
+    's219.col.extrapolates': 'Inside the trained range at 4L?',
+    's219.col.literature': 'Extrapolation in the literature',
+    's219.lit.none': '—',
+    's219.lit.sinusoidal': 'degrades past L (Press et al. 2022)',
+    's219.lit.t5': 'degrades slowly past L (Press et al. 2022)',
+    's219.lit.alibi': 'perplexity holds past L (Press et al. 2022)',
+    's219.lit.kerple-log': 'perplexity holds past L (Chi et al. 2022)',
+    's219.lit.rope': 'degrades past L without fine-tuning (Chen et al. 2023)',
+    's219.lit.rope-linear':
+      'Position Interpolation: degrades without fine-tuning, works after a short one (Chen et al. 2023)',
+    's219.lit.rope-ntk': 'usable zero-shot at moderate s (Peng et al. 2023)',
+    's219.lit.rope-dynamic': 'Dynamic NTK: the usual zero-shot method (Peng et al. 2023)',
+    's219.lit.rope-yarn': 'extends with little fine-tuning (Peng et al. 2023)',
+    's219.lit.rope-longrope': 'searched factors plus fine-tuning (Ding et al. 2024)',
     's219.col.playground': 'Playground',
     's219.object.bias': 'bias b(r)',
     's219.object.score': 'score s(r), ones probe',
     's219.object.rotary': 'score s(r), ones probe',
     's219.object.scaled': 'score s(r), scaled for s = {s}, L = {L}',
+    's219.object.preset': 'score s(r), {model}’s factors, d = {d}, scaled for s = {s}, L = {L}',
     's219.empty.zero': 'none: without its learned u, v, W_R the position term is 0',
+    's219.empty.none': 'none: NoPE adds no position term',
     's219.empty.content': 'none: positions come from content',
     's219.defect': 'defect {value}',
     's219.far': 'far − near {value}',
@@ -540,7 +570,8 @@ export default {
     's219.notSymmetric': 'not symmetric',
     's219.minEig': 'λ_min {value}',
     's219.growth': '×{value}',
-    's219.unseen': '{count}/{pairs} pairs unseen at {s}L',
+    's219.formBound': 'by its form: |b| ≤ {bound} (finite test ×{value})',
+    's219.unseen': '{count}/{pairs} pairs unseen at {s}L (d = {d})',
     's219.rise': 'rise {value}',
     's219.open': 'open',
     's219.h.future': 'Future research directions',

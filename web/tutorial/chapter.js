@@ -20,16 +20,30 @@ const SECTIONS = {
   s219: () => import('./sections/s219.js'),
 };
 
-/** Fills the claim sentences under `root` with the numbers measured at the page's defaults. */
+/**
+ * Fills the claim sentences under `root` with the numbers measured at the page's defaults (the
+ * settings the sentences state). A check that fails there says so after its sentence, in the
+ * reader's language (markClaim), instead of leaving a false sentence unmarked.
+ */
 export function fillClaims(rp, root) {
   for (const span of root.querySelectorAll('[data-claim]')) {
     const claim = CLAIMS[span.dataset.i18n];
     if (!claim || claim.lab || span.dataset.holds) continue;
     const { holds, values } = claim.measure(rp, claimDefaults(claim));
     span.dataset.i18nValues = JSON.stringify(values);
-    span.dataset.holds = String(holds);
+    markClaim(span, holds);
     applyI18n(span.parentElement);
   }
+}
+
+/**
+ * Marks a claim sentence as holding or not at the current setting. A failing one shows the note
+ * claim.fails after it (web/styles/chapter.css: [data-holds="false"]::after), which follows the
+ * reader's language through data-i18n-attr.
+ */
+export function markClaim(span, holds) {
+  span.dataset.holds = String(holds);
+  span.dataset.i18nAttr = 'data-fails-note:claim.fails';
 }
 
 /** Anchors land below the sticky header: the scroll padding follows the header's height. */

@@ -9,7 +9,7 @@ export function fmt(x, digits = 3) {
   if (x === 0) return '0';
   const a = Math.abs(x);
   const text = a < 1e-3 || a >= 1e6 ? x.toExponential(digits - 1) : Number(x.toPrecision(digits)).toString();
-  return text.replace('-', '−');
+  return text.replaceAll('-', '−'); // the exponent's sign too: 1e−6, never 1e-6
 }
 
 /** A percentage with one decimal: 0.2123 → "21.2". */

@@ -155,28 +155,50 @@ export function geometry(rp, source, n, d) {
  * The manifold view φ(i, j): for each 2-D pair k of the vectors (coordinates 2k, 2k + 1), the cosine and
  * sine of the angle from p_i's pair to p_j's pair, (a·b, a×b)/(|a||b|). For sinusoids and RoPE each pair
  * turns at its own rate ω_k, so φ(i, j) = (cos ω_k(j − i), sin ω_k(j − i)): a function of j − i only.
- * Returns φ as a [d, n, n] stack and its translation defect (worst component).
+ * Returns the first pair's φ as a [2, n, n] stack (what Figure 2.1.3-e shows) and the translation
+ * defect of all d components: the largest spread (max − min) along a diagonal, the quantity
+ * rp.analysis.translationDefect computes, taken here in the same pass so that the d × n × n values are
+ * never stored (tests/node/chapter-readouts.test.js compares the two).
  */
 export function relativeMap(rp, source, n, d) {
   const E = positionVectors(rp, source, n, d);
   const pairs = d / 2;
-  const phi = new Float32Array(d * n * n);
+  const first = new Float32Array(2 * n * n);
+  const ux = new Float64Array(n);
+  const uy = new Float64Array(n);
+  const lo = new Float64Array(2 * (2 * n - 1));
+  const hi = new Float64Array(2 * (2 * n - 1));
+  const f = Math.fround;
+  let defect = 0;
   for (let k = 0; k < pairs; k++) {
     for (let i = 0; i < n; i++) {
-      const ax = E.data[i * d + 2 * k];
-      const ay = E.data[i * d + 2 * k + 1];
+      const x = E.data[i * d + 2 * k];
+      const y = E.data[i * d + 2 * k + 1];
+      const norm = Math.sqrt(x * x + y * y) || 1;
+      ux[i] = x / norm;
+      uy[i] = y / norm;
+    }
+    lo.fill(Infinity);
+    hi.fill(-Infinity);
+    for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
-        const bx = E.data[j * d + 2 * k];
-        const by = E.data[j * d + 2 * k + 1];
-        const norm = Math.hypot(ax, ay) * Math.hypot(bx, by) || 1;
-        phi[2 * k * n * n + i * n + j] = (ax * bx + ay * by) / norm;
-        phi[(2 * k + 1) * n * n + i * n + j] = (ax * by - ay * bx) / norm;
+        const c = f(ux[i] * ux[j] + uy[i] * uy[j]);
+        const s = f(ux[i] * uy[j] - uy[i] * ux[j]);
+        const o = j - i + n - 1;
+        const o2 = o + 2 * n - 1;
+        if (c < lo[o]) lo[o] = c;
+        if (c > hi[o]) hi[o] = c;
+        if (s < lo[o2]) lo[o2] = s;
+        if (s > hi[o2]) hi[o2] = s;
+        if (k === 0) {
+          first[i * n + j] = c;
+          first[n * n + i * n + j] = s;
+        }
       }
     }
+    for (let o = 0; o < lo.length; o++) defect = Math.max(defect, hi[o] - lo[o]);
   }
-  const stack = { shape: [d, n, n], data: phi };
-  const td = rp.analysis.translationDefect(stack);
-  return { phi: stack, E, defect: td.max, relative: td.max < 1e-5 };
+  return { phi: { shape: [2, n, n], data: first }, E, defect, relative: defect < 1e-5 };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -352,7 +374,8 @@ export function attentionEntropy(rp, { lambda, tau }) {
     rows,
     uniformRows: Array.from({ length: n }, (_, i) => Math.log(i + 1)), // a causal row i sees i + 1 keys
     rowEntropy: mean,
-    uniformRow: Math.log(n),
+    // The mean over the causal rows of a uniform row's entropy ln(i + 1): ln(n!)/n (3.21 at n = 64).
+    uniformRow: Array.from({ length: n }, (_, i) => Math.log(i + 1)).reduce((a, b) => a + b, 0) / n,
     distanceEntropy: Number(dist.entropy),
     meanDistance: Number(dist.meanDistance),
     maxDistanceEntropy: Math.log(n), // a causal query sees n distances at most
@@ -476,11 +499,12 @@ export function scalingParams(rp, id, s, L) {
  * pair k at angles up to (L − 1)θ_k; when that is less than a turn, the angles past it are new to the
  * model. At s·L a scheme reaches (sL − 1)θ′_k with its own (scaled) θ′_k; the pair meets unseen angles
  * when it never completed a turn in training and its target reach exceeds the trained reach by more
- * than one training step θ_k (the resolution at which training saw that pair).
+ * than one training step θ_k (the resolution at which training saw that pair). `params`: the scaling's
+ * other parameters (a preset's low/high frequency factors, YaRN's betas).
  */
-export function angleReach(rp, { d, base, L, s, scheme }) {
+export function angleReach(rp, { d, base, L, s, scheme, params = {} }) {
   const plain = rp.frequencies('rope', { d, base }).invFreq;
-  const scaled = rp.frequencies(scheme, { d, base, ...scalingParams(rp, scheme, s, L) }).invFreq;
+  const scaled = rp.frequencies(scheme, { d, base, ...params, ...scalingParams(rp, scheme, s, L) }).invFreq;
   const pairs = plain.length;
   const trained = range(pairs).map((k) => (L - 1) * plain[k]);
   const target = range(pairs).map((k) => (s * L - 1) * scaled[k]);
@@ -516,8 +540,23 @@ export function objectKind(info) {
 /** The table's settings for rotary rows: target 4L, d = 64, base 10000. */
 export const ROTARY_TABLE = { d: 64, base: 10000, s: 4 };
 
+/**
+ * A rotary scheme whose frequencies need per-pair factors (LongRoPE's longFactor) has no meaningful
+ * default for them (1 everywhere: plain RoPE): its row uses the first real preset of that scheme
+ * (Phi-3-mini-128k), with that preset's head dimension. Returns the preset, or null.
+ */
+export function tablePreset(rp, info) {
+  if (!Object.hasOwn(info.params, 'longFactor')) return null;
+  return rp.presets.find((p) => p.scheme === info.id) ?? null;
+}
+
 function objectParams(rp, info, L) {
-  return info.calls.includes('frequencies') ? scalingParams(rp, info.id, ROTARY_TABLE.s, L) : {};
+  if (!info.calls.includes('frequencies')) return {};
+  const preset = tablePreset(rp, info);
+  const own = preset
+    ? { d: preset.params.d, shortFactor: preset.params.shortFactor, longFactor: preset.params.longFactor }
+    : {};
+  return { ...own, ...scalingParams(rp, info.id, ROTARY_TABLE.s, L) };
 }
 
 /**
@@ -533,14 +572,14 @@ export function pastProfile(rp, info, R, L = 32) {
     for (let r = 0; r < R; r++) s[r] = S.data[(R - 1) * R + (R - 1 - r)];
     return s;
   }
-  const d = PROBE_D;
+  const params = objectParams(rp, info, L);
+  const d = params.d ?? PROBE_D;
   let queries;
   let key;
   if (info.id === 'sinusoidal') {
     queries = rp.encoding('sinusoidal', { n: R, d }).data;
     key = queries.subarray(0, d);
   } else {
-    const params = objectParams(rp, info, L);
     const ones = (rows) => ({ shape: [rows, d], data: new Float32Array(rows * d).fill(1) });
     const role = info.params.role ? { role: 'query' } : {};
     queries = rp.rotate(ones(R), { scheme: info.id, ...params, ...role, positions: range(R) }).data;
@@ -605,13 +644,21 @@ export function derivativeCheck(rp, id) {
 
 export const PRECISION_POSITIONS = range(61).map((i) => Math.round(10 ** (i / 10)));
 
-/** Rotation error of m·θ_k in each dtype against float64 (d = 128), and the first m where it passes 0.01. */
+/**
+ * The pipelines of 2.1.8-c: float32, float16 and bfloat16 with θ, m and m·θ held in that dtype, and
+ * 'bfloat16-stored', the usual one (angles in float32, only the cos/sin tables stored in bfloat16).
+ */
+export const PRECISION_PIPELINES = ['float32', 'float16', 'bfloat16', 'bfloat16-stored'];
+
+/** Rotation error of m·θ_k in each pipeline against float64 (d = 128), and the first m where it passes 0.01. */
 export function precisionBreaks(rp, base) {
   const out = {};
-  for (const dtype of ['float32', 'float16', 'bfloat16']) {
-    const p = rp.analysis.precision({ d: 128, base, positions: PRECISION_POSITIONS, dtype });
+  for (const pipeline of PRECISION_PIPELINES) {
+    const [dtype, stored] = pipeline.split('-');
+    const angles = stored ? { angles: 'float32' } : {};
+    const p = rp.analysis.precision({ d: 128, base, positions: PRECISION_POSITIONS, dtype, ...angles });
     const first = PRECISION_POSITIONS.findIndex((_, i) => !(p.rotationError[i] < 1e-2));
-    out[dtype] = { error: p.rotationError, breaksAt: first < 0 ? Infinity : PRECISION_POSITIONS[first] };
+    out[pipeline] = { error: p.rotationError, breaksAt: first < 0 ? Infinity : PRECISION_POSITIONS[first] };
   }
   return out;
 }
@@ -643,7 +690,13 @@ export function softmaxOverflow(rp, scale) {
     total += w;
     finite &&= Number.isFinite(w);
   }
-  return { m, bad, maxLogit: maxAbs(z.data), stableFinite: finite, stableSum: total };
+  let maxLogit = -Infinity;
+  for (const v of z.data) maxLogit = Math.max(maxLogit, v);
+  let zeroWeights = 0;
+  for (let j = 0; j < m; j++) if (f(e[j] / sum) === 0) zeroWeights++;
+  // The largest logit (signed: what exp overflows on) and max |logit| are different numbers; `zeros`
+  // counts weights the naive softmax returns as 0 (an overflowed sum divides finite terms to 0).
+  return { m, bad, zeros: zeroWeights, maxLogit, maxAbsLogit: maxAbs(z.data), stableFinite: finite, stableSum: total };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -679,13 +732,36 @@ export function runSummary(result) {
   };
 }
 
-/** 2.1.2's lab experiment: copy the token 2 back, trained at L = 16 for 500 steps. */
+/**
+ * The T5 term of the lab (docs/lab.md): a learned table over one-directional buckets (a causal
+ * model sees no future keys), with the scheme's default numBuckets and maxDistance.
+ */
+export const LAB_T5 = { bidirectional: false };
+
+/**
+ * T5's buckets, in the lab's own configuration, of the distances a model trained at length L never
+ * saw: the buckets of distances L … far − 1 (far = 8L, the lab's longest test) that no distance below
+ * L uses. Returns their count, the first and last bucket, and how many buckets the configuration has.
+ */
+export function t5UnseenBuckets(rp, { L, far = 8 * L }) {
+  const n = far;
+  const idx = rp.buckets('t5', { n, ...LAB_T5 }).data;
+  const bucket = (r) => idx[(n - 1) * n + (n - 1 - r)]; // the last query, key r positions back
+  const seen = new Set(range(L).map(bucket));
+  const beyond = new Set(range(far - L, L).map(bucket));
+  const fresh = [...beyond].filter((b) => !seen.has(b)).sort((a, b) => a - b);
+  const total = new Set(range(n).map(bucket)).size;
+  return { count: fresh.length, first: fresh[0], last: fresh.at(-1), beyond: beyond.size, total, L, far };
+}
+
+/** 2.1.2's lab experiment: copy the token 2 back, trained at L = 16 for 500 steps; NoPE as the baseline. */
 export const COPY_BUDGET = {
   task: 'copy',
   length: 16,
   steps: 500,
   seed: 1,
-  schemes: ['alibi', 'kerple-log', 't5', 'rope'],
+  schemes: ['alibi', 'kerple-log', 't5', 'rope', 'nope'],
+  vocab: 16, // the lab's default: chance is 1/16
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -701,11 +777,43 @@ export function decay(profile, n) {
   return { verdict: far < threshold, value: far - profile[0] };
 }
 
-/** Bounded: the largest |s(r)| up to r = 1023 exceeds the largest up to r = 255 by less than 0.1 %. */
-export function bounded(profile) {
-  const near = maxAbs(profile.subarray(0, 256));
+/**
+ * Bounded, two finite tests over r ≤ 1023 (the profile of the query at 1023): (a) what that query sees
+ * is no more than 0.1 % above what the query at 511 sees (`near`: for a function of r alone, the
+ * largest |s(r)| up to r = 511; for FIRE, whose distance is normalised by the query's position, that
+ * query's own row); or (b) no |s(r)| exceeds |s(0)| > 0 — sums of cosines and rotations of one vector
+ * peak at r = 0 at every r (Sandwich's slowest cosines are still approaching their bound at 1023).
+ */
+export function bounded(profile, near = maxAbs(profile.subarray(0, 512))) {
   const far = maxAbs(profile);
-  return { verdict: far <= near * (1 + 1e-3) + 1e-9, value: far / (near || 1), near, far };
+  const window = far <= near * (1 + 1e-3) + 1e-9;
+  const peak = Math.abs(profile[0]) > 0 && far <= Math.abs(profile[0]) * (1 + 1e-6);
+  return { verdict: window || peak, value: far / (near || 1), near, far, peak };
+}
+
+/**
+ * Biases bounded by their form where no finite window shows it: Sandwich's b(r) = (Σ_m cos(rω_m) −
+ * d̄/2)/(8(h+1)/H) lies in [−d̄/8, 0] for head 0 of one (docs/schemes/bias.md), but its slowest cosine
+ * (period 2π·10⁴) is still approaching that bound at r = 1023. `bound(info)` is the bound from the
+ * scheme's declared defaults; `formBounded` checks it on the core's f(r) out to r = 10⁶.
+ */
+export const FORM_BOUNDS = {
+  sandwich: (info) => info.params.dBar.default / 8,
+};
+
+/** The Bounded column: the finite tests of `bounded`, or the scheme's form bound where it has one. */
+function boundedWithForm(rp, info, profile, near) {
+  const b = bounded(profile, near);
+  const form = formBounded(rp, info);
+  return { ...b, form, verdict: b.verdict || Boolean(form?.verdict) };
+}
+
+export function formBounded(rp, info) {
+  const bound = FORM_BOUNDS[info.id]?.(info);
+  if (bound === undefined) return null;
+  const at = range(4000, 1).map((k) => k * 250 + 0.5);
+  const worst = maxAbs(rp.analysis.derivative({ name: info.id }, { at }).value);
+  return { verdict: worst <= bound * (1 + 1e-6), bound, worst };
 }
 
 /**
@@ -714,9 +822,12 @@ export function bounded(profile) {
  */
 export function extrapolation(rp, info, profile, L) {
   if (info.calls.includes('frequencies')) {
-    const { d, base, s } = ROTARY_TABLE;
-    const reach = angleReach(rp, { d, base, L, s, scheme: info.id });
-    return { verdict: reach.unseenCount === 0, value: reach.unseenCount, kind: 'angles', pairs: reach.pairs };
+    const { base, s } = ROTARY_TABLE;
+    const preset = tablePreset(rp, info);
+    const d = preset ? preset.params.d : ROTARY_TABLE.d;
+    const params = preset ? { shortFactor: preset.params.shortFactor, longFactor: preset.params.longFactor } : {};
+    const reach = angleReach(rp, { d, base, L, s, scheme: info.id, params });
+    return { verdict: reach.unseenCount === 0, value: reach.unseenCount, kind: 'angles', pairs: reach.pairs, d };
   }
   const edge = profile[L - 1];
   let beyond = -Infinity;
@@ -732,18 +843,26 @@ export function summarySchemes(rp) {
 
 /**
  * One row of the table: the object (a bias, a score with the probe, nothing) and its verdicts.
- * Rows whose object is zero (Transformer-XL without its learned u, v, W_R) or needs content (CoPE) have
- * no verdicts.
+ * Rows whose object is zero (NoPE; Transformer-XL without its learned u, v, W_R) or needs content
+ * (CoPE) have no verdicts.
  */
 export function summaryRow(rp, info, { n, L }) {
   const kind = objectKind(info);
   if (kind === 'content') return { info, kind, empty: 'content' };
   const params = objectParams(rp, info, L);
   const S = kind === 'bias' ? rp.bias(info.id, { n, heads: 1 }) : positionScores(rp, info.id, n, params);
-  if (maxAbs(S.data) === 0) return { info, kind, empty: 'zero' };
+  // No position term: NoPE by design, Transformer-XL without its learned u, v, W_R.
+  if (maxAbs(S.data) === 0) return { info, kind, empty: info.family === 'none' ? 'none' : 'zero' };
   const td = rp.analysis.translationDefect(S);
   const invariant = { verdict: td.isToeplitz, value: td.relative };
   const profile = pastProfile(rp, info, 1024, L);
+  // What the query at 511 sees: for a function of r alone the profile up to 511; otherwise (FIRE)
+  // that query's own row of the bias.
+  let near;
+  if (!info.capabilities.shiftInvariant && kind === 'bias') {
+    const row = rp.bias(info.id, { n: 512, heads: 1 }).data.subarray(511 * 512, 512 * 512);
+    near = maxAbs(row);
+  }
   const kernel = td.isToeplitz ? kernelVerdict(rp, toeplitzValues(S)) : null;
   return {
     info,
@@ -751,7 +870,7 @@ export function summaryRow(rp, info, { n, L }) {
     params,
     invariant,
     decays: decay(profile, n),
-    bounded: bounded(profile),
+    bounded: boundedWithForm(rp, info, profile, near),
     psd: kernel ? { verdict: kernel.psd, value: kernel.minEigenvalue, symmetric: kernel.symmetric } : { verdict: null },
     cpd: kernel
       ? { verdict: kernel.cpd, value: kernel.minEigenvalueCPD, symmetric: kernel.symmetric }

@@ -172,38 +172,44 @@ Result scaledCosine(const Params& params) {
 }
 
 // Float32 / float16 / bfloat16 emulation of the angles m·θ_k as a model computes them (θ and m held
-// in the dtype, one rounded product, cos/sin rounded to the dtype) against float64.
+// in the dtype, one rounded product, cos/sin rounded to the dtype) against float64. `angles:
+// 'float32'` is the usual low-precision pipeline instead: θ, m and the product in float32, only the
+// cos/sin tables stored in the dtype.
 Result precision(const Params& params) {
   const int64_t d = evenDim(params);
   static const ParamInfo dtypeParam = choiceParam("dtype", "float32|float16|bfloat16", "the emulated format");
   static const ParamInfo perPairParam =
       booleanParam("perPair", false, "also return the angle error per pair [count, d/2]");
+  static const ParamInfo anglesParam =
+      choiceParam("angles", "dtype|float32", "where θ, m and m·θ are held: in the dtype, or in float32");
   const std::string dtype = params.choice(dtypeParam);
+  const bool anglesInFloat32 = params.choice(anglesParam) == "float32";
   const bool perPair = params.boolean(perPairParam);
   const std::vector<double> positions = positionsOf(params);
   double top = 0;
   for (double p : positions) top = std::max(top, std::fabs(p));
   const RotaryPlan plan =
-      rotaryPlanOf(params, {"d", "base", "positions", "n", "dtype", "perPair"}, d,
+      rotaryPlanOf(params, {"d", "base", "positions", "n", "dtype", "angles", "perPair"}, d,
                    static_cast<int64_t>(std::min(top, 1e15)) + 1);  // positions reach 3.4e38: no int64 overflow
   double (*round)(double) = dtype == "float16"    ? roundToFloat16
                             : dtype == "bfloat16" ? roundToBfloat16
                                                   : roundToFloat32;
+  double (*roundAngle)(double) = anglesInFloat32 ? roundToFloat32 : round;
   const int64_t count = static_cast<int64_t>(positions.size());
   const int64_t pairs = static_cast<int64_t>(plan.invFreq.size());
   checkWork(params, 20.0 * count * pairs, "the precision analysis");
   if (perPair) checkResultSize(params.where(), static_cast<double>(count) * pairs);
   std::vector<double> thetaT;
-  for (double t : plan.invFreq) thetaT.push_back(round(t));
+  for (double t : plan.invFreq) thetaT.push_back(roundAngle(t));
   std::vector<double> angleError(static_cast<size_t>(count), 0.0), rotationError(static_cast<size_t>(count), 0.0);
   Tensor table = perPair ? Tensor::floats({count, pairs}) : Tensor::floats({0});
   double maxAngle = 0, maxRotation = 0;
   for (int64_t i = 0; i < count; ++i) {
     const double p = positions[i];
-    const double pT = round(p);
+    const double pT = roundAngle(p);
     for (int64_t k = 0; k < pairs; ++k) {
       const double exact = p * plan.invFreq[k];
-      const double angle = round(pT * thetaT[k]);
+      const double angle = roundAngle(pT * thetaT[k]);
       double aErr = kInf, rErr = kInf;
       if (std::isfinite(angle)) {
         aErr = std::fabs(angle - exact);
@@ -225,7 +231,8 @@ Result precision(const Params& params) {
 }
 
 // ‖PE(p)‖² = Σ_i sin² + cos² = d/2 for the sinusoidal encoding with even d (odd d: at most ⌈d/2⌉),
-// and every entry lies in [-1, 1]: the bound C of 2.1.8. `norms` are measured from rp.encoding.
+// and every entry lies in [-1, 1]: the bound C of 2.1.8. `norms` and `elementBound` (the largest
+// |entry|) are measured from rp.encoding.
 Result peBound(const Params& params) {
   checkNames(params, {"d", "n", "base", "layout"});
   const int64_t d = params.requiredInteger("d", 1, 1 << 16);
@@ -238,14 +245,19 @@ Result peBound(const Params& params) {
   const Tensor pe = sinusoidal.encoding(sinusoidal, sp).at("data");
   std::vector<double> norms(static_cast<size_t>(n));
   double measured = 0;
+  double element = 0;
   for (int64_t p = 0; p < n; ++p) {
     double sq = 0;
-    for (int64_t c = 0; c < d; ++c) sq += static_cast<double>(pe.f32[p * d + c]) * pe.f32[p * d + c];
+    for (int64_t c = 0; c < d; ++c) {
+      const double v = pe.f32[p * d + c];
+      sq += v * v;
+      element = std::max(element, std::abs(v));
+    }
     norms[p] = std::sqrt(sq);
     measured = std::max(measured, norms[p]);
   }
   return {{"C", Tensor::scalar(std::sqrt(static_cast<double>((d + 1) / 2)))},
-          {"elementBound", Tensor::scalar(1.0)},
+          {"elementBound", Tensor::scalar(element)},
           {"measured", Tensor::scalar(measured)},
           {"norms", vectorTensor(norms)}};
 }

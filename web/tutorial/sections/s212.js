@@ -47,7 +47,10 @@ export function mount(root, { rp }) {
     defect.set(t('s212.defectValue', { max: fmt(inv.value), relative: fmt(inv.relative) }), inv.verdict);
     const scale = inv.value / Math.max(inv.relative, 1e-30);
     defectK.set(t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }), tk.max <= 1e-5 * Math.max(1, scale));
-    verdict.set(t(inv.verdict ? 's212.invariant' : 's212.notInvariant'), inv.verdict);
+    // A blank map (NoPE, Transformer-XL without its learned weights) is not evidence of invariance.
+    const blank = inv.S.data.every((v) => v === 0);
+    verdict.set(t(blank ? 's212.zero' : inv.verdict ? 's212.invariant' : 's212.notInvariant'), inv.verdict);
+    root.dataset.blank = String(blank);
     root.dataset.defect = String(inv.value);
   }
   live(root, update, [n, k, scheme]);

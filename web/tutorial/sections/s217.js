@@ -1,19 +1,26 @@
 // 2.1.7 Decay and frequency design (r is the distance, d the dimension). Part "profiles": f(r) =
 // e^{−λ|r|} and sin(r/α), the dimension budget (2.1.7-a). Part "bound": RoPE's long-range decay bound
 // on a log distance axis (2.1.7-b). Part "turns": turns per pair over the training window and the
-// angles reached at the target length s·L, plain against scaled (2.1.7-c, -d). Part "extra": the
+// angles reached at the target length s·L, plain against scaled (2.1.7-c, -d); its state and
+// readouts are turns-state.js. Part "extra": the
 // extrapolation test of 2.1.9 (2.1.7-e).
 import {
-  angleReach,
   decayBounds,
   dimensionBudget,
   extrapolation,
   pastProfile,
   profileValues,
   SCALINGS,
-  turns,
   unitScaled,
 } from '../verdicts.js';
+import {
+  FACTOR_RANGE,
+  turnsChoices,
+  turnsPresets,
+  turnsReadouts,
+  turnsReduce,
+  TURNS_DEFAULTS,
+} from '../turns-state.js';
 import { byPart, controls, curveFigure, demoRow, live, range, setCaption, statsRow } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
@@ -64,38 +71,35 @@ function mountBound(root, rp) {
   live(root, update, [dim]);
 }
 
-/** The controls of part "turns": a real model's preset, or a scaling, its factor, base, window, dimension. */
+/** The controls of part "turns", with the options every preset needs (turns-state.js). */
 function turnsControls(rp) {
-  const presets = rp.presets.filter((p) => SCALINGS.includes(p.scheme)).map((p) => ({ value: p.id, text: p.name }));
+  const presets = turnsPresets(rp).map((p) => ({ value: p.id, text: p.name }));
+  const choices = turnsChoices(rp);
   const choice = (key, name, value, options) => select({ key, name, value, options });
+  const d = TURNS_DEFAULTS;
   return {
     preset: choice('s217.preset', 'preset', '', [{ value: '', key: 's217.preset.none' }, ...presets]),
-    scaling: choice('s217.scaling', 'scaling', 'rope-linear', schemeOptions(SCALINGS)),
-    factor: slider({ key: 's217.factor', min: 1, max: 32, step: 1, value: 8, name: 'factor' }),
-    base: choice('s217.base', 'base', '10000', textOptions(['10000', '500000', '1000000'])),
-    train: choice('s217.train', 'train', '4096', textOptions(['512', '2048', '4096', '8192', '32768'])),
-    rotD: choice('s217.rotD', 'rotD', '128', textOptions(['64', '96', '128'])),
+    scaling: choice('s217.scaling', 'scaling', d.scaling, schemeOptions(SCALINGS)),
+    factor: slider({ key: 's217.factor', ...FACTOR_RANGE, value: d.factor, name: 'factor' }),
+    base: choice('s217.base', 'base', String(d.base), textOptions(choices.base.map(String))),
+    train: choice('s217.train', 'train', String(d.train), textOptions(choices.train.map(String))),
+    rotD: choice('s217.rotD', 'rotD', String(d.rotD), textOptions(choices.rotD.map(String))),
   };
 }
 
-/** Sets the controls of part "turns" to a preset's scaling, factor, base, window and dimension. */
-function applyPreset(p, { scaling, factor, base, train, rotD }) {
-  const ensureOption = (control, value) => {
-    if (![...control.input.options].some((o) => o.value === value)) control.input.add(new Option(value, value));
-    control.value = value;
-  };
-  if (SCALINGS.includes(p.scheme) && p.scheme !== 'rope') scaling.value = p.scheme;
-  if (p.params.factor) factor.value = p.params.factor;
-  ensureOption(base, String(p.params.base ?? 10000));
-  const original = p.params.originalMaxPositionEmbeddings ?? p.model?.maxPositionEmbeddings;
-  if (original) ensureOption(train, String(original));
-  ensureOption(rotD, String(p.params.d ?? 128));
+/** Shows a state in the controls. */
+function showState(state, c) {
+  c.preset.value = state.preset;
+  c.scaling.value = state.scaling;
+  c.factor.value = state.factor;
+  for (const name of ['base', 'train', 'rotD']) c[name].value = String(state[name]);
 }
 
 function mountTurns(root, rp) {
   const c = turnsControls(rp);
-  const turnsPlot = curveFigure('2.1.7-c', 's217.fig.c', { values: { L: c.train.value } });
-  const reachPlot = curveFigure('2.1.7-d', 's217.fig.d', { values: { s: c.factor.value, L: c.train.value } });
+  let state = { ...TURNS_DEFAULTS };
+  const turnsPlot = curveFigure('2.1.7-c', 's217.fig.c', { values: { L: state.train } });
+  const reachPlot = curveFigure('2.1.7-d', 's217.fig.d', { values: { s: state.factor, L: state.train } });
   const incomplete = stat('s217.incomplete', 'incomplete');
   const unseenPlain = stat('s217.unseenPlain', 'unseenPlain');
   const unseenScaled = stat('s217.unseenScaled', 'unseenScaled');
@@ -106,41 +110,48 @@ function mountTurns(root, rp) {
   );
 
   function update() {
-    const [d, L, b, s] = [Number(c.rotD.value), Number(c.train.value), Number(c.base.value), c.factor.value];
-    const plainTurns = turns(rp, { d, base: b, L });
-    const plain = angleReach(rp, { d, base: b, L, s, scheme: 'rope' });
-    const scaled = angleReach(rp, { d, base: b, L, s, scheme: c.scaling.value });
-    const { incompleteCount: count, firstIncomplete: first } = plainTurns;
-    incomplete.set(t('s217.incompleteValue', { count, pairs: d / 2, first }), !count);
-    unseenPlain.set(t('s217.unseenValue', { count: plain.unseenCount, pairs: d / 2 }), !plain.unseenCount);
-    unseenScaled.set(t('s217.unseenValue', { count: scaled.unseenCount, pairs: d / 2 }), !scaled.unseenCount);
+    const r = turnsReadouts(rp, state);
+    const { count, pairs, first } = r.incomplete;
+    incomplete.set(
+      count ? t('s217.incompleteValue', { count, pairs, first }) : t('s217.incompleteNone', { pairs }),
+      !count,
+    );
+    unseenPlain.set(t('s217.unseenValue', r.unseenPlain), !r.unseenPlain.count);
+    unseenScaled.set(t('s217.unseenValue', r.unseenScaled), !r.unseenScaled.count);
+    root.dataset.state = JSON.stringify(state);
     root.dataset.incomplete = String(count);
-    root.dataset.unseenPlain = String(plain.unseenCount);
-    root.dataset.unseenScaled = String(scaled.unseenCount);
-    const pairs = range(d / 2);
-    const one = pairs.map(() => 1);
+    root.dataset.unseenPlain = String(r.unseenPlain.count);
+    root.dataset.unseenScaled = String(r.unseenScaled.count);
+    const x = range(pairs);
+    const one = x.map(() => 1);
     const turnSeries = [
-      { label: t('s217.turnsPlain'), y: Array.from(plainTurns.turns) },
-      { label: t('s217.oneTurn'), y: one },
+      { label: t('s217.turnsPlain'), y: r.turns },
+      { label: t('s217.oneTurn'), y: one, dashed: true },
     ];
-    turnsPlot.draw(pairs, turnSeries, ['s217.pair', 's217.turnsY'], { log: true });
+    turnsPlot.draw(x, turnSeries, ['s217.pair', 's217.turnsY'], { log: true });
+    // The trained range is a dashed reference: Position Interpolation's ratio lies on it (≈ 1).
     const reachSeries = [
-      { label: t('s217.reachPlain'), y: plain.ratio },
-      { label: t('scheme.' + c.scaling.value), y: scaled.ratio },
-      { label: t('s217.trainedRange'), y: one },
+      { label: t('s217.reachPlain'), y: r.ratioPlain },
+      { label: t('scheme.' + state.scaling), y: r.ratioScaled },
+      { label: t('s217.trainedRange'), y: one, dashed: true },
     ];
-    reachPlot.draw(pairs, reachSeries, ['s217.pair', 's217.reachY'], { log: true });
-    setCaption(turnsPlot.root, { L });
-    setCaption(reachPlot.root, { s, L });
+    reachPlot.draw(x, reachSeries, ['s217.pair', 's217.reachY'], { log: true });
+    setCaption(turnsPlot.root, { L: state.train });
+    setCaption(reachPlot.root, r.caption);
   }
 
-  c.preset.input.addEventListener('change', () => {
-    const p = rp.presets.find((x) => x.id === c.preset.value);
-    if (!p) return;
-    applyPreset(p, c);
+  const change = (next) => {
+    state = turnsReduce(rp, state, next);
+    showState(state, c);
     update();
-  });
-  live(root, update, [c.factor, c.scaling, c.base, c.train, c.rotD]);
+  };
+  c.preset.input.addEventListener('change', () => change({ preset: c.preset.value }));
+  c.scaling.input.addEventListener('change', () => change({ scaling: c.scaling.value }));
+  c.factor.input.addEventListener('input', () => change({ factor: c.factor.value }));
+  for (const name of ['base', 'train', 'rotD']) {
+    c[name].input.addEventListener('change', () => change({ [name]: Number(c[name].value) }));
+  }
+  live(root, update, []);
 }
 
 function mountExtra(root, rp) {

@@ -6,6 +6,7 @@ import {
   biasGrowth,
   derivativeCheck,
   precisionBreaks,
+  PRECISION_PIPELINES,
   PRECISION_POSITIONS,
   sinusoidalBound,
   softmaxOverflow,
@@ -22,6 +23,7 @@ const DERIVATIVE_SCHEMES = ['alibi', 'kerple-log', 'kerple-power', 'sin-freq', '
 function mountBound(root, rp) {
   const d = slider({ key: 's218.d', min: 8, max: 256, step: 8, value: 64, name: 'd', unit: 'ui.unit.dims' });
   const cStat = stat('s218.C', 'C');
+  const normalised = stat('s218.normalised', 'normalised');
   const scheme = select({
     key: 's218.scheme',
     name: 'bscheme',
@@ -30,11 +32,13 @@ function mountBound(root, rp) {
   });
   const growth = stat('s218.growth', 'growth');
   const expMax = stat('s218.expMax', 'expMax');
-  root.append(controls(d, scheme), figure('2.1.8-a', 's218.fig.a', statsRow(cStat, growth, expMax)));
+  root.append(controls(d, scheme), figure('2.1.8-a', 's218.fig.a', statsRow(cStat, normalised, growth, expMax)));
 
   function update() {
     const pe = sinusoidalBound(rp, d.value);
     cStat.set(t('s218.CValue', { C: fmt(pe.C), measured: fmt(pe.measured), element: fmt(pe.elementBound) }));
+    // The original's normalisation of the encoding: p / C has norm 1 (measured, not assumed).
+    normalised.set(t('s218.normalisedValue', { value: fmt(pe.measured / pe.C, 6) }));
     const g = biasGrowth(rp, scheme.value);
     const grows = g.growth > 1 + 1e-3;
     growth.set(
@@ -68,7 +72,9 @@ function mountDeriv(root, rp) {
 function mountPrecision(root, rp) {
   const base = select({ key: 's218.base', name: 'base', value: '10000', options: textOptions(['10000', '500000']) });
   const plot = curveFigure('2.1.8-c', 's218.fig.c');
-  const dtypes = ['float32', 'float16', 'bfloat16'];
+  // bfloat16 twice: θ and m themselves in bfloat16, and the usual pipeline (angles in float32, the
+  // cos/sin tables stored in bfloat16).
+  const dtypes = PRECISION_PIPELINES;
   const stats = dtypes.map((dtype) => stat(`s218.breaks.${dtype}`, `breaks-${dtype}`));
   root.append(controls(base), statsRow(...stats), plot.root);
 
@@ -80,7 +86,7 @@ function mountPrecision(root, rp) {
       stats[index].set(breaks ? t('s218.breaksAt', { m: at.toLocaleString('en') }) : t('s218.neverBreaks'), !breaks);
     });
     const series = dtypes.map((dtype) => ({
-      label: dtype,
+      label: t(`s218.pipeline.${dtype}`),
       y: Array.from(b[dtype].error, (v) => (v > 0 && Number.isFinite(v) ? v : null)),
     }));
     plot.draw(PRECISION_POSITIONS, series, ['s218.position', 's218.rotError'], { log: true, logX: true });
@@ -97,7 +103,7 @@ function mountSoftmax(root, rp) {
 
   function update() {
     const s = softmaxOverflow(rp, scale.value);
-    largest.set(fmt(s.maxLogit));
+    largest.set(t('s218.largestValue', { max: fmt(s.maxLogit), abs: fmt(s.maxAbsLogit) }));
     naive.set(t('s218.naiveValue', { bad: s.bad, m: s.m }), !s.bad);
     stable.set(t('s218.stableValue', { sum: fmt(s.stableSum, 6) }), s.stableFinite);
   }

@@ -1,10 +1,10 @@
 // 2.1.9 Summary (Table 2.1.9-a): one row per scheme, one named object per row (its bias b(r), or its
 // position-only score s(r) with the probe), every cell computed now through summaryRow (verdicts.js),
 // the function the claim checks call.
-import { ROTARY_TABLE, summaryRow, summarySchemes } from '../verdicts.js';
+import { ROTARY_TABLE, summaryRow, summarySchemes, tablePreset } from '../verdicts.js';
 import { controls, figure, live } from '../demo.js';
 import { fmt } from '../format.js';
-import { t } from '../../i18n/index.js';
+import { LANGUAGES, t } from '../../i18n/index.js';
 import { el, labelCells, localize, slider, words } from '../ui.js';
 
 const COLUMNS = ['invariant', 'decays', 'bounded', 'psd', 'cpd', 'extrapolates'];
@@ -18,9 +18,11 @@ function cell(result, text) {
 }
 
 /** What a row judges: the scheme's bias, its rotary score (scaled or not), or its position-only score. */
-function objectName({ info, kind, params }, L) {
+function objectName(rp, { info, kind, params }, L) {
   if (kind === 'bias') return t('s219.object.bias');
   if (info.calls.includes('frequencies')) {
+    const preset = tablePreset(rp, info);
+    if (preset) return t('s219.object.preset', { s: params.factor, L, model: preset.name, d: preset.params.d });
     return params.factor ? t('s219.object.scaled', { s: params.factor, L }) : t('s219.object.rotary');
   }
   return t('s219.object.score');
@@ -34,26 +36,38 @@ const kernelText = (k) =>
       : t('s219.notSymmetric');
 
 /** The cells of a row with verdicts: the object judged, then one verdict per column. */
-function verdictCells(row, L) {
+function verdictCells(rp, row, L) {
   const extra = row.extrapolates;
   return [
-    el('td', { textContent: objectName(row, L) }),
+    el('td', { textContent: objectName(rp, row, L) }),
     cell(row.invariant, t('s219.defect', { value: fmt(row.invariant.value) })),
     cell(row.decays, t('s219.far', { value: fmt(row.decays.value) })),
-    cell(row.bounded, t('s219.growth', { value: fmt(row.bounded.value) })),
+    cell(
+      row.bounded,
+      row.bounded.form?.verdict
+        ? t('s219.formBound', { bound: fmt(row.bounded.form.bound), value: fmt(row.bounded.value) })
+        : t('s219.growth', { value: fmt(row.bounded.value) }),
+    ),
     cell(row.psd, kernelText(row.psd)),
     cell(row.cpd, kernelText(row.cpd)),
     cell(
       extra,
       extra.kind === 'angles'
-        ? t('s219.unseen', { count: extra.value, pairs: extra.pairs, s: ROTARY_TABLE.s })
+        ? t('s219.unseen', { count: extra.value, pairs: extra.pairs, s: ROTARY_TABLE.s, d: extra.d })
         : t('s219.rise', { value: fmt(extra.value) }),
     ),
+    literatureCell(row.info),
   ];
 }
 
+/** What the literature reports on extrapolation for the scheme (docs/chapter.md lists the sources). */
+function literatureCell(info) {
+  const key = `s219.lit.${info.id}`;
+  return el('td', { className: 'literature' }, words(Object.hasOwn(LANGUAGES.en.page, key) ? key : 's219.lit.none'));
+}
+
 /** A scheme's row: its names, its verdicts (or why it has none) and a link to it in the playground. */
-function schemeRow(info, row, L) {
+function schemeRow(rp, info, row, L) {
   const tr = el(
     'tr',
     { dataset: { scheme: info.id } },
@@ -62,8 +76,9 @@ function schemeRow(info, row, L) {
   if (row.empty) {
     tr.append(el('td', {}, words(`s219.empty.${row.empty}`)));
     for (let c = 0; c < COLUMNS.length; c++) tr.append(cell({ verdict: null, value: NaN }, '—'));
+    tr.append(literatureCell(info));
   } else {
-    tr.append(...verdictCells(row, L));
+    tr.append(...verdictCells(rp, row, L));
   }
   const link = el('a', { href: `./playground.html#scheme=${encodeURIComponent(info.id)}&b.scheme=alibi` });
   link.textContent = t('s219.open');
@@ -79,6 +94,7 @@ function headerRow() {
     th('s219.col.scheme'),
     th('s219.col.object'),
     ...COLUMNS.map((c) => th(`s219.col.${c}`)),
+    th('s219.col.literature'),
     th('s219.col.playground'),
   );
 }
@@ -101,7 +117,7 @@ export function mount(root, { rp }) {
   function update() {
     const size = n.value;
     const rows = summarySchemes(rp).map((info) =>
-      schemeRow(info, summaryRow(rp, info, { n: size, L: L.value }), L.value),
+      schemeRow(rp, info, summaryRow(rp, info, { n: size, L: L.value }), L.value),
     );
     table.replaceChildren(el('thead', {}, headerRow()), el('tbody', {}, ...rows));
     localize(table);
