@@ -217,3 +217,42 @@ describe('the lab behind it', () => {
     await expect(rp.lab.train({ ...tiny, evalUpTo: 513 })).rejects.toThrow(RangeError);
   });
 });
+
+// The committed run as docs/lab.md states it ("The committed run"): the rankings, the table of
+// exact match up to L and at 2L, and the time, each line built here from the results file.
+export function docsLines(r) {
+  const label = (id) => r.schemes.find((s) => s.id === id).label;
+  const ranking = (order, mrr) => order.map((id) => `${label(id)} ${mrr[id].toFixed(2)}`).join(', ');
+  const lines = [
+    `By MRR among the paper's five: ${ranking(r.summary.rankingPaper, r.summary.mrrPaper)}.`,
+    `Among all seven: ${ranking(r.summary.rankingAll, r.summary.mrrAll)}.`,
+    `| scheme | ${r.tasks.map((t) => `${t.label} ≤ L | ${t.label} at 2L`).join(' | ')} |`,
+  ];
+  for (const s of r.schemes) {
+    const cells = r.tasks.map((t) => {
+      const c = r.summary.table[t.id][s.id];
+      return `${c.inDistribution.toFixed(2)} | ${c.at2L.mean.toFixed(2)} ± ${c.at2L.spread.toFixed(2)}`;
+    });
+    lines.push(`| ${s.label} | ${cells.join(' | ')} |`);
+  }
+  lines.push(`| scheme | ${r.tasks.map((t) => `${t.label}, L < n ≤ 2L`).join(' | ')} |`);
+  for (const s of r.schemes) {
+    const cells = r.tasks.map((t) => {
+      const c = r.summary.table[t.id][s.id];
+      return `${c.extrapolation.toFixed(3)} ± ${c.extrapolationSpread.toFixed(3)}`;
+    });
+    lines.push(`| ${s.label} | ${cells.join(' | ')} |`);
+  }
+  lines.push(
+    `${r.runs.length} trainings took ${r.time.seconds} s on ${r.time.workers} worker threads (${r.time.cellSeconds} s of training summed over cells).`,
+  );
+  return lines;
+}
+
+describe('docs/lab.md', () => {
+  it('states the committed run as the results file has it', () => {
+    const doc = readFileSync(new URL('../../docs/lab.md', import.meta.url), 'utf8');
+    const missing = docsLines(results).filter((line) => !doc.includes(line));
+    expect(missing).toEqual([]);
+  });
+});

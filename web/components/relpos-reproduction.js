@@ -10,7 +10,7 @@
 // default: rp.lab.train on the page). Re-render by setting words again (a language switch).
 import { load } from '../../bindings/index.js';
 import { summariseReproduction } from '../../bindings/lab-reproduction.js';
-import { agreementSentence, fixed2 } from '../lab/reproduction-words.js';
+import { agreementSentence, fixed2, roughly } from '../lab/reproduction-words.js';
 import { renderCurve } from './relpos-curve.js';
 
 const STYLE = `
@@ -118,7 +118,7 @@ export class RelposReproduction extends HTMLElement {
       dModel: c.model.dModel,
       dFF: c.model.dFF,
       parameters: r.parameters.toLocaleString('en-US'),
-      ratio: Math.round(r.paper.parameters / r.parameters).toLocaleString('en-US'),
+      ratio: roughly(r.paper.parameters / r.parameters),
       steps: c.training.steps,
       batch: c.training.batch,
       L: r.tasks[0].length,

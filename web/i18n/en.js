@@ -661,13 +661,13 @@ export default {
     'repro.agree.first.tie':
       'Several schemes share first place here ({names}, MRR {mrr}); the paper put NoPE alone first with {paper}.',
     'repro.agree.t5.same': 'T5 is second, as in the paper.',
-    'repro.agree.t5.other': 'T5 is not second alone as in the paper: it ranks {rank} here.',
+    'repro.agree.t5.other': 'T5 is not second alone as in the paper: its place here is {rank}.',
     'repro.agree.behind.none': 'ALiBi, RoPE and APE stay below both NoPE and T5, as in the paper.',
-    'repro.agree.behind.some': '{names} reach NoPE or T5 here, which the paper did not find.',
+    'repro.agree.behind.some': 'Unlike in the paper, NoPE or T5 is matched or passed here by {names}.',
     'repro.agree.fit.all':
       'Every scheme fits the training lengths (exact match at least {threshold} up to L on every task), so the ranking measures extrapolation.',
     'repro.agree.fit.some':
-      'Not every scheme fits the training lengths — below {threshold} up to L: {cells} — so where the models do not fit, the ranking measures fitting as much as extrapolation.',
+      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells stay below {threshold} exact match up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
     'repro.agree.why':
       'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for {steps} steps, the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first, no beginning-of-sequence token).',
     'repro.rerun.task': 'Task',

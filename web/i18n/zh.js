@@ -645,13 +645,13 @@ export default {
       '与论文不同，这里排名第一的是 {first}（在论文的五种方案中 MRR 为 {mrr}），NoPE 为 {nope}；论文中 NoPE 以 {paper} 排名第一。',
     'repro.agree.first.tie': '这里有多个方案并列第一（{names}，MRR {mrr}）；论文中 NoPE 以 {paper} 独居第一。',
     'repro.agree.t5.same': '与论文一致，T5 排名第二。',
-    'repro.agree.t5.other': 'T5 并不像论文中那样独居第二：它在这里排名第 {rank}。',
+    'repro.agree.t5.other': 'T5 并不像论文中那样独居第二：它在这里排第 {rank} 位。',
     'repro.agree.behind.none': '与论文一致，ALiBi、RoPE 和 APE 都低于 NoPE 和 T5。',
-    'repro.agree.behind.some': '{names} 在这里达到了 NoPE 或 T5 的水平，这与论文的发现不同。',
+    'repro.agree.behind.some': '与论文不同，{names} 在这里达到或超过了 NoPE 或 T5。',
     'repro.agree.fit.all':
       '每个方案都拟合了训练长度（每个任务在 L 以内的完全匹配率至少为 {threshold}），所以这个排名衡量的是外推。',
     'repro.agree.fit.some':
-      '并非每个方案都拟合了训练长度——在 L 以内低于 {threshold} 的有：{cells}——所以在模型没有拟合的地方，这个排名衡量的既是外推，也是拟合。',
+      '并非每个方案都拟合了训练长度：{cells} 个任务–方案组合中有 {count} 个在 L 以内的完全匹配率低于 {threshold}（最低的是 {lowest}），所以在模型没有拟合的地方，这个排名衡量的既是外推，也是拟合。',
     'repro.agree.why':
       '两者可能不同的原因：这些模型比论文的小约 {ratio} 倍，只训练 {steps} 步，序列很短，任务也是实验室自己的版本（加法从最低位写起，没有序列开始词元）。',
     'repro.rerun.task': '任务',

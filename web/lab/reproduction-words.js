@@ -5,6 +5,12 @@
 
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
+/** A ratio to two significant digits, with thousands separators (5943 → "5,900"). */
+export function roughly(x) {
+  const digits = Math.max(0, Math.floor(Math.log10(x)) - 1);
+  return (Math.round(x / 10 ** digits) * 10 ** digits).toLocaleString('en-US');
+}
+
 /** A 0–1 number as the tables show it. */
 export const fixed2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
@@ -47,9 +53,14 @@ export function agreementSentence(results, word, separator = ' ') {
       : word('repro.agree.behind.none'),
   );
   if (a.lowInDistribution.length) {
-    const cells = a.lowInDistribution.map((c) => `${label(c.scheme)} (${taskLabel(c.task)}, ${fixed2(c.value)})`);
+    const lowest = a.lowInDistribution.reduce((x, y) => (y.value < x.value ? y : x));
     clauses.push(
-      fill(word('repro.agree.fit.some'), { cells: cells.join(word('repro.list.and')), threshold: fixed2(a.threshold) }),
+      fill(word('repro.agree.fit.some'), {
+        count: a.lowInDistribution.length,
+        cells: results.tasks.length * results.schemes.length,
+        lowest: `${label(lowest.scheme)} (${taskLabel(lowest.task)}, ${fixed2(lowest.value)})`,
+        threshold: fixed2(a.threshold),
+      }),
     );
   } else {
     clauses.push(fill(word('repro.agree.fit.all'), { threshold: fixed2(a.threshold) }));
@@ -58,7 +69,7 @@ export function agreementSentence(results, word, separator = ' ') {
     const c = results.configuration;
     clauses.push(
       fill(word('repro.agree.why'), {
-        ratio: Math.round(results.paper.parameters / results.parameters),
+        ratio: roughly(results.paper.parameters / results.parameters),
         steps: c.training.steps,
       }),
     );
