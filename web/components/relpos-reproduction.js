@@ -16,7 +16,7 @@ import { renderCurve } from './relpos-curve.js';
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5rem 0; }
-th, td { padding: 0.2rem 0.5rem; border-bottom: 1px solid color-mix(in srgb, currentColor 20%, transparent); text-align: right; }
+th, td { white-space: nowrap; padding: 0.2rem 0.5rem; border-bottom: 1px solid color-mix(in srgb, currentColor 20%, transparent); text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.25rem; }
 .low { opacity: 0.6; }
