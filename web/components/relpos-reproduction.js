@@ -15,11 +15,13 @@ import { renderCurve } from './relpos-curve.js';
 
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; }
+/* The page's chosen colour scheme reaches the figure (the site's styles do not pierce this root). */
+relpos-curve { color-scheme: inherit; color: inherit; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 0.5rem 0; }
 th, td { white-space: nowrap; padding: 0.2rem 0.5rem; border-bottom: 1px solid color-mix(in srgb, currentColor 20%, transparent); text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.25rem; }
-.low { opacity: 0.6; }
+.low { font-style: italic; text-decoration: underline dotted; }
 .yours { color: var(--rp-accent, Highlight); }
 form { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
 label { display: inline-flex; flex-direction: column; gap: 0.15rem; font-size: 0.9em; }
@@ -136,13 +138,24 @@ export class RelposReproduction extends HTMLElement {
       node('p', { textContent: w('repro.lead') }),
       node('p', { className: 'budget', textContent: budget }),
       sentence,
-      node('div', { className: 'scroll' }, [this.#table()]),
+      this.#scrollingTable(),
       this.#figure(),
       this.#controls(),
       node('p', { className: 'status', textContent: this.#status, role: 'status' }),
       this.#readerSummary(),
     );
     this.#drawFigure();
+  }
+
+  // The table in a region a keyboard can scroll (it is wider than a phone).
+  #scrollingTable() {
+    const region = node('div', { className: 'scroll', tabIndex: 0 }, [this.#table()]);
+    region.setAttribute('role', 'region');
+    region.setAttribute(
+      'aria-label',
+      fill(this.#words('repro.table.caption'), { threshold: fixed2(this.#results.agreement.threshold) }),
+    );
+    return region;
   }
 
   /** Rows: schemes; per task in-distribution and at-2L accuracy (mean ± spread over seeds), then MRR and the paper's place. */
@@ -201,7 +214,7 @@ export class RelposReproduction extends HTMLElement {
       ]),
     );
     return node('table', {}, [
-      node('caption', { textContent: w('repro.table.caption') }),
+      node('caption', { textContent: fill(w('repro.table.caption'), { threshold: fixed2(r.agreement.threshold) }) }),
       node('thead', {}, [head]),
       node('tbody', {}, rows),
     ]);

@@ -632,7 +632,7 @@ export default {
     'repro.budget':
       'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; {steps} steps of {batch} sequences with lengths drawn up to L = {L} tokens; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
     'repro.table.caption':
-      'Exact match up to L and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks',
+      'Exact match up to L and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} up to L (the models do not fit the training lengths)',
     'repro.col.scheme': 'Scheme',
     'repro.col.inDist': '{task} ≤ L',
     'repro.col.at2L': '{task} at 2L',

@@ -618,7 +618,8 @@ export default {
       'Kazemnejad 等人（NeurIPS 2023）用约 1.07 亿参数的仅解码器 Transformer，在长度不超过 L 的序列上训练、在长度至 2L 的序列上测试了五种位置编码，结论是 NoPE 的长度泛化最好。实验室用自己的微型模型执行同样的流程：每个方案都在长度随机取自 L 以内的序列上训练，并在 3L 以内的每个长度上测量完全匹配率（一个序列的所有目标都预测正确）。另加入论文没有运行的 KERPLE 和 FIRE。下面的数字来自提交的运行（npm run lab:reproduce）；你可以重跑任何一格，得到自己的数字。',
     'repro.budget':
       '预算：{layers} 层、{heads} 个头、宽度 {dModel}、前馈宽度 {dFF}——至多 {parameters} 个权重，约为论文模型的 {ratio} 分之一；{steps} 步，每步 {batch} 个序列，长度随机取自 L = {L} 个词元以内；在 {upTo} 以内的每个长度上用 {evalSequences} 个序列测量完全匹配率；随机种子 {seeds}。提交的运行：{cells} 次训练，用 {workers} 个工作线程，耗时 {seconds} 秒。',
-    'repro.table.caption': 'L 以内与 2L 处的完全匹配率（各种子的均值 ± 离散度），以及跨任务的平均倒数排名',
+    'repro.table.caption':
+      'L 以内与 2L 处的完全匹配率（各种子的均值 ± 离散度），以及跨任务的平均倒数排名；斜体加下划线：L 以内低于 {threshold}（模型没有拟合训练长度）',
     'repro.col.scheme': '方案',
     'repro.col.inDist': '{task} ≤ L',
     'repro.col.at2L': '{task}（2L 处）',
