@@ -1,7 +1,7 @@
 // Types of rp.lab, the extrapolation lab: train a tiny attention model per scheme, test it on longer sequences.
 import type { ParamInfo, Tensor } from './index.js';
 
-export type LabTaskId = 'copy' | 'retrieve' | 'reverse' | 'sort' | 'count';
+export type LabTaskId = 'copy' | 'retrieve' | 'duplicate' | 'reverse' | 'sort' | 'addition' | 'count';
 /** The schemes with lab hooks (rp.lab.schemes); 'none' is the earlier name of 'nope'. */
 export type LabSchemeId =
   | 'nope'
@@ -47,8 +47,12 @@ export interface LabOptions {
   mode?: 'auto' | 'explicit' | 'implicit' | 'mixed' | 'input';
   alpha?: number;
   beta?: number;
-  /** Training length L (4–128); evaluation at L, 2L, 4L, 8L. */
+  /** Training length L (4–128, one the task can lay out); evaluation at L, 2L, 4L, 8L unless evalUpTo is set. */
   length?: number;
+  /** fixed: every training sequence has length L; upTo: each step's batch has a length drawn from the task's lengths up to L. */
+  trainLengths?: 'fixed' | 'upTo';
+  /** 0: evaluate at L, 2L, 4L, 8L (each the longest length ≤ it the task allows); otherwise at every length the task allows up to this (≤ 512). */
+  evalUpTo?: number;
   /** copy: predict the token this many positions back. */
   offset?: number;
   vocab?: number;
@@ -96,11 +100,15 @@ export interface LabResult {
   /** Global gradient norm per step, before clipping. */
   gradNorm: Float32Array;
   learningRate: Float32Array;
-  /** [L, 2L, 4L, 8L] */
+  /** [L, 2L, 4L, 8L], or every length the task allows up to evalUpTo. */
   evalLengths: number[];
   /** Accuracy on the target positions per evaluation length. */
   accuracy: Float32Array;
   evalLoss: Float32Array;
+  /** Fraction of evaluation sequences per length whose every target was predicted (exact match). */
+  exactMatch: Float32Array;
+  /** Learned weights of the model (embedding, blocks, output and the scheme's positional weights). */
+  parameters: number;
   /** Attention weights of one evaluation example, [layers·heads, n, n] (layer-major), at n = L and 4L. */
   attention: { L: Tensor; '4L': Tensor };
   tokens: { L: Float32Array; '4L': Float32Array };

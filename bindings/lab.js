@@ -1,5 +1,6 @@
 // rp.lab: the extrapolation lab. Trains a tiny causal attention model in the core (job kind "train",
-// src/relpos/lab/) on a synthetic task at length L and evaluates it at L, 2L, 4L, 8L. Its tasks,
+// src/relpos/lab/) on a synthetic task at length L and evaluates it at L, 2L, 4L, 8L (or at every
+// length up to evalUpTo). Its tasks,
 // schemes and options (with defaults, ranges and docs) come from the core as rp.lab.schema; this
 // file only checks and moves arguments and results; every number is computed in the core. The lab
 // lives in the analysis module: train() waits for it; the schema and what derives from it can be
@@ -41,6 +42,8 @@ function labResult(r, options) {
     evalLengths: Array.from(r.evalLengths.data),
     accuracy: r.accuracy.data,
     evalLoss: r.evalLoss.data,
+    exactMatch: r.exactMatch.data,
+    parameters: r.parameters.data[0],
     attention: { L: copyOut(r.attentionL), '4L': copyOut(r.attention4L) },
     tokens: { L: r.tokensL.data, '4L': r.tokens4L.data },
   };

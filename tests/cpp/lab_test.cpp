@@ -13,6 +13,7 @@
 
 #include "relpos/analysis_lab.hpp"
 #include "relpos/base/errors.hpp"
+#include "relpos/lab/tasks.hpp"
 #include "relpos/ops/operations.hpp"
 #include "relpos/schemes/registry.hpp"
 
@@ -226,6 +227,47 @@ TEST(LabTasks, TargetsFollowTheirDefinitions) {
       EXPECT_EQ(e.targets[i], -1);
     if (e.tokens[i] == c.vocab) last = i;
   }
+}
+
+TEST(LabTasks, DuplicateAndAdditionFollowTheirDefinitions) {
+  Config c = tiny("rope");
+  c.vocab = 10;
+  Rng rng(7);
+  c.task = "duplicate";
+  Example e = relpos::lab::makeExample(c, 12, rng);
+  EXPECT_EQ(e.tokens[6], c.vocab);
+  for (int t = 0; t < 6; ++t) EXPECT_EQ(e.targets[6 + t], e.tokens[t]);
+  c.task = "addition";
+  for (int k = 1; k <= 6; ++k) {
+    const int n = 3 * k + 2;
+    e = relpos::lab::makeExample(c, n, rng);
+    EXPECT_EQ(e.tokens[k], c.vocab);
+    EXPECT_EQ(e.tokens[2 * k + 1], c.vocab);
+    // a + b, every number least significant digit first; the sum has k + 1 digits.
+    int64_t a = 0, b = 0, sum = 0, place = 1;
+    for (int t = 0; t < k; ++t, place *= 10) {
+      a += e.tokens[t] * place;
+      b += e.tokens[k + 1 + t] * place;
+    }
+    place = 1;
+    for (int t = 0; t <= k; ++t, place *= 10) sum += e.targets[2 * k + 1 + t] * place;
+    EXPECT_EQ(sum, a + b);
+    for (int t = 0; t < k; ++t) EXPECT_EQ(e.tokens[2 * k + 2 + t], e.targets[2 * k + 1 + t]);
+    for (int i = 0; i < 2 * k + 1; ++i) EXPECT_EQ(e.targets[i], -1);
+  }
+}
+
+TEST(LabTasks, LengthsEachTaskLaysOut) {
+  Config c = tiny("rope");
+  c.task = "addition";
+  EXPECT_EQ(relpos::lab::taskLengths(c, 16), (std::vector<int64_t>{5, 8, 11, 14}));
+  EXPECT_EQ(relpos::lab::fitLength(c, 16), 14);
+  c.task = "reverse";
+  EXPECT_EQ(relpos::lab::taskLengths(c, 7), (std::vector<int64_t>{2, 4, 6}));
+  EXPECT_EQ(relpos::lab::fitLength(c, 9), 8);
+  c.task = "copy";
+  c.offset = 2;
+  EXPECT_EQ(relpos::lab::taskLengths(c, 5), (std::vector<int64_t>{3, 4, 5}));
 }
 
 TEST(LabTraining, LossDecreasesOnTheCopyTaskAndIsReproducible) {

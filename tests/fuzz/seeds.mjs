@@ -136,6 +136,8 @@ const lab = [
   [{ scheme: 'nope', normalisation: false }, [4]],
   [{ scheme: 'kerple-log', lr: 0.1, clip: 0 }, [1]],
   [{ scheme: 'alibi', mode: 'mixed', alpha: 0.5, beta: 2, weightDecay: 0.1 }, [2], 1],
+  [{ scheme: 't5', task: 'addition', length: 8, trainLengths: 'upTo', evalUpTo: 14 }, [1, 3]],
+  [{ scheme: 'rope', task: 'duplicate', trainLengths: 'upTo', evalUpTo: 9 }, [2], 1],
 ];
 lab.forEach(([params, budgets, cancelAfter], i) =>
   writeFileSync(

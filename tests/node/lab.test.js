@@ -19,7 +19,15 @@ const small = {
 
 describe('rp.lab', () => {
   it('lists its tasks and schemes', () => {
-    expect(rp.lab.tasks.map((t) => t.id)).toEqual(['copy', 'retrieve', 'reverse', 'sort', 'count']);
+    expect(rp.lab.tasks.map((t) => t.id)).toEqual([
+      'copy',
+      'retrieve',
+      'duplicate',
+      'reverse',
+      'sort',
+      'addition',
+      'count',
+    ]);
     expect(rp.lab.schemes.map((s) => s.id)).toContain('rope-linear');
     expect(rp.lab).toBe(rp.lab);
   });

@@ -654,6 +654,67 @@ export default {
     'pg.long.cancelled': 'Cancelled.',
     'pg.long.error': 'Failed: {message}',
     'pg.long.readout': 'block row {i}, block column {j}: {value}',
+
+    // ---- Reproduction of Kazemnejad et al. 2023 in the lab (issue 30): <relpos-reproduction> on
+    // the lab page (web/components/relpos-reproduction.js, web/lab/reproduction-words.js). ----
+    'repro.title': 'A published experiment, rerun at browser scale: Kazemnejad et al. 2023',
+    'repro.lead':
+      'Kazemnejad et al. (NeurIPS 2023) trained decoder-only transformers of about 107 M parameters on lengths up to L and tested them up to 2L, with five positional encodings; NoPE generalised best. The lab runs the same protocol on its own tiny models: every scheme trains on lengths drawn up to L, and exact match (every target of a sequence right) is measured at every length up to 3L. KERPLE and FIRE, which the paper did not run, are added. The numbers below are the committed run (npm run lab:reproduce); rerun any cell to get your own.',
+    'repro.budget':
+      'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; {steps} steps of {batch} sequences with lengths drawn up to L = {L} tokens; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
+    'repro.table.caption':
+      'Exact match up to L and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} up to L (the models do not fit the training lengths)',
+    'repro.col.scheme': 'Scheme',
+    'repro.col.inDist': '{task} ≤ L',
+    'repro.col.at2L': '{task} at 2L',
+    'repro.col.mrr': 'MRR (paper’s five)',
+    'repro.col.mrrAll': 'MRR (all seven)',
+    'repro.col.paper': 'Paper',
+    'repro.paper.first': '1st, MRR {mrr}',
+    'repro.paper.second': '2nd',
+    'repro.paper.behind': 'behind NoPE and T5',
+    'repro.paper.none': 'not run',
+    'repro.yours': 'yours {value}',
+    'repro.task.duplicate': 'copy',
+    'repro.task.reverse': 'reverse',
+    'repro.task.sort': 'sort',
+    'repro.task.addition': 'addition',
+    'repro.list.and': ', ',
+    'repro.figure.task': 'Task shown',
+    'repro.figure.title': 'Exact match against length, {task} (trained up to L = {L}; mean over seeds)',
+    'repro.figure.x': 'sequence length (tokens)',
+    'repro.figure.y': 'exact match',
+    'repro.figure.yours': '{scheme} (yours)',
+    'repro.agree.first.same':
+      'As in the paper, NoPE ranks first here (MRR {mrr} among the paper’s five schemes; the paper: {paper}).',
+    'repro.agree.first.other':
+      'Unlike the paper, {first} ranks first here (MRR {mrr} among the paper’s five schemes), and NoPE has {nope}; the paper put NoPE first with {paper}.',
+    'repro.agree.first.tie':
+      'Several schemes share first place here ({names}, MRR {mrr}); the paper put NoPE alone first with {paper}.',
+    'repro.agree.t5.same': 'T5 is second, as in the paper.',
+    'repro.agree.t5.other': 'T5 is not second alone as in the paper: its place here is {rank}.',
+    'repro.agree.behind.none': 'ALiBi, RoPE and APE stay below both NoPE and T5, as in the paper.',
+    'repro.agree.behind.some': 'Unlike in the paper, NoPE or T5 is matched or passed here by {names}.',
+    'repro.agree.fit.all':
+      'Every scheme fits the training lengths (exact match at least {threshold} up to L on every task), so the ranking measures extrapolation.',
+    'repro.agree.fit.some':
+      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells stay below {threshold} exact match up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
+    'repro.agree.why':
+      'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for {steps} steps, the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first, no beginning-of-sequence token).',
+    'repro.rerun.task': 'Task',
+    'repro.rerun.scheme': 'Scheme',
+    'repro.rerun.seed': 'Seed',
+    'repro.rerun.cell': 'Rerun this cell',
+    'repro.rerun.all': 'Rerun all',
+    'repro.rerun.cancel': 'Cancel',
+    'repro.rerun.running': 'Training {task} / {scheme} / seed {seed} ({done} of {total} done)…',
+    'repro.rerun.cellDone': '{cells} run(s) in {seconds} s. Your {task} / {scheme} / seed {seed}: {same}',
+    'repro.rerun.same': 'the same exact-match numbers as the committed run at every length.',
+    'repro.rerun.differsAt': 'differs from the committed run at {count} of {total} lengths.',
+    'repro.rerun.differs': 'some of your numbers differ from the committed ones.',
+    'repro.rerun.allDone': 'Your full rerun ranks {ranking} (committed: {committed}); {same}',
+    'repro.rerun.cancelled': 'Cancelled.',
+    'repro.rerun.failed': 'Failed: {message}',
   },
   // The components' own English defaults, shared rather than copied.
   components: defaultMessages,

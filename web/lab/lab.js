@@ -6,10 +6,13 @@
 // The lab speaks the site's language (?lang=zh or the switch). URL parameters task, schemes, length,
 // steps, layers, heads, lr, clip, normalisation, seed preset the form (e.g. ?schemes=rope,alibi&steps=50).
 import '../components/relpos-lab.js';
+import '../components/relpos-reproduction.js';
 import { renderCurve } from '../components/relpos-curve.js';
 import { initI18n, lang, onLang, t } from '../i18n/index.js';
 import { labMessages } from './messages.js';
 import { labMessagesZh } from './messages.zh.js';
+// The committed reproduction of Kazemnejad et al. 2023 (npm run lab:reproduce, docs/lab.md).
+import reproductionResults from './reproduction.json';
 // The worker as this site bundles it (its imports and wasm resolved), handed to the worker client.
 import workerUrl from '../../bindings/worker.js?worker&url';
 
@@ -48,11 +51,21 @@ function drawPreview() {
   }
 }
 
+// The reproduction below the lab: the committed results, the page's words, the same runner.
+const reproduction = document.getElementById('reproduction');
+const reproductionWords = () => {
+  reproduction.separator = lang() === 'zh' ? '' : ' ';
+  reproduction.words = (key) => t(key);
+};
+reproduction.results = reproductionResults;
+
 lab.messages = messages();
 drawPreview();
+reproductionWords();
 onLang(() => {
   lab.messages = messages();
   drawPreview();
+  reproductionWords();
 });
 
 // Once a run starts, the element's streaming curves take the preview's place.
@@ -89,9 +102,10 @@ async function useWorker() {
   } catch {
     runner = null; // fall back to the page's own core
   }
-  lab.runner = showingResults((options, control) =>
-    runner ? runner(options, control) : pageRunner().then((train) => train(options, control)),
-  );
+  const train = (options, control) =>
+    runner ? runner(options, control) : pageRunner().then((run) => run(options, control));
+  lab.runner = showingResults(train);
+  reproduction.runner = train;
 }
 
 await Promise.all([useWorker(), lab.ready]);

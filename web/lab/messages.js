@@ -46,8 +46,10 @@ export const labMessages = Object.freeze({
   tasks: {
     copy: 'Copy the token k back',
     retrieve: 'Most recent marker (induction)',
+    duplicate: 'Copy the first half',
     reverse: 'Reverse',
     sort: 'Sort',
+    addition: 'Addition (lengths 3k + 2)',
     count: 'Count since delimiter',
   },
   schemeNames: {

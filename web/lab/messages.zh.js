@@ -43,8 +43,10 @@ export const labMessagesZh = Object.freeze({
   tasks: {
     copy: '复制前第 k 个词元',
     retrieve: '最近标记检索（归纳）',
+    duplicate: '复制前半段',
     reverse: '反转',
     sort: '排序',
+    addition: '加法（长度 3k + 2）',
     count: '自分隔符起计数',
   },
   schemeNames: {

@@ -2,18 +2,20 @@
 
 #include "relpos/base/errors.hpp"
 #include "relpos/lab/lab.hpp"
+#include "relpos/lab/tasks.hpp"
 
 namespace relpos {
 
 // The "train" job: `steps` optimisation steps (one budget unit each), then evaluation sequence by
-// sequence at L, 2L, 4L, 8L (budget units weighted by cost), then the attention examples.
+// sequence at L, 2L, 4L, 8L or every length up to evalUpTo (budget units weighted by cost), then the
+// attention examples at L and 4L.
 
 namespace {
 
 class TrainingJob : public PeekableJob {
  public:
   explicit TrainingJob(const lab::Config& c) : c_(c), trainer_(c) {
-    for (int64_t f : c.evalFactors) lengths_.push_back(f * c.length);
+    lengths_ = c.evalLengths;
     evals_.resize(lengths_.size());
     double total = static_cast<double>(c.steps);
     for (int64_t n : lengths_) total += cost(n) * static_cast<double>(c.evalSequences);
@@ -37,6 +39,8 @@ class TrainingJob : public PeekableJob {
         acc.loss += e.loss;
         acc.correct += e.correct;
         acc.total += e.total;
+        acc.sequences += e.sequences;
+        acc.exact += e.exact;
         spent += cost(n);
         work_ += cost(n);
         if (++sequence_ >= c_.evalSequences) {
@@ -59,20 +63,26 @@ class TrainingJob : public PeekableJob {
     r.emplace("gradNorm", curve(norms_));
     r.emplace("learningRate", curve(rates_));
     const int64_t count = static_cast<int64_t>(lengths_.size());
-    Tensor lengths = Tensor::floats({count}), accuracy = Tensor::floats({count}), evalLoss = Tensor::floats({count});
+    Tensor lengths = Tensor::floats({count}), accuracy = Tensor::floats({count}), evalLoss = Tensor::floats({count}),
+           exact = Tensor::floats({count});
     for (int64_t i = 0; i < count; ++i) {
       const lab::Eval& e = evals_[i];
       lengths.f32[i] = static_cast<float>(lengths_[i]);
       accuracy.f32[i] = e.total ? static_cast<float>(static_cast<double>(e.correct) / e.total) : 0.0f;
       evalLoss.f32[i] = e.total ? static_cast<float>(e.loss / e.total) : 0.0f;
+      exact.f32[i] = e.sequences ? static_cast<float>(static_cast<double>(e.exact) / e.sequences) : 0.0f;
     }
     r.emplace("evalLengths", std::move(lengths));
     r.emplace("accuracy", std::move(accuracy));
     r.emplace("evalLoss", std::move(evalLoss));
+    r.emplace("exactMatch", std::move(exact));
+    Tensor parameters = Tensor::floats({1});
+    parameters.f32[0] = static_cast<float>(trainer_.model().weights().size());
+    r.emplace("parameters", std::move(parameters));
     r.emplace("attentionL", attentionTensor(attnShort_, c_.length));
-    r.emplace("attention4L", attentionTensor(attnLong_, 4 * c_.length));
+    r.emplace("attention4L", attentionTensor(attnLong_, lab::fitLength(c_, 4 * c_.length)));
     r.emplace("tokensL", tokens(example(c_.length)));
-    r.emplace("tokens4L", tokens(example(4 * c_.length)));
+    r.emplace("tokens4L", tokens(example(lab::fitLength(c_, 4 * c_.length))));
     return r;
   }
 
@@ -108,7 +118,7 @@ class TrainingJob : public PeekableJob {
 
   void finish() {
     trainer_.model().evaluate(example(c_.length), &attnShort_);
-    trainer_.model().evaluate(example(4 * c_.length), &attnLong_);
+    trainer_.model().evaluate(example(lab::fitLength(c_, 4 * c_.length)), &attnLong_);
     done_ = true;
   }
 

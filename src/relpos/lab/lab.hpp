@@ -39,7 +39,7 @@ struct Config {
   std::string scheme = "rope";  // a scheme with lab hooks (rp.lab.schemes)
   std::string mode = "auto";    // auto explicit implicit mixed input (input: position vectors added to x)
   double alpha = 1, beta = 1;   // mixed mode: (qk + alpha B + beta q.p) / sqrt(dh)
-  std::string task = "copy";    // copy retrieve reverse sort count
+  std::string task = "copy";    // copy retrieve duplicate reverse sort addition count
   int64_t length = 32;          // training length L
   int64_t offset = 2;           // copy: the token `offset` positions back
   int64_t vocab = 16;           // content tokens; one more special token (SEP / marker / delimiter)
@@ -50,7 +50,10 @@ struct Config {
   std::string schedule = "cosine";  // cosine linear constant
   uint64_t seed = 1;
   int64_t evalSequences = 16;
-  std::vector<int64_t> evalFactors{1, 2, 4, 8};
+  // Training lengths: L, or (trainUpTo) per step one drawn uniformly from the task's lengths <= L.
+  bool trainUpTo = false;
+  // The evaluated lengths: L, 2L, 4L, 8L, or every length the task allows up to evalUpTo.
+  std::vector<int64_t> evalLengths{32, 64, 128, 256};
   // Every option as given; the scheme's own lab options (t5's numBuckets, fire's fireHidden, …) are
   // read from here by its term.
   Params options{"relpos.train"};
@@ -74,6 +77,8 @@ struct Slice {
 struct Eval {
   double loss = 0;
   int64_t correct = 0, total = 0;
+  // Sequences with at least one target, and those whose every target was predicted (exact match).
+  int64_t sequences = 0, exact = 0;
 };
 
 class Model {
@@ -120,6 +125,7 @@ class Trainer {
   Config config_;
   Model model_;
   Rng data_;
+  std::vector<int64_t> lengths_;  // trainUpTo: the task's lengths up to L
   std::vector<double> m_, v_, grad_;
   int64_t t_ = 0;
   double gradNorm_ = 0;

@@ -491,6 +491,8 @@ Eval Model::evaluate(const Example& e, std::vector<double>* attention) {
   m.computeBiases(config_, w_, false);
   Eval r;
   r.loss = m.forward(config_, w_, e, &r.correct, &r.total);
+  r.sequences = r.total > 0 ? 1 : 0;
+  r.exact = r.total > 0 && r.correct == r.total ? 1 : 0;
   if (attention) {
     attention->clear();
     for (const LayerCache& C : m.lc) attention->insert(attention->end(), C.P.begin(), C.P.end());

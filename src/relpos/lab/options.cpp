@@ -33,6 +33,12 @@ std::string resolvedMode(const Config& config) {
 
 namespace {
 
+std::string lengthList(const std::vector<int64_t>& lengths) {
+  std::string out;
+  for (int64_t n : lengths) out += (out.empty() ? "" : ", ") + std::to_string(n);
+  return out;
+}
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : "|") + item;
@@ -66,6 +72,12 @@ const ParamInfo& taskOption() {
   }();
   return p;
 }
+const ParamInfo& trainLengthsOption() {
+  static const ParamInfo p = choiceParam("trainLengths", "fixed|upTo",
+                                         "fixed: every training sequence has length L; upTo: each step's batch has "
+                                         "a length drawn uniformly from the task's lengths up to L");
+  return p;
+}
 const ParamInfo& scheduleOption() {
   static const ParamInfo p = choiceParam("schedule", "cosine|linear|constant", "learning-rate decay after warm-up");
   return p;
@@ -79,6 +91,7 @@ const std::vector<ParamInfo>& allOptions() {
         modeOption(),
         taskOption(),
         scheduleOption(),
+        trainLengthsOption(),
         numberParam("alpha", 1, -1e6, 1e6, "mixed mode: weight of the bias"),
         numberParam("beta", 1, -1e6, 1e6, "mixed mode: weight of q.p"),
         integerParam("length", 32, 4, 128, "training length L (evaluated at L, 2L, 4L, 8L)"),
@@ -98,6 +111,9 @@ const std::vector<ParamInfo>& allOptions() {
         numberParam("weightDecay", 0, 0, 1, "decoupled weight decay (AdamW)"),
         integerParam("seed", 1, 0, 9007199254740991.0, "seed of initialisation, data and evaluation"),
         integerParam("evalSequences", 16, 1, 256, "evaluation sequences per length"),
+        integerParam("evalUpTo", 0, 0, 512,
+                     "0: evaluate at L, 2L, 4L, 8L (each the longest length <= it the task allows); otherwise at "
+                     "every length the task allows up to this"),
     };
     for (const Scheme* s : labSchemes()) {
       for (const ParamInfo& p : s->lab.options) out.push_back(p);
@@ -147,12 +163,25 @@ Config readConfig(const Params& params) {
   c.weightDecay = params.number(option("weightDecay"));
   c.seed = static_cast<uint64_t>(params.integer(option("seed")));
   c.evalSequences = params.integer(option("evalSequences"));
+  c.trainUpTo = params.choice(trainLengthsOption()) == "upTo";
+  const int64_t evalUpTo = params.integer(option("evalUpTo"));
 
   if (c.dModel % c.heads != 0) {
     throwRange(where + ": dModel (" + std::to_string(c.dModel) + ") must be divisible by heads (" +
                std::to_string(c.heads) + ")");
   }
-  if (const auto check = findTask(c.task).check) check(c, where);
+  const Task& task = findTask(c.task);
+  if (!task.fits(c, c.length)) {
+    throwRange(where + ": task '" + c.task + "' cannot lay out length " + std::to_string(c.length) +
+               " (its lengths up to 16: " + lengthList(taskLengths(c, 16)) + ")");
+  }
+  if (evalUpTo > 0) {
+    c.evalLengths = taskLengths(c, evalUpTo);
+    if (c.evalLengths.empty()) throwRange(where + ": task '" + c.task + "' has no length up to evalUpTo");
+  } else {
+    c.evalLengths.clear();
+    for (int64_t f : {1, 2, 4, 8}) c.evalLengths.push_back(fitLength(c, f * c.length));
+  }
   const Scheme& scheme = findLabScheme(c.scheme);
   if (c.mode != "auto") {
     const auto& modes = scheme.lab.modes;

@@ -4,6 +4,7 @@
 
 #include "relpos/base/numeric.hpp"
 #include "relpos/lab/lab.hpp"
+#include "relpos/lab/tasks.hpp"
 
 namespace relpos::lab {
 
@@ -29,7 +30,13 @@ double Trainer::step() {
   const Config& c = config_;
   std::vector<Example> batch;
   batch.reserve(static_cast<size_t>(c.batch));
-  for (int64_t b = 0; b < c.batch; ++b) batch.push_back(makeExample(c, c.length, data_));
+  // One length per batch: the model prepares its positional inputs for one length at a time.
+  int64_t n = c.length;
+  if (c.trainUpTo) {
+    if (lengths_.empty()) lengths_ = taskLengths(c, c.length);
+    n = lengths_[static_cast<size_t>(data_.below(static_cast<int64_t>(lengths_.size())))];
+  }
+  for (int64_t b = 0; b < c.batch; ++b) batch.push_back(makeExample(c, n, data_));
   const double loss = model_.loss(batch, &grad_);
   double sq = 0;
   for (double g : grad_) sq += g * g;
