@@ -192,6 +192,7 @@ const std::vector<Operation>& operations() {
     const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
                    keyPositions = common::keyPositions();
     const OpOption positions = perScheme(rotary.positions);
+    const ModelAttentionParams& modelAttention = modelAttentionParams();
     std::vector<Operation> ops(7);
     ops[0] = {"encoding",
               "absolute position vectors [n, d]",
@@ -250,6 +251,12 @@ const std::vector<Operation>& operations() {
          tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall),
          tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
          common::maskKind(),
+         modelAttention.sinks,
+         modelAttention.softcap,
+         modelAttention.chunk,
+         modelAttention.temperature,
+         modelAttention.positions,
+         modelAttention.keyPositions,
          scheme,
          params,
          view,
@@ -354,6 +361,10 @@ CallNotes callNotes(const std::string& op, const std::string& id, const Params& 
   const bool view = op == "bias" || op == "scores";
   notes.sameForEveryHead =
       view && !scheme.perHead && params.has(common::heads().name) && params.integer(common::heads()) > 1;
+  if (op == "attention" && scheme.unscaledLogits && !params.has(common::attentionScale().name)) {
+    notes.notes.push_back("scale: the logits were scaled by 1/sqrt(d), but models using '" + scheme.id +
+                          "' scale them by 1 (pass scale: 1, or layer: a group of rp.fromConfig / rp.presets)");
+  }
   return notes;
 }
 
