@@ -269,7 +269,7 @@ export function toMask(where, mask, maskKind) {
   const poisoned = tensor.data.findIndex((x) => Number.isNaN(x) || x === Infinity);
   if (poisoned >= 0) {
     throw new RangeError(
-      `${where}: mask must hold no NaN or +Infinity (-Infinity masks a key), got ${tensor.data[poisoned]} at flat index ${poisoned}`,
+      `${where}: mask must hold finite numbers or -Infinity, got ${tensor.data[poisoned]} at flat index ${poisoned}`,
     );
   }
   const found = maskDataKind(data);

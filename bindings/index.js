@@ -17,6 +17,7 @@ import {
   requireOptionsObject,
   requireSchemeId,
   requireTensor,
+  squeezeLeading,
   toMask,
   toTensor,
 } from './convert.js';
@@ -275,7 +276,8 @@ class Relpos {
         );
       }
       const given = toTensor(where, input, value);
-      if (rest.axes === undefined && given.shape.length <= 2) {
+      // Leading extents of 1 dropped ([1, n, d] is [n, d]), as before axes.
+      if (rest.axes === undefined && squeezeLeading(given.shape, 2).length <= 2) {
         const tensor = requireMatrix(where, input, given);
         return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
       }
@@ -387,11 +389,7 @@ function attentionOptions(where, options) {
 // [n, heads, d]) as rows [batch·n, heads·d] with each sequence's positions ([n] or [batch, n],
 // default 0 … n−1), and the result put back into the caller's axes.
 function rowsCall(where, input, tensor, axes, options) {
-  if (axes !== undefined && !AXES.includes(axes)) {
-    throw new RangeError(
-      `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d]), got ${JSON.stringify(axes)}`,
-    );
-  }
+  checkAxes(where, axes);
   const shape = tensor.shape;
   const heads = options.heads ?? 1;
   const read = axes ?? 'bnd';
@@ -478,23 +476,33 @@ function withLayer(where, layer, options) {
       `${where}: layer must be a group of rp.fromConfig(…).groups or rp.presets[…].groups ({ scheme, params, heads, … }), got ${layer === null ? 'null' : typeof layer}`,
     );
   }
+  if (typeof layer.refuses === 'string') {
+    throw new RangeError(`${where}: this layer cannot run as one call: ${layer.refuses}`);
+  }
   const set = {};
   for (const name of LAYER_OPTIONS) if (layer[name] !== undefined) set[name] = layer[name];
-  for (const [name, value] of Object.entries(options)) {
-    if (name in set && JSON.stringify(set[name]) !== JSON.stringify(value)) {
+  const conflict = (name, mine, given) => {
+    if (JSON.stringify(mine) !== JSON.stringify(given)) {
       throw new RangeError(
-        `${where}: ${name} is set by the layer (${JSON.stringify(set[name])}); got ${JSON.stringify(value)} as well — leave it out, or pass the layer's fields yourself without layer`,
+        `${where}: ${name} is set by the layer (${JSON.stringify(mine)}); got ${JSON.stringify(given)} as well — leave it out, or pass the layer's fields yourself without layer`,
       );
     }
+  };
+  const { params = {}, ...rest } = options;
+  requireOptionsObject(where, 'params', params);
+  for (const [name, value] of Object.entries(rest)) if (name in set) conflict(name, set[name], value);
+  // The caller's params add to the layer's (a learned table, for one); a name in both must agree.
+  for (const [name, value] of Object.entries(params)) {
+    if (name in set.params) conflict(`params.${name}`, set.params[name], value);
   }
   for (const need of layer.needs ?? []) {
-    if (options[need.option] === undefined) {
+    if (rest[need.option] === undefined && params[need.option] === undefined) {
       throw new RangeError(
         `${where}: this layer needs ${need.option} (${need.why}), which a config.json does not hold`,
       );
     }
   }
-  return { ...set, ...options };
+  return { ...set, ...rest, params: { ...set.params, ...params } };
 }
 
 // temperatureTuning { floorScale, attnScale } as the core's two numbers [floorScale, attnScale]
@@ -521,15 +529,18 @@ function toTemperature(where, value) {
 
 const AXES = ['bnd', 'bhnd', 'nhd'];
 
+function checkAxes(where, axes) {
+  if (axes === undefined || AXES.includes(axes)) return;
+  const what = `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d])`;
+  if (typeof axes !== 'string') throw new TypeError(`${what}, got ${typeof axes}`);
+  throw new RangeError(`${what}, got '${axes}'`);
+}
+
 // q, k, v in the caller's axes → the core's [batch?, n, heads·d]; heads (kvHeads) taken from the
 // shape when it has a heads axis. A 3-D tensor without `axes` whose middle axis equals heads
 // (kvHeads for k, v) reads two ways and is refused.
 function readAxes(where, merged, axes) {
-  if (axes !== undefined && !AXES.includes(axes)) {
-    throw new RangeError(
-      `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d]), got ${JSON.stringify(axes)}`,
-    );
-  }
+  checkAxes(where, axes);
   const shapes = { axes: axes ?? 'bnd' };
   const givenKv = merged.kvHeads;
   for (const name of ['q', 'k', 'v']) {

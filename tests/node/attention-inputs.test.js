@@ -349,6 +349,7 @@ describe('rp.attention: every accepted input form against a float64 reference', 
       }),
       { numRuns: 400, seed: 27 },
     );
+    if (process.env.RELPOS_REPORT) console.log(`attention-inputs: largest error ${worst}`);
     expect(worst).toBeLessThan(5e-5);
   });
 });

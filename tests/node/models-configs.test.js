@@ -81,6 +81,7 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
         layers: range(61),
         scheme: reading.scheme,
         params: reading.params,
+        refuses: expect.stringMatching(/DeepSeek's heads are \[nope \| rope\]/),
         ...layerSettings(reading),
       },
     ]);

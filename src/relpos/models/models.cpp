@@ -145,6 +145,7 @@ struct Group {
   std::optional<double> softcap;                           // Gemma-2's attn_logit_softcapping
   std::optional<std::pair<double, double>> temperature;    // Llama-4 NoPE layers: floor_scale, attn_scale
   std::vector<std::pair<std::string, std::string>> needs;  // inputs the layer needs and the config lacks
+  std::string refuses;  // why rp.attention({ layer }) cannot run this layer as the model does (empty: it can)
   std::vector<std::string> notes;
   bool mainRope = true;  // reads the config's main rope parameters (ordered first)
 
@@ -171,6 +172,7 @@ struct Group {
       for (const auto& [option, why] : needs) list.push(jsonObject({{"option", str(option)}, {"why", str(why)}}));
       out.set("needs", std::move(list));
     }
+    if (!refuses.empty()) out.set("refuses", str(refuses));
     if (!notes.empty()) out.set("notes", jsonStrings(notes));
     return out;
   }
@@ -736,6 +738,12 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
   const std::optional<double> softcap = config.positive("attn_logit_softcapping");
   for (Group& g : groups) {
     if (softcap) g.softcap = softcap;
+    if (isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) {
+      g.refuses =
+          "DeepSeek's heads are [nope | rope]: the rotation acts on the last qk_rope_head_dim dims of each head "
+          "(q_pe, and k_pe shared by every head), which rp.attention does not split; rotate q_pe and k_pe with "
+          "rp.rotate and run the whole heads without a scheme, with scale: model.attentionScale";
+    }
     if (modelType == "gpt_oss") {
       g.needs.emplace_back("sinks",
                            "gpt-oss's learned per-head sink logits, [heads], from the checkpoint's self_attn.sinks");
@@ -833,6 +841,8 @@ void readT5(Section& config, const std::string& modelType, Reading& out) {
   const bool decoder = config.flag("is_decoder").value_or(false);
   params.set("bidirectional", JsonValue::makeBoolean(!decoder));
   out.causal = decoder;
+  out.groups.front().needs.emplace_back(
+      "table", "T5's learned relative_attention_bias weights, [heads, numBuckets], from the checkpoint");
   out.model.set("attentionScale", num(1.0));  // T5Attention: no 1/sqrt(d_kv) (the init folds it into q)
 }
 
@@ -952,6 +962,7 @@ std::string presetsJson() {
                                     {"scheme", *preset.find("scheme")},
                                     {"params", *preset.find("params")}});
       if (window) group.set("slidingWindow", *window);
+      if (const JsonValue* needs = preset.find("needs")) group.set("needs", *needs);
       preset.set("groups", JsonValue::makeArray({std::move(group)}));
     }
     // Each group runs as rp.attention({ layer }) does for a reading (withLayerSettings).

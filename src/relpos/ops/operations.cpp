@@ -185,6 +185,11 @@ const std::vector<Operation>& operations() {
     const OpOption scheme{stringParam("scheme", "the scheme id (rp.schemes)"), Check::Binding};
     const OpOption params{optionsParam("params", "the scheme's parameters (rp.schemes); they win over the same names"),
                           Check::Binding};
+    // How q, k, v (rotate: x) are laid out; the JS entry reads them into [batch?, n, heads*d].
+    const OpOption axes{
+        choiceParam("axes", "bnd|bhnd|nhd",
+                    "bnd: [batch?, n, heads*d]; bhnd: [batch, heads, n, d] (PyTorch); nhd: [n, heads, d]"),
+        Check::Binding};
     const auto tensor = [](const char* name, const char* doc, Check check = Check::Always, bool required = false) {
       return OpOption{arrayParam(name, doc), check, required};
     };
@@ -219,7 +224,7 @@ const std::vector<Operation>& operations() {
               "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
               {tensor("x", "rows [n, heads*d]", Check::Always, true), positions, heads, perScheme(rotary.width),
-               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, view},
+               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, axes, view},
               rotateWork};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
@@ -260,6 +265,12 @@ const std::vector<Operation>& operations() {
          scheme,
          params,
          view,
+         axes,
+         {optionsParam(
+              "layer",
+              "a layer group of rp.fromConfig(...).groups or rp.presets[...].groups: its scheme, params, heads, "
+              "kvHeads, causal, scale, window, chunk, soft-cap and temperature"),
+          Check::Binding},
          {arrayParam("out", "a Float32Array that receives the weights (weights: false: the output) and is returned"),
           Check::Binding}},
         attentionWork};
