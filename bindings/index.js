@@ -376,6 +376,9 @@ function attentionOptions(where, options) {
   const merged = normaliseOptions(where, given);
   if (temperatureTuning !== undefined) merged.temperatureTuning = toTemperature(where, temperatureTuning);
   const shapes = readAxes(where, merged, axes);
+  if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {
+    throw new TypeError(`${where}: out receives the output in [batch, n, heads·dv]; with axes: 'bhnd' leave out out`);
+  }
   for (const name of ['q', 'k']) {
     requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
   }
