@@ -209,6 +209,16 @@ export interface ModelFacts {
   [fact: string]: unknown;
 }
 
+/** rp.kvCache: keys [length, kvHeads·d] and values [length, kvHeads·dv] kept in the wasm heap. */
+export interface KvCache {
+  readonly length: number;
+  /** Appends rows of k [rows, kvHeads·d] and v [rows, kvHeads·dv]; returns the new length. */
+  append(k: TensorLike, v: TensorLike): number;
+  /** rp.attention with q [n, heads·d] over every cached key (query i at length − n + i unless queryOffset says). */
+  attention(q: TensorLike, options?: Record<string, unknown>): AttentionResult;
+  free(): void;
+}
+
 /** A real-model preset (docs/presets.md). */
 export interface Preset {
   id: string;
@@ -320,6 +330,12 @@ export interface Relpos {
   ): AttentionOutput;
   attention<Id extends string = never>(options: AttentionOptionsOf<Id> & { scheme?: Id }): AttentionResult;
 
+  /**
+   * A KV cache resident in the wasm heap: append(k, v) copies only the new rows; attention(q,
+   * options) runs rp.attention over the cached keys at positions 0 … length − 1.
+   * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
+   */
+  kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
    * progress and cancellation; also through the worker.

@@ -303,6 +303,90 @@ class Relpos {
   }
 
   /**
+   * A KV cache that stays in the wasm heap (docs/api.md, "rp.kvCache"): append(k, v) copies only the
+   * new rows; attention(q, options) runs rp.attention over every cached key (positions 0 … length−1)
+   * with the options of rp.attention. free() releases it.
+   */
+  kvCache(options) {
+    const where = 'relpos.kvCache';
+    requireOptionsObject(where, 'options', options);
+    const { layer, ...given } = options;
+    const known = ['heads', 'kvHeads', 'd', 'dv'];
+    for (const name of Object.keys(given)) {
+      if (!known.includes(name)) {
+        throw new RangeError(`${where}: unknown option '${name}'; allowed: 'heads', 'kvHeads', 'd', 'dv', 'layer'`);
+      }
+    }
+    if (layer !== undefined && !isPlainObject(layer)) {
+      throw new TypeError(`${where}: layer must be a layer group object`);
+    }
+    const heads = given.heads ?? layer?.heads;
+    const kvHeads = given.kvHeads ?? layer?.kvHeads ?? heads;
+    const { d } = given;
+    const dv = given.dv ?? d;
+    for (const [name, value] of Object.entries({ heads, kvHeads, d, dv })) {
+      if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
+      if (!Number.isInteger(value) || value < 1 || value > 65536) {
+        throw new RangeError(`${where}: ${name} must be an integer in [1, 65536], got ${value}`);
+      }
+    }
+    if (heads % kvHeads !== 0) {
+      throw new RangeError(`${where}: kvHeads (${kvHeads}) must divide heads (${heads}), got ${heads}`);
+    }
+    const core = this.#core;
+    const bounded = this.#bounded;
+    const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
+    let length = 0;
+    let freed = false;
+    const alive = (call) => {
+      if (freed) throw new Error(`${where}.${call}: this cache was freed`);
+    };
+    return {
+      get length() {
+        return length;
+      },
+      append(k, v) {
+        alive('append');
+        const at = `${where}.append`;
+        const keys = requireMatrix(at, 'k', toTensor(at, 'k', k), `[rows, kvHeads·d] = [rows, ${kvHeads * d}]`);
+        const values = requireMatrix(at, 'v', toTensor(at, 'v', v), `[rows, kvHeads·dv] = [rows, ${kvHeads * dv}]`);
+        if (keys.shape[1] !== kvHeads * d || values.shape[1] !== kvHeads * dv || keys.shape[0] !== values.shape[0]) {
+          throw new RangeError(
+            `${at}: k and v must be [rows, ${kvHeads * d}] and [rows, ${kvHeads * dv}] with the same rows, got [${keys.shape.join(', ')}] and [${values.shape.join(', ')}]`,
+          );
+        }
+        length = unwrap(core.kvCacheAppend(handle, { k: keys, v: values }));
+        return length;
+      },
+      attention(q, callOptions = {}) {
+        alive('attention');
+        const at = `${where}.attention`;
+        requireOptionsObject(at, 'options', callOptions);
+        for (const name of ['k', 'v', 'axes']) {
+          if (callOptions[name] !== undefined) {
+            throw new RangeError(`${at}: ${name} is the cache's own; give q and options`);
+          }
+        }
+        if (length === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
+        const withShape = layer === undefined ? { heads, kvHeads, ...callOptions } : { layer, ...callOptions };
+        const { scheme, merged, out, shapes } = attentionOptions(at, { ...withShape, q }, { m: length });
+        if (merged.q.shape.length !== 2) {
+          throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
+        }
+        core.releaseView();
+        return attentionResult(
+          unwrap(core.kvCacheAttention(handle, scheme ?? '', merged, out ?? null, !bounded)),
+          shapes,
+        );
+      },
+      free() {
+        if (!freed) core.kvCacheFree(handle);
+        freed = true;
+      },
+    };
+  }
+
+  /**
    * The same call as a job, for calls over the synchronous work budget (e.g. `weights: false` at
    * long n): resolves to what rp.attention returns, with `onProgress` and an AbortSignal `signal`.
    */
@@ -361,7 +445,8 @@ class Relpos {
 // attention's options: a layer's settings filled in, params merged in (params wins), `view` and
 // `out` taken out, q / k / v read in their `axes`, the mask turned into a tensor plus maskKind.
 // Returns what the call needs to put the output back into the caller's axes too.
-function attentionOptions(where, options) {
+// `cached`: the m keys live in a KV cache (rp.kvCache), not in the options.
+function attentionOptions(where, options, cached) {
   requireOptionsObject(where, 'options', options);
   const { layer, ...own } = options;
   const { scheme, params = {}, ...rest } = layer === undefined ? own : withLayer(where, layer, own);
@@ -379,11 +464,12 @@ function attentionOptions(where, options) {
   if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {
     throw new TypeError(`${where}: out receives the output in [batch, n, heads·dv]; with axes: 'bhnd' leave out out`);
   }
-  for (const name of ['q', 'k']) {
+  for (const name of cached ? ['q'] : ['q', 'k']) {
     requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
   }
   if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
-  if (mask !== undefined) Object.assign(merged, keyPadding(where, toMask(where, mask, maskKind), merged));
+  const m = cached ? cached.m : merged.k.shape[merged.k.shape.length - 2];
+  if (mask !== undefined) Object.assign(merged, keyPadding(where, toMask(where, mask, maskKind), merged, m));
   else if (maskKind !== undefined) merged.maskKind = maskKind; // the core says it needs a mask
   return { scheme, merged, view, out, shapes };
 }
@@ -613,11 +699,10 @@ function headsToRows(data, batch, heads, n, d, rows = true) {
 // A key-padding mask: Hugging Face's attention_mask [batch, m] (1 = a real token) as the core's
 // [batch, 1, 1, m], broadcast over heads and queries. With a batch equal to n the [n, m] reading
 // would fit too; then the caller says which by the shape.
-function keyPadding(where, { mask, maskKind }, merged) {
+function keyPadding(where, { mask, maskKind }, merged, m) {
   const q = merged.q.shape;
   if (q.length !== 3 || mask.shape.length !== 2) return { mask, maskKind };
   const [batch, n] = q;
-  const m = merged.k.shape[1];
   if (mask.shape[0] !== batch || mask.shape[1] !== m) return { mask, maskKind };
   if (batch === n && batch > 1) {
     throw new TypeError(

@@ -23,9 +23,9 @@ function inputs(count, seed) {
 function tensorOptions(call) {
   const out = {};
   for (const [name, value] of Object.entries(call)) {
-    if (value && typeof value === 'object' && Array.isArray(value.shape))
+    if (value && typeof value === 'object' && Array.isArray(value.shape)) {
       out[name] = { ...value, data: Float32Array.from(value.data) };
-    else if (name === 'params') out[name] = tensorOptions(value);
+    } else if (name === 'params') out[name] = tensorOptions(value);
     else out[name] = value;
   }
   return out;
