@@ -332,7 +332,10 @@ class AttentionRun {
       // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
       // large queryOffset (up to 1e9) does not size a table over the gap between them.
       if (qPos_.empty()) queryTable_ = RotaryTable::shared(terms_.rotary, s_.queryOffset, s_.n, true);
-      if (kPos_.empty()) keyTable_ = RotaryTable::shared(terms_.rotary, 0, s_.m, false);
+      // The key table covers 0 .. m-1 rounded up to 256 rows, so that the decode steps of a growing
+      // KV cache (rp.kvCache) reuse one cached table for 256 keys instead of rebuilding it each step.
+      const int64_t keyRows = (s_.m + 255) / 256 * 256;
+      if (kPos_.empty()) keyTable_ = RotaryTable::shared(terms_.rotary, 0, keyRows, false);
     }
   }
 
