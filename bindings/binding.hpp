@@ -72,8 +72,13 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
         shape.push_back(static_cast<int64_t>(extent));
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
-      relpos::FloatArray values = copyIn(value["data"], nonFinite);
+      const val data = value["data"];
+      relpos::FloatArray values = copyIn(data, nonFinite);
       params.setGivenArray(name, std::move(values), std::move(shape), nonFinite);
+      // Numbers the caller gave in float64 (invFreq, factors, positions) keep it to the angle.
+      if (data.instanceof (val::global("Float64Array"))) {
+        params.setWide(name, emscripten::convertJSArrayToNumberVector<double>(data));
+      }
     }
   }
   reading.clear();
@@ -172,6 +177,11 @@ inline void setNotes(val& out, const relpos::CallNotes& notes) {
     out.set("synthetic", names);
   }
   if (notes.sameForEveryHead) out.set("sameForEveryHead", true);
+  if (!notes.notes.empty()) {
+    val list = val::array();
+    for (const auto& note : notes.notes) list.call<void>("push", note);
+    out.set("notes", list);
+  }
 }
 
 inline val toJs(const relpos::Result& result, bool view = false) {

@@ -45,14 +45,27 @@ function kindOf(value) {
   return typeof value;
 }
 
+// Numbers kept in float64 on their way to the core (the angle of a rotation is formed in float64:
+// a float32 invFreq of 1/1.1 is off by 2.7e-3 rad at position 100,000; docs/rotary.md).
+export const WIDE_OPTIONS = new Set([
+  'invFreq',
+  'shortFactor',
+  'longFactor',
+  'positions',
+  'queryPositions',
+  'keyPositions',
+  'sinks',
+  'temperatureTuning',
+]);
+
 // Nested lists, or lists of typed-array rows (at any depth), as one row-major tensor; the shape
 // comes from the first entry at each depth and every other entry must match it.
-function flattenNested(where, name, rows) {
+function flattenNested(where, name, rows, wide = false) {
   const shape = [];
   let level = rows;
   for (; Array.isArray(level); level = level[0]) shape.push(level.length);
   if (isTypedArray(level)) shape.push(level.length);
-  const out = allocate(where, name, product(shape));
+  const out = allocate(where, name, product(shape), wide);
   let at = 0;
   const walk = (node, depth, path) => {
     if (depth === shape.length) {
@@ -80,18 +93,18 @@ function flattenNested(where, name, rows) {
   return { shape, data: out };
 }
 
-// A Float32Array of `count` values; running out of memory names the call and the argument.
-function allocate(where, name, count) {
+// A Float32Array (wide: Float64Array) of `count` values; running out of memory names the call and the argument.
+function allocate(where, name, count, wide = false) {
   try {
-    return new Float32Array(count);
+    return wide ? new Float64Array(count) : new Float32Array(count);
   } catch (error) {
     throw new RangeError(`${where}: out of memory converting ${name} (${count} values)`, { cause: error });
   }
 }
 
-function toFloat32(where, name, values) {
-  if (values instanceof Float32Array) return values;
-  const out = allocate(where, name, values.length);
+function toFloat32(where, name, values, wide = false) {
+  if (values instanceof Float32Array || (wide && values instanceof Float64Array)) return values;
+  const out = allocate(where, name, values.length, wide);
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
     if (typeof x !== 'number') throw new TypeError(`${where}: ${name}[${i}] must be a number, got ${kindOf(x)}`);
@@ -132,13 +145,13 @@ function flattenMlp(where, list) {
  * A tensor argument in any form the types promise (index.d.ts TensorLike): a flat number list or
  * typed array, nested lists, a list of typed-array rows, or { shape, data }.
  */
-export function toTensor(where, name, value) {
-  if (isTypedArray(value)) return { shape: [value.length], data: toFloat32(where, name, value) };
+export function toTensor(where, name, value, wide = WIDE_OPTIONS.has(name)) {
+  if (isTypedArray(value)) return { shape: [value.length], data: toFloat32(where, name, value, wide) };
   if (Array.isArray(value)) {
     if (value.length > 0 && (Array.isArray(value[0]) || isTypedArray(value[0]))) {
-      return flattenNested(where, name, value);
+      return flattenNested(where, name, value, wide);
     }
-    return { shape: [value.length], data: toFloat32(where, name, value) };
+    return { shape: [value.length], data: toFloat32(where, name, value, wide) };
   }
   if (isPlainObject(value) && 'shape' in value && 'data' in value) {
     const { shape, data } = value;
@@ -155,7 +168,7 @@ export function toTensor(where, name, value) {
         `${where}: ${name} has ${data.length} values, but its shape [${shape.join(', ')}] needs ${product(shape)}`,
       );
     }
-    return { shape: shape.slice(), data: toFloat32(where, `${name}.data`, data) };
+    return { shape: shape.slice(), data: toFloat32(where, `${name}.data`, data, wide) };
   }
   throw new TypeError(`${where}: ${name} must be a number array or a tensor { shape, data }, got ${kindOf(value)}`);
 }
@@ -229,19 +242,82 @@ export function requireTensor(where, name, tensor, what) {
   }
 }
 
-// An attention mask: a tensor (or nested array) of booleans or numbers — nonzero / true keeps the
-// key — or { shape, data, kind: 'additive' } whose values are added to the logits.
-export function toMask(where, mask) {
-  let kind = 'boolean';
+// An attention mask, read as PyTorch's scaled_dot_product_attention reads one (docs/api.md, "Masks"):
+// boolean data (nested booleans, a Uint8Array) keeps the key where true and must hold only 0 / 1;
+// floating-point typed data (Float32Array, Float64Array) is added to the logits; plain numbers
+// (nested lists, other integer arrays) could be either, so they need `kind`. `kind` ('boolean' |
+// 'additive', or the option maskKind) always wins. Returns the tensor and its kind.
+export function toMask(where, mask, maskKind) {
+  let kind = maskKind;
   let value = mask;
   if (isPlainObject(mask) && 'kind' in mask) {
     ({ kind, ...value } = mask);
-    if (kind !== 'boolean' && kind !== 'additive') {
-      throw new RangeError(`${where}: mask.kind must be 'boolean' or 'additive', got ${JSON.stringify(kind)}`);
+    if (maskKind !== undefined && maskKind !== kind) {
+      throw new RangeError(`${where}: mask.kind ('${kind}') and maskKind ('${maskKind}') disagree`);
     }
   }
+  if (kind !== undefined && kind !== 'boolean' && kind !== 'additive') {
+    throw new RangeError(`${where}: mask.kind must be 'boolean' or 'additive', got ${JSON.stringify(kind)}`);
+  }
+  // { data, kind } with nested data and no shape: the data are the mask.
+  if (isPlainObject(value) && 'data' in value && !('shape' in value)) value = value.data;
+  const data = isPlainObject(value) && 'data' in value ? value.data : value;
   const numeric = (node) => (Array.isArray(node) ? node.map(numeric) : typeof node === 'boolean' ? Number(node) : node);
   if (Array.isArray(value)) value = numeric(value);
   else if (isPlainObject(value) && Array.isArray(value.data)) value = { ...value, data: numeric(value.data) };
-  return { mask: toTensor(where, 'mask', value), maskKind: kind };
+  const tensor = toTensor(where, 'mask', value); // kinds and shapes first
+  const poisoned = tensor.data.findIndex((x) => Number.isNaN(x) || x === Infinity);
+  if (poisoned >= 0) {
+    throw new RangeError(
+      `${where}: mask must hold finite numbers or -Infinity, got ${tensor.data[poisoned]} at flat index ${poisoned}`,
+    );
+  }
+  const found = maskDataKind(data);
+  if (found === 'mixed') {
+    throw new TypeError(`${where}: mask mixes booleans and numbers; give one kind of value`);
+  }
+  if (kind === undefined) {
+    if (found === 'numbers') {
+      throw new TypeError(
+        `${where}: mask holds plain numbers, which read two ways: as a boolean mask (nonzero keeps the key, as Hugging Face's attention_mask of 1 / 0) or as an additive mask (0 keeps, -Infinity masks, as PyTorch's float masks); say which with mask: { shape, data, kind: 'boolean' | 'additive' } (or a Uint8Array / booleans for boolean, a Float32Array for additive)`,
+      );
+    }
+    kind = found;
+  } else if (kind === 'additive' && found === 'boolean') {
+    throw new TypeError(
+      `${where}: mask.kind is 'additive', but the mask holds booleans (or a Uint8Array): an additive mask holds 0 and -Infinity (or any logit offsets); use kind: 'boolean' to keep where true`,
+    );
+  }
+  if (kind === 'boolean') {
+    const bad = tensor.data.findIndex((x) => x !== 0 && x !== 1);
+    if (bad >= 0) {
+      throw new RangeError(
+        `${where}: a boolean mask holds only 0 / 1 (false / true), got ${tensor.data[bad]} at flat index ${bad}; an additive mask (0 / -Infinity) needs kind: 'additive'`,
+      );
+    }
+  }
+  return { mask: tensor, maskKind: kind };
+}
+
+// 'boolean' (booleans, Uint8Array), 'additive' (Float32Array / Float64Array), 'numbers' (plain
+// numbers or other integer arrays: ambiguous) or 'mixed', from the data's leaves.
+function maskDataKind(data) {
+  let kind;
+  const meet = (k) => {
+    kind = kind === undefined || kind === k ? k : 'mixed';
+  };
+  const walk = (node) => {
+    if (node instanceof Uint8Array || node instanceof Uint8ClampedArray) meet('boolean');
+    else if (node instanceof Float32Array || node instanceof Float64Array) meet('additive');
+    else if (isTypedArray(node)) meet('numbers');
+    else if (Array.isArray(node)) {
+      for (const child of node) {
+        walk(child);
+        if (kind === 'mixed') return;
+      }
+    } else if (typeof node === 'boolean') meet('boolean');
+    else meet('numbers');
+  };
+  walk(data);
+  return kind ?? 'numbers';
 }

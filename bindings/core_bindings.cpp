@@ -6,8 +6,10 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "binding.hpp"
 #include "relpos/relpos.hpp"
@@ -124,25 +126,101 @@ class JsWeightsSink : public relpos::WeightsSink {
   val target_ = val::undefined();
 };
 
-val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
-  return guarded("relpos.attention", options, budgetOf(unbounded), [&](const relpos::Params& params) {
-    JsWeightsSink sink(out);
-    const relpos::Result result = relpos::compute("attention", id, params, &sink);
-    val js = val::object();
-    for (const auto& [name, tensor] : result) {
-      if (name == "weights") {
-        js.set(name, jsTensor(tensor.shape, sink.target()));
-      } else if (name == "output" && !result.count("weights")) {
-        val data = sink.claim(tensor.size(), "the output");
-        data.call<void>("set", val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data())));
-        js.set(name, jsTensor(tensor.shape, data));
-      } else {
-        js.set(name, toJs(tensor));
-      }
+// One attention call, its weights going straight into a JS array (out, or a fresh one).
+val runAttention(const std::string& id, const relpos::Params& params, const val& out) {
+  JsWeightsSink sink(out);
+  const relpos::Result result = relpos::compute("attention", id, params, &sink);
+  val js = val::object();
+  for (const auto& [name, tensor] : result) {
+    if (name == "weights") {
+      js.set(name, jsTensor(tensor.shape, sink.target()));
+    } else if (name == "output" && !result.count("weights")) {
+      val data = sink.claim(tensor.size(), "the output");
+      data.call<void>("set", val(emscripten::typed_memory_view(tensor.f32.size(), tensor.f32.data())));
+      js.set(name, jsTensor(tensor.shape, data));
+    } else {
+      js.set(name, toJs(tensor));
     }
-    setNotes(js, "attention", id, params);
-    return js;
+  }
+  setNotes(js, "attention", id, params);
+  return js;
+}
+
+val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
+  return guarded("relpos.attention", options, budgetOf(unbounded),
+                 [&](const relpos::Params& params) { return runAttention(id, params, out); });
+}
+
+// rp.kvCache: keys and values that stay in the wasm heap between decode steps. append() copies
+// only the new rows (checked for finite values once); attention() lends the cached rows to one
+// call as its k and v (moved in and back out, never copied) with the queries and options it is given.
+struct KvCache {
+  relpos::Value k, v;
+  int64_t kWidth = 0, vWidth = 0;
+};
+std::map<int, KvCache>& kvCaches() {
+  static std::map<int, KvCache> caches;
+  return caches;
+}
+
+int kvCacheCreate(double kWidth, double vWidth) {
+  static int next = 0;
+  KvCache cache;
+  cache.kWidth = static_cast<int64_t>(kWidth);
+  cache.vWidth = static_cast<int64_t>(vWidth);
+  for (relpos::Value* value : {&cache.k, &cache.v}) {
+    value->type = relpos::Value::Type::Array;
+    value->nonFinite = relpos::NonFinite::None;
+  }
+  cache.k.shape = {0, cache.kWidth};
+  cache.v.shape = {0, cache.vWidth};
+  kvCaches().emplace(++next, std::move(cache));
+  return next;
+}
+
+KvCache& kvCacheAt(int handle) {
+  auto found = kvCaches().find(handle);
+  if (found == kvCaches().end()) relpos::throwRange("relpos.kvCache: this cache was freed");
+  return found->second;
+}
+
+// options: { k: [rows, kWidth], v: [rows, vWidth] }.
+val kvCacheAppend(int handle, const val& options) {
+  return guarded("relpos.kvCache.append", options, budgetOf(true), [&](const relpos::Params& params) {
+    KvCache& cache = kvCacheAt(handle);
+    const relpos::Value* k = params.array("k");  // finite values
+    const relpos::Value* v = params.array("v");
+    const int64_t rows = k->shape[0];
+    for (auto [value, into, width] :
+         {std::make_tuple(k, &cache.k, cache.kWidth), std::make_tuple(v, &cache.v, cache.vWidth)}) {
+      into->array.insert(into->array.end(), value->array.begin(), value->array.end());
+      into->shape = {into->shape[0] + rows, width};
+    }
+    return val(static_cast<double>(cache.k.shape[0]));
   });
+}
+
+val kvCacheAttention(int handle, const std::string& id, const val& options, const val& out, bool unbounded) {
+  return guarded("relpos.kvCache.attention", options, budgetOf(unbounded), [&](const relpos::Params& given) {
+    KvCache& cache = kvCacheAt(handle);
+    auto& params = const_cast<relpos::Params&>(given);  // guarded's own, filled for this call
+    params.set("k", std::move(cache.k));
+    params.set("v", std::move(cache.v));
+    // The rows go back to the cache however the call ends.
+    struct Back {
+      relpos::Params& params;
+      KvCache& cache;
+      ~Back() {
+        cache.k = std::move(const_cast<relpos::Value&>(*params.find("k")));
+        cache.v = std::move(const_cast<relpos::Value&>(*params.find("v")));
+      }
+    } back{params, cache};
+    return runAttention(id, params, out);
+  });
+}
+
+void kvCacheFree(int handle) {
+  kvCaches().erase(handle);
 }
 
 val catalogueJson() {
@@ -167,6 +245,10 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("compute", &compute);
   emscripten::function("computeView", &computeView);
   emscripten::function("computeAttention", &computeAttention);
+  emscripten::function("kvCacheCreate", &kvCacheCreate);
+  emscripten::function("kvCacheAppend", &kvCacheAppend);
+  emscripten::function("kvCacheAttention", &kvCacheAttention);
+  emscripten::function("kvCacheFree", &kvCacheFree);
   emscripten::function("releaseView", &releaseView);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);

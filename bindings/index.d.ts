@@ -123,13 +123,24 @@ export interface SchemeInfo {
 export type SchemeParams = Record<string, number | boolean | string | readonly string[] | TensorLike | undefined>;
 
 /** An attention mask: booleans or numbers (nonzero keeps the key), or additive values. */
+/**
+ * An attention mask, read as PyTorch's scaled_dot_product_attention reads one (docs/api.md,
+ * "Masks"): booleans and Uint8Array keep the key where true (only 0 / 1); Float32Array /
+ * Float64Array data are added to the logits (0 keeps, -Infinity masks); plain numbers (nested lists,
+ * other integer arrays) need `kind`, else a TypeError naming both readings. `[n, m]`, `[heads, n, m]`,
+ * `[batch, heads or 1, n, m]`, or Hugging Face's key-padding `attention_mask` `[batch, m]` with a batch.
+ */
 export type AttentionMask =
   | boolean[][]
-  | number[][]
   | boolean[][][]
-  | number[][][]
-  | (TensorLike & { kind?: 'boolean' })
-  | { shape: number[]; data: Float32Array | number[]; kind: 'additive' };
+  | Uint8Array
+  | Float32Array
+  | Float64Array
+  | { shape: number[]; data: Uint8Array | Float32Array | Float64Array | boolean[] }
+  | { shape?: number[]; data: TensorLike | boolean[]; kind: 'boolean' | 'additive' };
+
+/** Llama 4's attention temperature tuning (NoPE layers): queries at cache position p scaled by log(floor((p + 1) / floorScale) + 1) · attnScale + 1. */
+export type TemperatureTuning = { floorScale: number; attnScale: number } | [number, number];
 
 export interface AttentionResult {
   /** [heads, n, m] or [batch, heads, n, m] */
@@ -138,6 +149,8 @@ export interface AttentionResult {
   output?: Tensor;
   /** The learned inputs of the scheme filled with demonstration defaults. */
   synthetic?: string[];
+  /** What the caller should know about how the call ran (e.g. t5 run with 1/√d instead of its scale 1). */
+  notes?: string[];
 }
 
 /** What attention returns with weights: false. */
@@ -183,6 +196,20 @@ export interface LayerGroup {
   slidingWindow?: number;
   /** Chunked layers (Llama 4): keys in the query's own block of this many positions. */
   attentionChunkSize?: number;
+  /** Query heads, key/value heads and the softmax scale of the model (scale: when not 1/√headDim). */
+  heads?: number;
+  kvHeads?: number;
+  scale?: number;
+  /** Decoder layers are causal; T5's encoder and DeBERTa are not. */
+  causal?: boolean;
+  /** Gemma 2's attn_logit_softcapping. */
+  softcap?: number;
+  /** Llama 4's NoPE layers. */
+  temperatureTuning?: { floorScale: number; attnScale: number };
+  /** Inputs the layer needs that a config.json does not hold (gpt-oss: sinks; T5: table); rp.attention({ layer }) refuses without them. */
+  needs?: { option: string; why: string }[];
+  /** Why rp.attention({ layer }) cannot run this layer as one call (DeepSeek's split heads), and what to do instead. */
+  refuses?: string;
   /** What the layers do beyond their scheme that relpos does not compute. */
   notes?: string[];
 }
@@ -200,6 +227,16 @@ export interface ModelFacts {
   /** The softmax scale when it is not 1/√headDim (Gemma, DeepSeek). */
   attentionScale?: number;
   [fact: string]: unknown;
+}
+
+/** rp.kvCache: keys [length, kvHeads·d] and values [length, kvHeads·dv] kept in the wasm heap. */
+export interface KvCache {
+  readonly length: number;
+  /** Appends rows of k [rows, kvHeads·d] and v [rows, kvHeads·dv]; returns the new length. */
+  append(k: TensorLike, v: TensorLike): number;
+  /** rp.attention with q [n, heads·d] over every cached key (query i at length − n + i unless queryOffset says). */
+  attention(q: TensorLike, options?: Record<string, unknown>): AttentionResult;
+  free(): void;
 }
 
 /**
@@ -322,6 +359,12 @@ export interface Relpos {
   ): AttentionOutput;
   attention<Id extends string = never>(options: AttentionOptionsOf<Id> & { scheme?: Id }): AttentionResult;
 
+  /**
+   * A KV cache resident in the wasm heap: append(k, v) copies only the new rows; attention(q,
+   * options) runs rp.attention over the cached keys at positions 0 … length − 1.
+   * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
+   */
+  kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
    * progress and cancellation; also through the worker.

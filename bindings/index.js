@@ -11,11 +11,13 @@ import { exceptionsSupported, simdSupported } from './simd.js';
 import {
   deepFreeze,
   isPlainObject,
+  isTypedArray,
   normaliseOptions,
   requireMatrix,
   requireOptionsObject,
   requireSchemeId,
   requireTensor,
+  squeezeLeading,
   toMask,
   toTensor,
 } from './convert.js';
@@ -273,8 +275,16 @@ class Relpos {
           `${where}: ${input} must be a tensor of shape [n, d], got ${value === null ? 'null' : typeof value}`,
         );
       }
-      const tensor = requireMatrix(where, input, toTensor(where, input, value));
-      return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
+      const given = toTensor(where, input, value);
+      // Leading extents of 1 dropped ([1, n, d] is [n, d]), as before axes.
+      if (rest.axes === undefined && squeezeLeading(given.shape, 2).length <= 2) {
+        const tensor = requireMatrix(where, input, given);
+        return shape(this.#call(name, scheme, { ...rest, [input]: tensor }));
+      }
+      // Rows in other axes, or a batch of sequences: as one [rows, heads·d] call (rotate).
+      const { axes, ...others } = rest;
+      const call = rowsCall(where, input, given, axes, others);
+      return call.restore(shape(this.#call(name, scheme, call.options)));
     };
   }
 
@@ -284,12 +294,96 @@ class Relpos {
    */
   attention(options) {
     const where = 'relpos.attention';
-    const { scheme, merged, view, out } = attentionOptions(where, options);
+    const { scheme, merged, view, out, shapes } = attentionOptions(where, options);
     this.#core.releaseView();
     const result = view
       ? unwrap(this.#core.computeView('attention', scheme ?? '', merged, !this.#bounded))
       : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null, !this.#bounded));
-    return attentionResult(result);
+    return attentionResult(result, shapes);
+  }
+
+  /**
+   * A KV cache that stays in the wasm heap (docs/api.md, "rp.kvCache"): append(k, v) copies only the
+   * new rows; attention(q, options) runs rp.attention over every cached key (positions 0 … length−1)
+   * with the options of rp.attention. free() releases it.
+   */
+  kvCache(options) {
+    const where = 'relpos.kvCache';
+    requireOptionsObject(where, 'options', options);
+    const { layer, ...given } = options;
+    const known = ['heads', 'kvHeads', 'd', 'dv'];
+    for (const name of Object.keys(given)) {
+      if (!known.includes(name)) {
+        throw new RangeError(`${where}: unknown option '${name}'; allowed: 'heads', 'kvHeads', 'd', 'dv', 'layer'`);
+      }
+    }
+    if (layer !== undefined && !isPlainObject(layer)) {
+      throw new TypeError(`${where}: layer must be a layer group object`);
+    }
+    const heads = given.heads ?? layer?.heads;
+    const kvHeads = given.kvHeads ?? layer?.kvHeads ?? heads;
+    const { d } = given;
+    const dv = given.dv ?? d;
+    for (const [name, value] of Object.entries({ heads, kvHeads, d, dv })) {
+      if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
+      if (!Number.isInteger(value) || value < 1 || value > 65536) {
+        throw new RangeError(`${where}: ${name} must be an integer in [1, 65536], got ${value}`);
+      }
+    }
+    if (heads % kvHeads !== 0) {
+      throw new RangeError(`${where}: kvHeads (${kvHeads}) must divide heads (${heads}), got ${heads}`);
+    }
+    const core = this.#core;
+    const bounded = this.#bounded;
+    const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
+    let length = 0;
+    let freed = false;
+    const alive = (call) => {
+      if (freed) throw new Error(`${where}.${call}: this cache was freed`);
+    };
+    return {
+      get length() {
+        return length;
+      },
+      append(k, v) {
+        alive('append');
+        const at = `${where}.append`;
+        const keys = requireMatrix(at, 'k', toTensor(at, 'k', k), `[rows, kvHeads·d] = [rows, ${kvHeads * d}]`);
+        const values = requireMatrix(at, 'v', toTensor(at, 'v', v), `[rows, kvHeads·dv] = [rows, ${kvHeads * dv}]`);
+        if (keys.shape[1] !== kvHeads * d || values.shape[1] !== kvHeads * dv || keys.shape[0] !== values.shape[0]) {
+          throw new RangeError(
+            `${at}: k and v must be [rows, ${kvHeads * d}] and [rows, ${kvHeads * dv}] with the same rows, got [${keys.shape.join(', ')}] and [${values.shape.join(', ')}]`,
+          );
+        }
+        length = unwrap(core.kvCacheAppend(handle, { k: keys, v: values }));
+        return length;
+      },
+      attention(q, callOptions = {}) {
+        alive('attention');
+        const at = `${where}.attention`;
+        requireOptionsObject(at, 'options', callOptions);
+        for (const name of ['k', 'v', 'axes']) {
+          if (callOptions[name] !== undefined) {
+            throw new RangeError(`${at}: ${name} is the cache's own; give q and options`);
+          }
+        }
+        if (length === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
+        const withShape = layer === undefined ? { heads, kvHeads, ...callOptions } : { layer, ...callOptions };
+        const { scheme, merged, out, shapes } = attentionOptions(at, { ...withShape, q }, { m: length });
+        if (merged.q.shape.length !== 2) {
+          throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
+        }
+        core.releaseView();
+        return attentionResult(
+          unwrap(core.kvCacheAttention(handle, scheme ?? '', merged, out ?? null, !bounded)),
+          shapes,
+        );
+      },
+      free() {
+        if (!freed) core.kvCacheFree(handle);
+        freed = true;
+      },
+    };
   }
 
   /**
@@ -300,11 +394,12 @@ class Relpos {
     const where = 'relpos.attentionAsync';
     requireOptionsObject(where, 'options', options);
     const { onProgress, signal, ...rest } = options;
-    const { scheme, merged, view, out } = attentionOptions(where, rest);
+    const { scheme, merged, view, out, shapes } = attentionOptions(where, rest);
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
     if (scheme !== undefined) merged.scheme = scheme;
     const result = attentionResult(
       await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
+      shapes,
     );
     if (out) {
       const target = result.weights ?? result.output;
@@ -347,41 +442,304 @@ class Relpos {
   }
 }
 
-// attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
-// into a tensor plus maskKind, q / k / v checked for a tensor shape.
-function attentionOptions(where, options) {
+// attention's options: a layer's settings filled in, params merged in (params wins), `view` and
+// `out` taken out, q / k / v read in their `axes`, the mask turned into a tensor plus maskKind.
+// Returns what the call needs to put the output back into the caller's axes too.
+// `cached`: the m keys live in a KV cache (rp.kvCache), not in the options.
+function attentionOptions(where, options, cached) {
   requireOptionsObject(where, 'options', options);
-  const { scheme, params = {}, ...rest } = options;
+  const { layer, ...own } = options;
+  const { scheme, params = {}, ...rest } = layer === undefined ? own : withLayer(where, layer, own);
   if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
   requireOptionsObject(where, 'params', params);
-  const { view = false, out, mask, ...given } = { ...rest, ...params };
+  const { view = false, out, mask, maskKind, axes, temperatureTuning, ...given } = { ...rest, ...params };
   if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
   if (out !== undefined && !(out instanceof Float32Array)) {
     throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
   }
   if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
   const merged = normaliseOptions(where, given);
-  if (mask !== undefined) Object.assign(merged, toMask(where, mask));
-  for (const name of ['q', 'k']) {
+  if (temperatureTuning !== undefined) merged.temperatureTuning = toTemperature(where, temperatureTuning);
+  const shapes = readAxes(where, merged, axes);
+  if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {
+    throw new TypeError(`${where}: out receives the output in [batch, n, heads·dv]; with axes: 'bhnd' leave out out`);
+  }
+  for (const name of cached ? ['q'] : ['q', 'k']) {
     requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
   }
   if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
-  return { scheme, merged, view, out };
+  const m = cached ? cached.m : merged.k.shape[merged.k.shape.length - 2];
+  if (mask !== undefined) Object.assign(merged, keyPadding(where, toMask(where, mask, maskKind), merged, m));
+  else if (maskKind !== undefined) merged.maskKind = maskKind; // the core says it needs a mask
+  return { scheme, merged, view, out, shapes };
 }
 
-function attentionResult(result) {
+// rp.rotate's x in `axes` ('bnd' [batch, n, heads·d], 'bhnd' [batch, heads, n, d], 'nhd'
+// [n, heads, d]) as rows [batch·n, heads·d] with each sequence's positions ([n] or [batch, n],
+// default 0 … n−1), and the result put back into the caller's axes.
+function rowsCall(where, input, tensor, axes, options) {
+  checkAxes(where, axes);
+  const shape = tensor.shape;
+  const heads = options.heads ?? 1;
+  const read = axes ?? 'bnd';
+  const rank = { bnd: [2, 3], bhnd: [4], nhd: [3] }[read];
+  if (!rank.includes(shape.length)) {
+    throw new TypeError(
+      `${where}: ${input} must be ${read === 'bnd' ? '[n, heads·d] or [batch, n, heads·d]' : read === 'bhnd' ? '[batch, heads, n, d]' : '[n, heads, d]'} for axes: '${read}', got [${shape.join(', ')}]`,
+    );
+  }
+  if (axes === undefined && shape.length === 3 && shape[1] === heads && shape[0] !== 1) {
+    const [a, b, c] = shape;
+    throw new TypeError(
+      `${where}: ${input} [${shape.join(', ')}] reads two ways: as [batch, n, heads·d] (batch ${a}, n ${b}, d ${c / heads}) or as [n, heads, d] (n ${a}, heads ${b}, d ${c}); say which with axes: 'bnd' or 'nhd'`,
+    );
+  }
+  if (read !== 'bnd') {
+    const h = shape[1];
+    if (options.heads !== undefined && options.heads !== h) {
+      throw new RangeError(`${where}: ${input} has ${h} heads on its heads axis, but heads is ${options.heads}`);
+    }
+  }
+  if (read === 'nhd') {
+    const [n, h, d] = shape;
+    return {
+      options: { ...options, heads: h, [input]: { shape: [n, h * d], data: tensor.data } },
+      restore: (t) => ({ ...t, shape: [n, h, d] }),
+    };
+  }
+  const [batch, n, width, h] =
+    read === 'bhnd'
+      ? [shape[0], shape[2], shape[1] * shape[3], shape[1]]
+      : shape.length === 2
+        ? [1, shape[0], shape[1], heads]
+        : [shape[0], shape[1], shape[2], heads];
+  const data = read === 'bhnd' ? headsToRows(tensor.data, batch, h, n, width / h) : tensor.data;
+  let positions = options.positions;
+  if (positions !== undefined || batch > 1) {
+    const given = positions === undefined ? undefined : toTensor(where, 'positions', positions);
+    if (
+      given &&
+      !(given.shape.length === 1 && given.shape[0] === n) &&
+      !(given.shape.length === 2 && given.shape[0] === batch && given.shape[1] === n)
+    ) {
+      throw new RangeError(
+        `${where}: positions must have shape [n] = [${n}] or [batch, n] = [${batch}, ${n}] for a batch of sequences, got [${given.shape.join(', ')}]`,
+      );
+    }
+    const flat = new Float64Array(batch * n);
+    for (let b = 0; b < batch; b++) {
+      for (let i = 0; i < n; i++) {
+        flat[b * n + i] = given ? given.data[given.shape.length === 1 ? i : b * n + i] : i;
+      }
+    }
+    positions = { shape: [batch * n], data: flat };
+  }
+  const rows = { shape: [batch * n, width], data };
+  const restore = (t) => {
+    if (read === 'bhnd') {
+      return { ...t, shape: [batch, h, n, width / h], data: headsToRows(t.data, batch, h, n, width / h, false) };
+    }
+    return { ...t, shape: shape.slice() };
+  };
+  const heading = read === 'bhnd' ? { heads: h } : {};
+  return { options: { ...options, ...heading, positions, [input]: rows }, restore };
+}
+
+// The settings a layer group (rp.fromConfig(…).groups, rp.presets[…].groups) runs with, under the
+// caller's options; an option the caller gives that the layer sets differently is refused.
+const LAYER_OPTIONS = [
+  'scheme',
+  'params',
+  'heads',
+  'kvHeads',
+  'causal',
+  'scale',
+  'slidingWindow',
+  'attentionChunkSize',
+  'softcap',
+  'temperatureTuning',
+];
+function withLayer(where, layer, options) {
+  if (!isPlainObject(layer) || typeof layer.scheme !== 'string' || !isPlainObject(layer.params)) {
+    throw new TypeError(
+      `${where}: layer must be a group of rp.fromConfig(…).groups or rp.presets[…].groups ({ scheme, params, heads, … }), got ${layer === null ? 'null' : typeof layer}`,
+    );
+  }
+  if (typeof layer.refuses === 'string') {
+    throw new RangeError(`${where}: this layer cannot run as one call: ${layer.refuses}`);
+  }
+  const set = {};
+  for (const name of LAYER_OPTIONS) if (layer[name] !== undefined) set[name] = layer[name];
+  const conflict = (name, mine, given) => {
+    if (JSON.stringify(mine) !== JSON.stringify(given)) {
+      throw new RangeError(
+        `${where}: ${name} is set by the layer (${JSON.stringify(mine)}); got ${JSON.stringify(given)} as well — leave it out, or pass the layer's fields yourself without layer`,
+      );
+    }
+  };
+  const { params = {}, ...rest } = options;
+  requireOptionsObject(where, 'params', params);
+  for (const [name, value] of Object.entries(rest)) if (name in set) conflict(name, set[name], value);
+  // The caller's params add to the layer's (a learned table, for one); a name in both must agree.
+  for (const [name, value] of Object.entries(params)) {
+    if (name in set.params) conflict(`params.${name}`, set.params[name], value);
+  }
+  for (const need of layer.needs ?? []) {
+    if (rest[need.option] === undefined && params[need.option] === undefined) {
+      throw new RangeError(
+        `${where}: this layer needs ${need.option} (${need.why}), which a config.json does not hold`,
+      );
+    }
+  }
+  return { ...set, ...rest, params: { ...set.params, ...params } };
+}
+
+// temperatureTuning { floorScale, attnScale } as the core's two numbers [floorScale, attnScale]
+// (which may also be given as they are), in float64.
+function toTemperature(where, value) {
+  if (Array.isArray(value) || isTypedArray(value)) return toTensor(where, 'temperatureTuning', value);
+  const number = (x) => typeof x === 'number';
+  if (!isPlainObject(value) || !number(value.floorScale) || !number(value.attnScale)) {
+    throw new TypeError(
+      `${where}: temperatureTuning must be { floorScale, attnScale } with numbers (Llama 4: { floorScale: 8192, attnScale: 0.1 }), got ${JSON.stringify(value)}`,
+    );
+  }
+  for (const key of ['floorScale', 'attnScale']) {
+    if (!Number.isFinite(value[key])) {
+      throw new RangeError(`${where}: temperatureTuning.${key} must be finite, got ${value[key]}`);
+    }
+  }
+  const extra = Object.keys(value).filter((key) => key !== 'floorScale' && key !== 'attnScale');
+  if (extra.length) {
+    throw new RangeError(`${where}: temperatureTuning has no field '${extra[0]}' (floorScale, attnScale)`);
+  }
+  return { shape: [2], data: Float64Array.of(value.floorScale, value.attnScale) };
+}
+
+const AXES = ['bnd', 'bhnd', 'nhd'];
+
+function checkAxes(where, axes) {
+  if (axes === undefined || AXES.includes(axes)) return;
+  const what = `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d])`;
+  if (typeof axes !== 'string') throw new TypeError(`${what}, got ${typeof axes}`);
+  throw new RangeError(`${what}, got '${axes}'`);
+}
+
+// q, k, v in the caller's axes → the core's [batch?, n, heads·d]; heads (kvHeads) taken from the
+// shape when it has a heads axis. A 3-D tensor without `axes` whose middle axis equals heads
+// (kvHeads for k, v) reads two ways and is refused.
+function readAxes(where, merged, axes) {
+  checkAxes(where, axes);
+  const shapes = { axes: axes ?? 'bnd' };
+  const givenKv = merged.kvHeads;
+  for (const name of ['q', 'k', 'v']) {
+    const t = merged[name];
+    if (!t || !Array.isArray(t.shape)) continue;
+    const headsName = name === 'q' ? 'heads' : merged.kvHeads !== undefined ? 'kvHeads' : 'heads';
+    const heads = merged[headsName] ?? 1;
+    const rank = t.shape.length;
+    if (axes === undefined) {
+      if (rank === 4) {
+        throw new TypeError(
+          `${where}: ${name} has 4 axes [${t.shape.join(', ')}]; say how to read them: axes: 'bhnd' for PyTorch's [batch, heads, n, d]`,
+        );
+      }
+      if (rank === 3 && t.shape[1] === heads && typeof heads === 'number') {
+        const [a, b, c] = t.shape;
+        throw new TypeError(
+          `${where}: ${name} [${t.shape.join(', ')}] reads two ways: as [batch, n, heads·d] (batch ${a}, n ${b}, d ${c / heads}) or as [n, heads, d] (n ${a}, ${headsName} ${b}, d ${c}); say which with axes: 'bnd' or 'nhd'`,
+        );
+      }
+      continue;
+    }
+    if (axes === 'bnd') continue;
+    const want = axes === 'bhnd' ? 4 : 3;
+    if (rank !== want) {
+      throw new TypeError(
+        `${where}: ${name} must have ${want} axes for axes: '${axes}' (${axes === 'bhnd' ? '[batch, heads, n, d]' : '[n, heads, d]'}), got [${t.shape.join(', ')}]`,
+      );
+    }
+    const h = t.shape[1];
+    const own = name === 'q' ? 'heads' : 'kvHeads';
+    // k's heads axis gives kvHeads unless the caller did; v must agree with k.
+    const declared = name === 'q' ? merged.heads : name === 'k' ? givenKv : (merged.kvHeads ?? merged.heads);
+    if (declared !== undefined && declared !== h) {
+      throw new RangeError(`${where}: ${name} has ${h} heads on its heads axis, but ${own} is ${declared}`);
+    }
+    if (name === 'q') merged.heads = h;
+    else if (name === 'k' && h !== merged.heads) merged.kvHeads = h;
+    if (axes === 'nhd') {
+      merged[name] = { shape: [t.shape[0], t.shape[1] * t.shape[2]], data: t.data };
+    } else {
+      const [batch, hh, n, d] = t.shape;
+      merged[name] = { shape: [batch, n, hh * d], data: headsToRows(t.data, batch, hh, n, d) };
+      shapes.batch = batch;
+    }
+    if (name === 'q') shapes.heads = h;
+  }
+  return shapes;
+}
+
+// [batch, heads, n, d] → [batch, n, heads·d], and back (rows: false).
+function headsToRows(data, batch, heads, n, d, rows = true) {
+  const out = new data.constructor(data.length);
+  for (let b = 0; b < batch; b++) {
+    for (let h = 0; h < heads; h++) {
+      for (let i = 0; i < n; i++) {
+        const split = ((b * heads + h) * n + i) * d;
+        const joined = ((b * n + i) * heads + h) * d;
+        if (rows) out.set(data.subarray(split, split + d), joined);
+        else out.set(data.subarray(joined, joined + d), split);
+      }
+    }
+  }
+  return out;
+}
+
+// A key-padding mask: Hugging Face's attention_mask [batch, m] (1 = a real token) as the core's
+// [batch, 1, 1, m], broadcast over heads and queries. With a batch equal to n the [n, m] reading
+// would fit too; then the caller says which by the shape.
+function keyPadding(where, { mask, maskKind }, merged, m) {
+  const q = merged.q.shape;
+  if (q.length !== 3 || mask.shape.length !== 2) return { mask, maskKind };
+  const [batch, n] = q;
+  if (mask.shape[0] !== batch || mask.shape[1] !== m) return { mask, maskKind };
+  if (batch === n && batch > 1) {
+    throw new TypeError(
+      `${where}: mask [${mask.shape.join(', ')}] reads two ways when batch = n = ${n}: a key-padding mask [batch, m] (Hugging Face's attention_mask) or one [n, m] mask for every sequence; give it as [${batch}, 1, 1, ${m}] or [1, ${n}, ${m}] → [${batch}, 1, ${n}, ${m}]`,
+    );
+  }
+  return { mask: { shape: [batch, 1, 1, m], data: mask.data }, maskKind };
+}
+
+function attentionResult(result, shapes) {
   const out = {};
   if (result.weights) out.weights = result.weights;
-  if (result.output) out.output = result.output;
+  if (result.output) out.output = toCallerAxes(result.output, shapes);
   return withNotes(out, result);
+}
+
+// The output [batch?, n, heads·dv] in the axes the caller's q came in.
+function toCallerAxes(output, shapes) {
+  if (!shapes || shapes.axes === 'bnd') return output;
+  const heads = shapes.heads;
+  if (shapes.axes === 'nhd') {
+    const [n, width] = output.shape;
+    return { shape: [n, heads, width / heads], data: output.data };
+  }
+  const [batch, n, width] = output.shape;
+  const dv = width / heads;
+  return { shape: [batch, heads, n, dv], data: headsToRows(output.data, batch, heads, n, dv, false) };
 }
 
 // The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
 // filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
-// every head. Present only when they say something.
-function withNotes(value, { synthetic, sameForEveryHead }) {
+// every head; `notes` says what else the caller should know (T5 run with 1/√d). Present only when
+// they say something.
+function withNotes(value, { synthetic, sameForEveryHead, notes }) {
   if (synthetic) value.synthetic = synthetic;
   if (sameForEveryHead) value.sameForEveryHead = true;
+  if (notes) value.notes = notes;
   return value;
 }
 

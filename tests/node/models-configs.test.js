@@ -6,6 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
 const rp = await load();
+
+// What every group of a decoder's reading carries for rp.attention({ layer }) (docs/models.md).
+const layerSettings = (reading) => ({
+  heads: reading.heads,
+  ...(reading.model.kvHeads ? { kvHeads: reading.model.kvHeads } : {}),
+  ...(reading.model.attentionScale ? { scale: reading.model.attentionScale } : {}),
+  causal: true,
+});
 const configDir = new URL('../fixtures/configs/', import.meta.url);
 const config = (name) => JSON.parse(readFileSync(new URL(name, configDir), 'utf8'));
 const range = (n) => Array.from({ length: n }, (_, i) => i);
@@ -68,7 +76,14 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(reading.model).toMatchObject({ type: 'deepseek_v3', headDim: 192, ropeHeadDim: 64, kvHeads: 128 });
     expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
     expect(reading.groups).toEqual([
-      { layerType: 'full_attention', layers: range(61), scheme: reading.scheme, params: reading.params },
+      {
+        layerType: 'full_attention',
+        layers: range(61),
+        scheme: reading.scheme,
+        params: reading.params,
+        refuses: expect.stringMatching(/DeepSeek's heads are \[nope \| rope\]/),
+        ...layerSettings(reading),
+      },
     ]);
   });
 
@@ -100,13 +115,20 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(reading.model.attentionScale).toBe(1 / 16); // query_pre_attn_scalar 256
     const globalLayers = [5, 11, 17, 23, 29];
     expect(reading.groups).toEqual([
-      { layerType: 'full_attention', layers: globalLayers, scheme: 'rope-linear', params: global },
+      {
+        layerType: 'full_attention',
+        layers: globalLayers,
+        scheme: 'rope-linear',
+        params: global,
+        ...layerSettings(reading),
+      },
       {
         layerType: 'sliding_attention',
         layers: range(34).filter((i) => !globalLayers.includes(i)),
         scheme: 'rope',
         params: local,
         slidingWindow: 1024,
+        ...layerSettings(reading),
       },
     ]);
   });
@@ -165,7 +187,13 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(reading.params).toEqual({ d: 128, base: 1000000, layout: 'half' });
     expect(reading.model).toMatchObject({ type: 'qwen3', headDim: 128, kvHeads: 8, layerCount: 36 });
     expect(reading.groups).toEqual([
-      { layerType: 'full_attention', layers: range(36), scheme: 'rope', params: reading.params },
+      {
+        layerType: 'full_attention',
+        layers: range(36),
+        scheme: 'rope',
+        params: reading.params,
+        ...layerSettings(reading),
+      },
     ]);
   });
 
@@ -186,14 +214,25 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(reading.params).toEqual(params);
     expect(reading.heads).toBe(64);
     expect(reading.model).toMatchObject({ type: 'gpt_oss', headDim: 64, kvHeads: 8, layerCount: 24 });
+    // The learned sinks are in the checkpoint, not the config: the groups say so.
+    const needs = [{ option: 'sinks', why: expect.stringMatching(/sink logits, \[heads\]/) }];
     expect(reading.groups).toEqual([
-      { layerType: 'full_attention', layers: range(12).map((k) => 2 * k + 1), scheme: 'rope-yarn', params },
+      {
+        layerType: 'full_attention',
+        layers: range(12).map((k) => 2 * k + 1),
+        scheme: 'rope-yarn',
+        params,
+        needs,
+        ...layerSettings(reading),
+      },
       {
         layerType: 'sliding_attention',
         layers: range(12).map((k) => 2 * k),
         scheme: 'rope-yarn',
         params,
         slidingWindow: 128,
+        needs,
+        ...layerSettings(reading),
       },
     ]);
   });

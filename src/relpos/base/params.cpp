@@ -246,6 +246,11 @@ void Params::setGivenArray(const std::string& name, FloatArray data, Shape shape
   set(name, std::move(value));
 }
 
+void Params::setWide(const std::string& name, std::vector<double> values) {
+  auto it = values_.find(name);
+  if (it != values_.end()) it->second.wide = std::move(values);
+}
+
 const Value* Params::find(const std::string& name) const {
   auto it = values_.find(name);
   return it == values_.end() ? nullptr : &it->second;

@@ -75,7 +75,11 @@ struct Value {
   bool boolean = false;
   std::string text;
   FloatArray array;  // float32 payload, row-major
-  Shape shape;       // of array; {size} when the caller gave a flat list
+  // The same numbers in float64 when the caller gave them so (a Float64Array; the JS entry hands
+  // invFreq, LongRoPE's factors and positions over that way): empty otherwise. at() reads them.
+  std::vector<double> wide;
+  double at(size_t i) const { return wide.empty() ? static_cast<double>(array[i]) : wide[i]; }
+  Shape shape;  // of array; {size} when the caller gave a flat list
   std::vector<std::string> strings;
   // What `array` holds besides finite numbers, when whoever filled it scanned it on the way (the
   // binding does, chunk by chunk while copying it in); Unknown: array() and maskedArray() scan it.
@@ -103,6 +107,8 @@ class Params {
   void setArray(const std::string& name, const std::vector<float>& data, Shape shape);
   // A tensor as the binding hands it over: moved in, with what its scan found in it (nonFinite).
   void setGivenArray(const std::string& name, FloatArray data, Shape shape, NonFinite nonFinite);
+  // The float64 values of an array already set (Value::wide).
+  void setWide(const std::string& name, std::vector<double> values);
   void erase(const std::string& name) { values_.erase(name); }
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }

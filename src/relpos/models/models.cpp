@@ -142,6 +142,10 @@ struct Group {
   JsonValue params = JsonValue::makeObject();
   std::optional<int64_t> slidingWindow;
   std::optional<int64_t> attentionChunkSize;
+  std::optional<double> softcap;                           // Gemma-2's attn_logit_softcapping
+  std::optional<std::pair<double, double>> temperature;    // Llama-4 NoPE layers: floor_scale, attn_scale
+  std::vector<std::pair<std::string, std::string>> needs;  // inputs the layer needs and the config lacks
+  std::string refuses;  // why rp.attention({ layer }) cannot run this layer as the model does (empty: it can)
   std::vector<std::string> notes;
   bool mainRope = true;  // reads the config's main rope parameters (ordered first)
 
@@ -158,13 +162,37 @@ struct Group {
     out.set("params", params);
     if (slidingWindow) out.set("slidingWindow", num(static_cast<double>(*slidingWindow)));
     if (attentionChunkSize) out.set("attentionChunkSize", num(static_cast<double>(*attentionChunkSize)));
+    if (softcap) out.set("softcap", num(*softcap));
+    if (temperature) {
+      out.set("temperatureTuning",
+              jsonObject({{"floorScale", num(temperature->first)}, {"attnScale", num(temperature->second)}}));
+    }
+    if (!needs.empty()) {
+      JsonValue list = JsonValue::makeArray();
+      for (const auto& [option, why] : needs) list.push(jsonObject({{"option", str(option)}, {"why", str(why)}}));
+      out.set("needs", std::move(list));
+    }
+    if (!refuses.empty()) out.set("refuses", str(refuses));
     if (!notes.empty()) out.set("notes", jsonStrings(notes));
     return out;
   }
 };
 
+// A group as rp.attention({ layer }) runs it: the model's heads, kvHeads, softmax scale and
+// causality beside the group's own scheme, window, chunk, soft-cap and temperature (docs/models.md).
+JsonValue withLayerSettings(JsonValue group, int64_t heads, bool causal, const JsonValue& model) {
+  if (heads > 0) group.set("heads", num(static_cast<double>(heads)));
+  if (const JsonValue* kv = model.find("kvHeads"); kv && kv->type == JsonValue::Type::Number) group.set("kvHeads", *kv);
+  if (const JsonValue* scale = model.find("attentionScale"); scale && scale->type == JsonValue::Type::Number) {
+    group.set("scale", *scale);
+  }
+  group.set("causal", JsonValue::makeBoolean(causal));
+  return group;
+}
+
 struct Reading {
   int64_t heads = 0;
+  bool causal = true;  // decoder layers (T5's encoder and DeBERTa are not)
   std::vector<Group> groups;
   std::vector<std::string> warnings;
   JsonValue model = JsonValue::makeObject();
@@ -172,7 +200,7 @@ struct Reading {
   // The first group's scheme and parameters stand for the model (the groups say which layers).
   JsonValue toJsonValue() const {
     JsonValue g = JsonValue::makeArray();
-    for (const auto& group : groups) g.push(group.toJsonValue());
+    for (const auto& group : groups) g.push(withLayerSettings(group.toJsonValue(), heads, causal, model));
     return jsonObject({{"scheme", str(groups.front().scheme)},
                        {"params", groups.front().params},
                        {"heads", num(static_cast<double>(heads))},
@@ -232,6 +260,17 @@ void noteModel(Section& config, Reading& out, const std::string& modelType, int6
   if (!modelType.empty()) out.model.set("type", str(modelType));
   out.model.set("headDim", num(static_cast<double>(headDim)));
   if (auto v = config.positiveInteger("num_key_value_heads")) out.model.set("kvHeads", num(static_cast<double>(*v)));
+  if (modelType == "falcon") {
+    // FalconAttention: num_kv_heads when new_decoder_architecture or not multi_query, else 1.
+    const bool newArch = config.flag("new_decoder_architecture").value_or(false);
+    const bool multiQuery = config.flag("multi_query").value_or(true);
+    const auto given = config.positiveInteger("num_kv_heads");
+    if (newArch || !multiQuery) {
+      if (given) out.model.set("kvHeads", num(static_cast<double>(*given)));
+    } else {
+      out.model.set("kvHeads", num(1));
+    }
+  }
   if (auto v = config.layerCount("num_hidden_layers")) out.model.set("layerCount", num(static_cast<double>(*v)));
   for (const char* key : {"max_position_embeddings", "n_positions", "max_seq_len"}) {
     if (auto v = config.positiveInteger(key)) {
@@ -264,7 +303,10 @@ const std::initializer_list<const char*> kHalfLayoutModels = {
     "llama",      "mistral",  "mixtral", "qwen2",   "qwen2_moe",   "qwen3",   "qwen3_moe", "phi",
     "phi3",       "gpt_neox", "gemma",   "gemma2",  "gemma3_text", "olmo",    "olmo2",     "stablelm",
     "starcoder2", "falcon",   "granite", "gpt_oss", "smollm3",     "qwen2_vl"};
-const std::initializer_list<const char*> kInterleavedModels = {"gptj", "codegen", "llama4_text", "deepseek_v2"};
+// Cohere's and GLM's rotate_half pairs (x_2k, x_2k+1) too (their apply_rotary_pos_emb repeat_interleave the
+// frequencies); GLM rotates the first half of each head (partial_rotary_factor 0.5).
+const std::initializer_list<const char*> kInterleavedModels = {"gptj",   "codegen", "llama4_text", "deepseek_v2",
+                                                               "cohere", "cohere2", "glm",         "glm4"};
 
 // The language model of a composite (vision-language) config: its text_config, with the model type
 // that config class gives it when the nested config does not name one.
@@ -287,7 +329,13 @@ JsonValue withClassDefaults(const JsonValue& config, const std::string& modelTyp
         {"rope_local_base_freq", num(10000)}, {"query_pre_attn_scalar", num(256)},      {"sliding_window", num(4096)},
         {"sliding_window_pattern", num(6)}};
   } else if (modelType == "gemma2") {
-    defaults = {{"head_dim", num(256)}, {"query_pre_attn_scalar", num(256)}, {"sliding_window", num(4096)}};
+    defaults = {{"head_dim", num(256)},
+                {"query_pre_attn_scalar", num(256)},
+                {"sliding_window", num(4096)},
+                {"attn_logit_softcapping", num(50.0)}};
+  } else if (modelType == "falcon") {
+    defaults = {{"multi_query", JsonValue::makeBoolean(true)},
+                {"new_decoder_architecture", JsonValue::makeBoolean(false)}};
   } else if (modelType == "llama4_text") {
     defaults = {{"num_attention_heads", num(40)},
                 {"num_key_value_heads", num(8)},
@@ -687,7 +735,19 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
     if (types) found->layers->push_back(static_cast<int64_t>(i));
     if (found->scheme.empty()) found->scheme = noPe ? "nope" : "?";
   }
+  const std::optional<double> softcap = config.positive("attn_logit_softcapping");
   for (Group& g : groups) {
+    if (softcap) g.softcap = softcap;
+    if (isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) {
+      g.refuses =
+          "DeepSeek's heads are [nope | rope]: the rotation acts on the last qk_rope_head_dim dims of each head "
+          "(q_pe, and k_pe shared by every head), which rp.attention does not split; rotate q_pe and k_pe with "
+          "rp.rotate and run the whole heads without a scheme, with scale: model.attentionScale";
+    }
+    if (modelType == "gpt_oss") {
+      g.needs.emplace_back("sinks",
+                           "gpt-oss's learned per-head sink logits, [heads], from the checkpoint's self_attn.sinks");
+    }
     if (g.layerType == "sliding_attention") g.slidingWindow = window.value_or(4096);
     if (g.layerType == "chunked_attention") {
       if (auto chunk = config.positiveInteger("attention_chunk_size")) g.attentionChunkSize = chunk;
@@ -697,9 +757,10 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
       if (config.flag("attn_temperature_tuning").value_or(false)) {
         const double floorScale = config.positive("floor_scale").value_or(8192);
         const double attnScale = config.positive("attn_scale").value_or(0.1);
+        g.temperature = std::make_pair(floorScale, attnScale);
         g.notes.push_back("no positional encoding (NoPE); the queries are scaled by log(floor((p + 1) / " +
                           formatNumber(floorScale) + ") + 1) * " + formatNumber(attnScale) +
-                          " + 1 at position p (attention temperature tuning), which relpos does not compute");
+                          " + 1 at position p (attention temperature tuning: temperatureTuning)");
       } else {
         g.notes.push_back("no positional encoding (NoPE)");
       }
@@ -777,7 +838,12 @@ void readT5(Section& config, const std::string& modelType, Reading& out) {
   params.set("maxDistance",
              num(static_cast<double>(config.positiveInteger("relative_attention_max_distance").value_or(128))));
   // The encoder's table; a decoder-only config (is_decoder) looks one way.
-  params.set("bidirectional", JsonValue::makeBoolean(!config.flag("is_decoder").value_or(false)));
+  const bool decoder = config.flag("is_decoder").value_or(false);
+  params.set("bidirectional", JsonValue::makeBoolean(!decoder));
+  out.causal = decoder;
+  out.groups.front().needs.emplace_back(
+      "table", "T5's learned relative_attention_bias weights, [heads, numBuckets], from the checkpoint");
+  out.model.set("attentionScale", num(1.0));  // T5Attention: no 1/sqrt(d_kv) (the init folds it into q)
 }
 
 // pos_att_type: a list (HF v2) or one "p2c|c2p" string (the released v3 configs).
@@ -809,6 +875,7 @@ void readDeberta(Section& config, const std::string& modelType, Reading& out) {
     throwRange(kWhere + "this DeBERTa config has relative_attention false (or missing): no relative positions to read");
   }
   JsonValue& params = onlyGroup(config, out, "deberta");
+  out.causal = false;  // an encoder
   out.heads = readHeads(config);
   noteModel(config, out, modelType, readHeadDim(config, out.heads));
   params.set("positionBuckets", num(static_cast<double>(config.integer("position_buckets").value_or(-1))));
@@ -895,7 +962,18 @@ std::string presetsJson() {
                                     {"scheme", *preset.find("scheme")},
                                     {"params", *preset.find("params")}});
       if (window) group.set("slidingWindow", *window);
+      if (const JsonValue* needs = preset.find("needs")) group.set("needs", *needs);
       preset.set("groups", JsonValue::makeArray({std::move(group)}));
+    }
+    // Each group runs as rp.attention({ layer }) does for a reading (withLayerSettings).
+    for (JsonValue& preset : list.array) {
+      const JsonValue* heads = preset.find("heads");
+      const bool causal = !preset.find("encoder");
+      JsonValue& groups = *const_cast<JsonValue*>(preset.find("groups"));
+      for (JsonValue& g : groups.array) {
+        g = withLayerSettings(std::move(g), heads ? static_cast<int64_t>(heads->number) : 0, causal,
+                              *preset.find("model"));
+      }
     }
     return toJson(list);
   }();

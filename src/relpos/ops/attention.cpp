@@ -25,6 +25,7 @@ const ParamInfo& kWindow = common::slidingWindow();
 const ParamInfo& kScale = common::attentionScale();
 const ParamInfo& kWeights = common::attentionWeights();
 const ParamInfo& kMaskKind = common::maskKind();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Sizes of one call. With a batch, q, k, v (and B / mask of rank 4) have a leading batch dimension.
 struct Shapes {
@@ -123,25 +124,34 @@ struct Given {
   const float* data = nullptr;
   int64_t headStride = 0;
   int64_t batchStride = 0;
+  int64_t rowStride = 0;  // m, or 0 for one row broadcast over the queries (a key-padding mask)
   const float* at(int64_t b, int64_t h) const { return data + b * batchStride + h * headStride; }
 };
 
-Given readGiven(const Params& params, const std::string& name, const Shapes& s) {
+// A mask may also be [batch, heads or 1, 1, m]: one row for every query (Hugging Face's key-padding
+// attention_mask [batch, m], which the JS entry hands over in that shape).
+Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
   const Value* v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
   const int64_t nm = s.n * s.m;
   const Shape& shape = v->shape;
   const size_t rank = shape.size();
   const bool tail = rank >= 2 && shape[rank - 2] == s.n && shape[rank - 1] == s.m;
-  Given g{v->array.data(), 0, 0};
+  Given g{v->array.data(), 0, 0, s.m};
   if (tail && rank == 2) return g;
-  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0};
+  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0, s.m};
   if (tail && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1)) {
-    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm};
+    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm, s.m};
+  }
+  if (rowBroadcast && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1) && shape[2] == 1 &&
+      shape[3] == s.m) {
+    return {g.data, shape[1] == 1 ? 0 : s.m, shape[1] * s.m, 0};
   }
   const std::string n = std::to_string(s.n), m = std::to_string(s.m);
   throwRange(params.where() + ": " + name + " must have shape [n, m] = [" + n + ", " + m + "], [heads, n, m] = [" +
-             std::to_string(s.heads) + ", " + n + ", " + m + "] or [batch, heads or 1, n, m], got " + shapeText(shape));
+             std::to_string(s.heads) + ", " + n + ", " + m + "] or [batch, heads or 1, n, m]" +
+             (rowBroadcast ? " (or a key-padding [batch, m] = [" + std::to_string(s.batch) + ", " + m + "])" : "") +
+             ", got " + shapeText(shape));
 }
 
 // The positional term, resolved from the given B / P or the scheme, plus the mask.
@@ -163,10 +173,12 @@ struct Terms {
   bool pairTerm() const { return pairVectors || hasTable; }
 };
 
-Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s) {
+// positioned: the caller placed queries or keys (positions, keyPositions), so no profile of j - i.
+Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s, bool positioned,
+                   int64_t positionedSeqLen) {
   Terms t;
   t.bias = readGiven(params, "B", s);
-  t.mask = readGiven(params, "mask", s);
+  t.mask = readGiven(params, "mask", s, true);
   t.booleanMask = params.choice(kMaskKind) == "boolean";
   if (params.has(kMaskKind.name) && !t.mask.data) throwRange(params.where() + ": maskKind needs a mask");
   if (const Value* p = params.array("P")) {
@@ -184,7 +196,7 @@ Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s) 
   switch (scheme->term) {
     case AttentionTerm::Bias:
       if (t.bias.data) break;
-      if (scheme->shiftInvariant && scheme->shiftInvariant(params, s.dh)) {
+      if (!positioned && scheme->shiftInvariant && scheme->shiftInvariant(params, s.dh)) {
         // One query at position queryOffset + n - 1 against keys 0 .. n + m - 2 covers every j - i.
         const int64_t count = s.n + s.m - 1;
         t.profile.resize(static_cast<size_t>(s.heads * count));
@@ -194,7 +206,7 @@ Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s) 
       }
       break;
     case AttentionTerm::Rotary: {
-      const int64_t seqLen = std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
+      const int64_t seqLen = positioned ? positionedSeqLen : std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
       t.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);
       t.hasRotary = true;
       break;
@@ -293,7 +305,13 @@ class AttentionRun {
     keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
                               params.has(kWindow.name) ? params.integer(kWindow) : 0};
     checkSizes();
-    terms_ = resolveTerms(params, scheme, s_);
+    readModelOptions();
+    const bool positioned = !qPos_.empty() || !kPos_.empty();
+    int64_t positionedSeqLen = 1;
+    for (double p : qPos_) positionedSeqLen = std::max(positionedSeqLen, static_cast<int64_t>(std::min(p, 1e15)) + 1);
+    for (double p : kPos_) positionedSeqLen = std::max(positionedSeqLen, static_cast<int64_t>(std::min(p, 1e15)) + 1);
+    terms_ = resolveTerms(params, scheme, s_, positioned, positionedSeqLen);
+    checkModelOptions(positioned);
     weights_ = modeWeights(params, scheme, terms_, s_);
     s_.rowsPerBlock = rowsPerBlock(s_.m);
     blocks_ = (s_.n + s_.rowsPerBlock - 1) / s_.rowsPerBlock;
@@ -313,8 +331,11 @@ class AttentionRun {
     if (terms_.hasRotary) {
       // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
       // large queryOffset (up to 1e9) does not size a table over the gap between them.
-      queryTable_ = RotaryTable::shared(terms_.rotary, s_.queryOffset, s_.n, true);
-      keyTable_ = RotaryTable::shared(terms_.rotary, 0, s_.m, false);
+      if (qPos_.empty()) queryTable_ = RotaryTable::shared(terms_.rotary, s_.queryOffset, s_.n, true);
+      // The key table covers 0 .. m-1 rounded up to 256 rows, so that the decode steps of a growing
+      // KV cache (rp.kvCache) reuse one cached table for 256 keys instead of rebuilding it each step.
+      const int64_t keyRows = (s_.m + 255) / 256 * 256;
+      if (kPos_.empty()) keyTable_ = RotaryTable::shared(terms_.rotary, 0, keyRows, false);
     }
   }
 
@@ -329,8 +350,14 @@ class AttentionRun {
     const int64_t rows = std::min(s_.rowsPerBlock, s_.n - i0);
     if (block == 0 && h == 0) packSequence(b);
     if (h == 0 && terms_.windowBias) {
-      scheme_->fillBias(params_, BiasWindow{s_.heads, rows, s_.m, s_.queryOffset + i0, 0},
-                        sized(ws_.bias, s_.heads * rows * s_.m));
+      const BiasWindow window{s_.heads,
+                              rows,
+                              s_.m,
+                              s_.queryOffset + i0,
+                              0,
+                              qPos_.empty() ? nullptr : qPos_.data() + b * s_.n + i0,
+                              kPos_.empty() ? nullptr : kPos_.data() + b * s_.m};
+      scheme_->fillBias(params_, window, sized(ws_.bias, s_.heads * rows * s_.m));
     }
     headBlock(b, h, i0, rows);
   }
@@ -361,6 +388,90 @@ class AttentionRun {
     checkWorkingSet(params_.where(), 4.0 * floats, "weights, output and per-block scratch");
   }
 
+  // The options of attention as models run it (attention.hpp); checked before any allocation.
+  void readModelOptions() {
+    const ModelAttentionParams& mp = modelAttentionParams();
+    const std::string& where = params_.where();
+    if (const Value* v = params_.array(mp.sinks.name)) {
+      if (v->shape.size() != 1 || static_cast<int64_t>(v->array.size()) != s_.heads) {
+        throwRange(where + ": sinks must have " + std::to_string(s_.heads) + " entries (one per query head), got " +
+                   (v->shape.size() == 1 ? std::to_string(v->array.size()) : "shape " + shapeText(v->shape)));
+      }
+      for (size_t h = 0; h < v->array.size(); ++h) sinks_.push_back(v->at(h));
+    }
+    if (params_.has(mp.softcap.name)) softcap_ = params_.number(mp.softcap);
+    if (params_.has(mp.chunk.name)) {
+      chunk_ = params_.integer(mp.chunk);
+      if (!keys_.causal) {
+        throwRange(where +
+                   ": attentionChunkSize needs causal: true (chunked layers are causal: the query's chunk up to it)");
+      }
+    }
+    if (const Value* v = params_.array(mp.temperature.name)) {
+      if (v->array.size() != 2) {
+        throwRange(where + ": temperatureTuning must be { floorScale, attnScale }, got " +
+                   std::to_string(v->array.size()) + " values");
+      }
+      floorScale_ = v->at(0);
+      attnScale_ = v->at(1);
+      if (!(floorScale_ > 0)) {
+        throwRange(where + ": temperatureTuning.floorScale must be > 0, got " + formatNumber(floorScale_));
+      }
+      tuned_ = true;
+    }
+    qPos_ = readPositions(mp.positions.name, s_.n, "n");
+    kPos_ = readPositions(mp.keyPositions.name, s_.m, "m");
+    if (!qPos_.empty() && kPos_.empty()) {
+      if (s_.m != s_.n) {
+        throwRange(where + ": positions place the " + std::to_string(s_.n) +
+                   " queries; with m = " + std::to_string(s_.m) + " keys give keyPositions ([m] or [batch, m]) too");
+      }
+      kPos_ = qPos_;  // self-attention: the keys are the same tokens (Hugging Face's position_ids)
+    }
+    custom_ = softcap_ > 0 || !sinks_.empty();
+  }
+
+  // positions [count] (every sequence) or [batch, count], as batch x count values.
+  std::vector<double> readPositions(const std::string& name, int64_t count, const std::string& what) const {
+    const Value* v = params_.array(name);
+    if (!v) return {};
+    const Shape& shape = v->shape;
+    const bool flat = shape.size() == 1 && shape[0] == count;
+    const bool perSequence = shape.size() == 2 && shape[0] == s_.batch && shape[1] == count;
+    if (!flat && !perSequence) {
+      throwRange(params_.where() + ": " + name + " must have shape [" + what + "] = [" + std::to_string(count) +
+                 "] or [batch, " + what + "] = [" + std::to_string(s_.batch) + ", " + std::to_string(count) +
+                 "], got " + shapeText(shape));
+    }
+    std::vector<double> out(static_cast<size_t>(s_.batch * count));
+    for (int64_t b = 0; b < s_.batch; ++b) {
+      for (int64_t i = 0; i < count; ++i) out[b * count + i] = v->at(static_cast<size_t>((flat ? 0 : b * count) + i));
+    }
+    return out;
+  }
+
+  void checkModelOptions(bool positioned) const {
+    const std::string& where = params_.where();
+    if (positioned) {
+      const bool placed = scheme_ && (terms_.hasRotary || terms_.windowBias || scheme_->term == AttentionTerm::None);
+      if (!placed || terms_.bias.data || terms_.pairTerm() || !terms_.keyVectors.empty()) {
+        throwRange(where + ": positions and keyPositions place the queries and keys of rotary and bias schemes" +
+                   (scheme_ ? "; '" + scheme_->id + "' here" : "; this call has no scheme") +
+                   (terms_.bias.data || terms_.pairTerm() || !terms_.keyVectors.empty()
+                        ? " with a given B or P, which are indexed by row, not by position"
+                        : " takes its positions from the row indices"));
+      }
+    }
+    if (softcap_ > 0 && terms_.pairTerm()) {
+      throwRange(where + ": softcap caps scale * q.k; a pair term (Shaw's aK, a given P [n, m, d]) has no capped form");
+    }
+  }
+
+  // Temperature tuning's query factor at position p (Llama-4 NoPE layers).
+  double temperature(int64_t p) const {
+    return std::log(std::floor((static_cast<double>(p) + 1.0) / floorScale_) + 1.0) * attnScale_ + 1.0;
+  }
+
   // Packs the keys of every kv head of sequence b: rotated, with key vectors folded in
   // (q.(k + w p_j) = q.k + w q.p_j). A logits scheme keeps them unpacked for its own hook.
   void packSequence(int64_t b) {
@@ -377,8 +488,10 @@ class AttentionRun {
       }
       float* kh = keys + (terms_.logits ? g * s_.m * s_.dh : 0);
       for (int64_t j = 0; j < s_.m; ++j) std::copy_n(k + j * width + g * s_.dh, s_.dh, kh + j * s_.dh);
-      if (terms_.hasRotary) {
+      if (terms_.hasRotary && keyTable_) {
         for (int64_t j = 0; j < s_.m; ++j) keyTable_->apply(j, kh + j * s_.dh);
+      } else if (terms_.hasRotary) {  // at the caller's key positions, angles in float64
+        for (int64_t j = 0; j < s_.m; ++j) rotateRow(terms_.rotary, kPos_[b * s_.m + j], false, kh + j * s_.dh);
       }
       if (!terms_.keyVectors.empty()) {
         const auto w = static_cast<float>(weights_.vector);
@@ -395,11 +508,19 @@ class AttentionRun {
     // The block's queries, read in place unless they are rotated (or handed to a scheme's hook).
     const float* q = in_.q->array.data() + (b * s_.n + i0) * qWidth + h * s_.dh;
     int64_t ldq = qWidth;
-    if (terms_.hasRotary || terms_.logits) {
+    if (terms_.hasRotary || terms_.logits || tuned_) {
       float* copy = sized(ws_.queries, rows * s_.dh);
       for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
-      if (terms_.hasRotary) {
+      if (terms_.hasRotary && queryTable_) {
         for (int64_t r = 0; r < rows; ++r) queryTable_->apply(i0 + r + s_.queryOffset, copy + r * s_.dh);
+      } else if (terms_.hasRotary) {
+        for (int64_t r = 0; r < rows; ++r) rotateRow(terms_.rotary, qPos_[b * s_.n + i0 + r], true, copy + r * s_.dh);
+      }
+      if (tuned_) {  // at the query's cache position i + queryOffset, as Hugging Face's cache_position
+        for (int64_t r = 0; r < rows; ++r) {
+          const auto f = static_cast<float>(temperature(i0 + r + s_.queryOffset));
+          for (int64_t c = 0; c < s_.dh; ++c) copy[r * s_.dh + c] *= f;
+        }
       }
       q = copy;
       ldq = s_.dh;
@@ -415,7 +536,8 @@ class AttentionRun {
     const float* v = in_.v ? in_.v->array.data() + b * s_.m * vWidth + g * s_.dv : nullptr;
     float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
-    const bool needWeights = keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
+    const bool needWeights =
+        keepWeights_ || terms_.logits || custom_ || (terms_.hasTable && !terms_.table.valueTable.empty());
     if (!needWeights) {
       kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
       return;
@@ -428,7 +550,17 @@ class AttentionRun {
     if (terms_.logits) {
       const float* k = ws_.keys.data() + g * s_.m * s_.dh;
       scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
-      kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
+      if (custom_) {
+        modelSoftmax(w, h, i0, rows, spec);
+      } else {
+        kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
+      }
+    } else if (custom_) {
+      kernels::LogitSpec raw;  // scale * q.k alone: the cap comes before the bias and the mask
+      raw.scale = spec.scale;
+      raw.keys = keys_;
+      kernels::logits(q, ldq, i0, rows, panel(g), s_.m, s_.dh, raw, w, s_.m);
+      modelSoftmax(w, h, i0, rows, spec);
     } else {
       kernels::softmaxWeights(q, ldq, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
     }
@@ -475,12 +607,66 @@ class AttentionRun {
     return {t, s_.m, 1.0f, i0};
   }
 
+  // Softmax of one block of logits (scale * q.k, -Infinity outside the key range) as models run it:
+  // soft-capped, then the bias and mask added, with head h's sink in each row's denominator
+  // (softmax([logits, sink]) without its last column), in float64.
+  void modelSoftmax(float* w, int64_t h, int64_t i0, int64_t rows, const kernels::LogitSpec& spec) const {
+    const double cap = softcap_;
+    const bool sink = !sinks_.empty();
+    const double sinkLogit = sink ? sinks_[static_cast<size_t>(h)] : 0.0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = i0 + r;
+      float* x = w + r * s_.m;
+      const int64_t begin = keys_.begin(i, s_.m), end = keys_.end(i, s_.m);
+      const float* bias = spec.bias.data ? spec.bias.row(i) : nullptr;
+      const float* mask = spec.mask.data ? spec.mask.row(i) : nullptr;
+      double top = sink ? sinkLogit : -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < s_.m; ++j) {
+        double v = x[j];
+        if (j < begin || j >= end) {
+          x[j] = kMinusInf;
+          continue;
+        }
+        if (cap > 0 && std::isfinite(v)) v = cap * std::tanh(v / cap);
+        if (bias) v += static_cast<double>(spec.bias.weight) * bias[j];
+        if (mask) v += mask[j];
+        x[j] = static_cast<float>(v);
+        top = std::max(top, v);
+      }
+      if (!std::isfinite(top)) {  // a row that sees no key (and has no sink)
+        std::fill(x, x + s_.m, 0.0f);
+        continue;
+      }
+      double sum = sink ? std::exp(sinkLogit - top) : 0.0;
+      for (int64_t j = 0; j < s_.m; ++j) sum += x[j] == kMinusInf ? 0.0 : std::exp(static_cast<double>(x[j]) - top);
+      for (int64_t j = 0; j < s_.m; ++j)
+        x[j] = x[j] == kMinusInf ? 0.0f : static_cast<float>(std::exp(static_cast<double>(x[j]) - top) / sum);
+    }
+  }
+
+  // The mask of one block: the given one (boolean turned into 0 / -Infinity, or additive) and, for a
+  // chunked layer, -Infinity outside the query's chunk of keys.
   kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
-    if (!terms_.mask.data) return {};
-    const float* given = terms_.mask.at(b, h);
-    if (!terms_.booleanMask) return {given, s_.m, 1.0f, 0};
+    if (!terms_.mask.data && chunk_ == 0) return {};
+    const float* given = terms_.mask.data ? terms_.mask.at(b, h) : nullptr;
+    const int64_t stride = terms_.mask.rowStride;
+    if (given && !terms_.booleanMask && chunk_ == 0) return {given, stride, 1.0f, 0};
     float* additive = sized(ws_.mask, rows * s_.m);
-    for (int64_t t = 0; t < rows * s_.m; ++t) additive[t] = given[i0 * s_.m + t] != 0.0f ? 0.0f : kMinusInf;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = i0 + r;
+      const float* row = given ? given + i * stride : nullptr;
+      float* out = additive + r * s_.m;
+      for (int64_t j = 0; j < s_.m; ++j) {
+        out[j] = !row ? 0.0f : terms_.booleanMask ? (row[j] != 0.0f ? 0.0f : kMinusInf) : row[j];
+      }
+      if (chunk_ > 0) {
+        const int64_t p = i + s_.queryOffset;
+        const int64_t first = (p >= 0 ? p / chunk_ : -((-p + chunk_ - 1) / chunk_)) * chunk_;
+        for (int64_t j = 0; j < s_.m; ++j) {
+          if (j < first || j >= first + chunk_) out[j] = kMinusInf;
+        }
+      }
+    }
     return {additive, s_.m, 1.0f, i0};
   }
 
@@ -512,6 +698,13 @@ class AttentionRun {
   Terms terms_;
   Weights weights_;
   bool keepWeights_ = true;
+  double softcap_ = 0;         // 0: none
+  std::vector<double> sinks_;  // one logit per query head, or none
+  int64_t chunk_ = 0;          // 0: none
+  bool tuned_ = false;         // temperature tuning
+  double floorScale_ = 1, attnScale_ = 0;
+  std::vector<double> qPos_, kPos_;  // batch x n, batch x m positions given by the caller, or none
+  bool custom_ = false;              // soft-cap or sinks: the softmax of modelSoftmax
   int64_t blocks_ = 1;
   int64_t panelFloats_ = 0;
   Tensor result_, output_;
@@ -541,6 +734,23 @@ class AttentionJob : public Job {
 };
 
 }  // namespace
+
+const ModelAttentionParams& modelAttentionParams() {
+  static const ModelAttentionParams p{
+      arrayParam("sinks",
+                 "one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss)"),
+      numberParam("softcap", kNaN, 0, 1e12, "logits become softcap * tanh(logit / softcap) after scaling (Gemma-2)",
+                  true),
+      integerParam("attentionChunkSize", kNaN, 1, 1 << 30,
+                   "with causal, keys j with floor(j / c) = floor(p / c) for the query at p (Llama-4 chunked layers)"),
+      arrayParam("temperatureTuning",
+                 "{ floorScale, attnScale }: the query at p = i + queryOffset scaled by log(floor((p + 1) / "
+                 "floorScale) + 1) * attnScale + 1 (Llama-4 NoPE layers)"),
+      arrayParam("positions",
+                 "query positions [n] or [batch, n] for rotary and bias schemes (Hugging Face's position_ids)"),
+      common::keyPositions()};
+  return p;
+}
 
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) {
   Workspace ws;

@@ -31,7 +31,19 @@ class WeightsSink {
 // additive), weights (default true); optional B and P; plus the scheme's own parameters.
 // Returns "weights" [batch?, heads, n, m] unless weights is false and, with v, "output"
 // [batch?, n, heads*dv]. With a sink, "weights" carries only its shape and the values go to the sink.
+// Also, as real models run attention (docs/attention.md, "As models run it"): sinks [heads] (one
+// logit per head in each row's softmax denominator, no value), softcap c (c·tanh(logit / c) after
+// scaling, before bias and mask), attentionChunkSize c (with causal: keys in the query's chunk),
+// temperatureTuning [floorScale, attnScale] (queries scaled by log(floor((p + 1) / floorScale) + 1)
+// · attnScale + 1 at p = i + queryOffset), positions [n] / [batch, n] and keyPositions [m] /
+// [batch, m] (where rotary and bias schemes place the queries and keys).
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink = nullptr);
+
+// The options above, for the operation table.
+struct ModelAttentionParams {
+  ParamInfo sinks, softcap, chunk, temperature, positions, keyPositions;
+};
+const ModelAttentionParams& modelAttentionParams();
 
 // The same call as a job (any size): params also name the scheme as "scheme" (a string, optional).
 std::unique_ptr<Job> startAttention(const Params& params);

@@ -185,6 +185,11 @@ const std::vector<Operation>& operations() {
     const OpOption scheme{stringParam("scheme", "the scheme id (rp.schemes)"), Check::Binding};
     const OpOption params{optionsParam("params", "the scheme's parameters (rp.schemes); they win over the same names"),
                           Check::Binding};
+    // How q, k, v (rotate: x) are laid out; the JS entry reads them into [batch?, n, heads*d].
+    const OpOption axes{
+        choiceParam("axes", "bnd|bhnd|nhd",
+                    "bnd: [batch?, n, heads*d]; bhnd: [batch, heads, n, d] (PyTorch); nhd: [n, heads, d]"),
+        Check::Binding};
     const auto tensor = [](const char* name, const char* doc, Check check = Check::Always, bool required = false) {
       return OpOption{arrayParam(name, doc), check, required};
     };
@@ -192,6 +197,7 @@ const std::vector<Operation>& operations() {
     const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
                    keyPositions = common::keyPositions();
     const OpOption positions = perScheme(rotary.positions);
+    const ModelAttentionParams& modelAttention = modelAttentionParams();
     std::vector<Operation> ops(7);
     ops[0] = {"encoding",
               "absolute position vectors [n, d]",
@@ -218,7 +224,7 @@ const std::vector<Operation>& operations() {
               "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
               {tensor("x", "rows [n, heads*d]", Check::Always, true), positions, heads, perScheme(rotary.width),
-               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, view},
+               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, axes, view},
               rotateWork};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
@@ -250,9 +256,21 @@ const std::vector<Operation>& operations() {
          tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall),
          tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
          common::maskKind(),
+         modelAttention.sinks,
+         modelAttention.softcap,
+         modelAttention.chunk,
+         modelAttention.temperature,
+         modelAttention.positions,
+         modelAttention.keyPositions,
          scheme,
          params,
          view,
+         axes,
+         {optionsParam(
+              "layer",
+              "a layer group of rp.fromConfig(...).groups or rp.presets[...].groups: its scheme, params, heads, "
+              "kvHeads, causal, scale, window, chunk, soft-cap and temperature"),
+          Check::Binding},
          {arrayParam("out", "a Float32Array that receives the weights (weights: false: the output) and is returned"),
           Check::Binding}},
         attentionWork};
@@ -354,6 +372,10 @@ CallNotes callNotes(const std::string& op, const std::string& id, const Params& 
   const bool view = op == "bias" || op == "scores";
   notes.sameForEveryHead =
       view && !scheme.perHead && params.has(common::heads().name) && params.integer(common::heads()) > 1;
+  if (op == "attention" && scheme.unscaledLogits && !params.has(common::attentionScale().name)) {
+    notes.notes.push_back("scale: the logits were scaled by 1/sqrt(d), but models using '" + scheme.id +
+                          "' scale them by 1 (pass scale: 1, or layer: a group of rp.fromConfig / rp.presets)");
+  }
   return notes;
 }
 

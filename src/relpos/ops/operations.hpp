@@ -100,6 +100,7 @@ double workOf(const std::string& op, const std::string& id, const Params& params
 struct CallNotes {
   std::vector<std::string> synthetic;
   bool sameForEveryHead = false;
+  std::vector<std::string> notes;  // what the caller should know about how the call ran (docs/api.md)
 };
 CallNotes callNotes(const std::string& op, const std::string& id, const Params& params);
 

@@ -18,7 +18,9 @@ RotaryPlan frequencies(const RotaryContext& c) {
     throwRange(p.where() + ": give base or invFreq, not both (invFreq replaces base^(-2k/r))");
   }
   const Value* given = p.array(name, c.rotaryDim / 2, "[rotaryDim/2] = [" + std::to_string(c.rotaryDim / 2) + "]");
-  return planOf(std::vector<double>(given->array.begin(), given->array.end()));
+  std::vector<double> values(given->array.size());
+  for (size_t k = 0; k < values.size(); ++k) values[k] = given->at(k);  // float64 when given so
+  return planOf(std::move(values));
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ RotaryPlan frequencies(const RotaryContext& c) {
   RotaryPlan plan;
   plan.invFreq = ropeInvFreq(c.rotaryDim, c.base);
   for (int64_t k = 0; k < pairs; ++k) {
-    const double e = factors ? factors->array[k] : 1.0;
+    const double e = factors ? factors->at(static_cast<size_t>(k)) : 1.0;
     if (!(e > 0)) throwRange(p.where() + ": " + which + " must be > 0, got " + formatNumber(e));
     plan.invFreq[k] /= e;
   }

@@ -147,7 +147,7 @@ RowPositions rowPositions(const Params& params, int64_t n) {
       out.flat.push_back(v->array[2 * i]);
     }
   } else if (const Value* given = params.array(rotaryParams().positions.name, n, "[n]")) {
-    out.flat.assign(given->array.begin(), given->array.end());
+    for (size_t i = 0; i < given->array.size(); ++i) out.flat.push_back(given->at(i));
   } else {
     for (int64_t i = 0; i < n; ++i) out.flat.push_back(static_cast<double>(i));
   }

@@ -143,6 +143,9 @@ struct Scheme {
   // Whether its bias / scores differ between heads (per-head parameters); when not, those views
   // return one head for any `heads`, marked sameForEveryHead.
   bool perHead = false;
+  // The models that use it scale no logits by 1/sqrt(d) (T5: its scale is 1): rp.attention without
+  // a `scale` notes that it used 1/sqrt(d).
+  bool unscaledLogits = false;
   // Which synthetic defaults a call uses; nullptr: every absent synthetic parameter that acts on it.
   SyntheticFn syntheticDefaults = nullptr;
   ShiftInvariantFn shiftInvariant = nullptr;  // nullptr: not shift-invariant

@@ -193,6 +193,7 @@ Scheme t5Scheme() {
   s.bias = s.scores = t5Bias;
   s.buckets = t5BucketMap;
   s.perHead = true;
+  s.unscaledLogits = true;  // Hugging Face's T5Attention: softmax(q k^T + position_bias), no 1/sqrt(d)
   s.lab = {"T5 buckets (learned)", {"explicit", "mixed"}, {kLabNumBuckets, kLabMaxDistance}, lab::makeTerm<T5Term>};
   return s;
 }
