@@ -184,6 +184,7 @@ window.runBench = async ({ sizes, reps }) => {
       const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
       for (const [name, run] of order) {
         if (name === 'probe FMA' && !fma) continue;
+        globalThis.gc?.(); // --js-flags=--expose-gc (bench/browser.mjs), as in the Node run
         const start = performance.now();
         const done =
           name === 'probe mul+add'

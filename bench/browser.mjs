@@ -3,7 +3,8 @@
 // rounds like the Node run (bench/attention.mjs), with the wasm SIMD mul+add probe and, where the
 // engine has relaxed SIMD, the FMA probe in the same rounds. Each library runs its best build for
 // Chromium and says which (bench/browser-page.mjs). Writes bench/browser-results.md.
-// Environment: RELPOS_BENCH_SIZES=512,1024 to choose n; RELPOS_CHROMIUM for another binary.
+// Environment: RELPOS_BENCH_SIZES=512,1024 to choose n, RELPOS_BENCH_REPS=2 to multiply the rep
+// counts; RELPOS_CHROMIUM for another binary.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,10 @@ import { block, writeReadmeBlock } from './readme-block.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
-const REPS = { 512: 15, 1024: 11, 2048: 7, 4096: 5 };
+const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
+const REPS = Object.fromEntries(
+  Object.entries({ 512: 15, 1024: 11, 2048: 7, 4096: 5 }).map(([n, r]) => [n, Math.max(3, Math.round(r * repScale))]),
+);
 const D = 64;
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
 
@@ -83,7 +87,8 @@ async function main() {
   const { port } = server.address();
   const browser = await chromium.launch({
     executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
-    // --no-liftoff as in the Node run: every wasm module measured at its optimising tier.
+    // --no-liftoff as in the Node run (every wasm module measured at its optimising tier), and a
+    // garbage collection before each call (--expose-gc).
     args: [
       '--headless',
       '--no-sandbox',
@@ -91,7 +96,7 @@ async function main() {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
-      '--js-flags=--no-liftoff',
+      '--js-flags=--no-liftoff --expose-gc',
     ],
   });
   let result;
@@ -133,7 +138,7 @@ async function main() {
   const lines = [
     '# relpos benchmark in Chromium',
     '',
-    `Chromium ${result.version} (headless, \`--js-flags=--no-liftoff\`), ${cpus()[0].model.trim()}, ${cpus().length} cores; page on 127.0.0.1, not cross-origin isolated (${result.crossOriginIsolated}). Run started ${started}; load average (1 min) ${loads.map((l) => l.toFixed(2)).join(' at the start, ')} at the end. Same workload as bench/results.md (one head, d = 64, B = −|j − i|/16); every output checked against float64 first.`,
+    `Chromium ${result.version} (headless, \`--js-flags=--no-liftoff --expose-gc\`), ${cpus()[0].model.trim()}, ${cpus().length} cores; page on 127.0.0.1, not cross-origin isolated (${result.crossOriginIsolated}). Run started ${started}; load average (1 min) ${loads.map((l) => l.toFixed(2)).join(' at the start, ')} at the end. Same workload as bench/results.md (one head, d = 64, B = −|j − i|/16); every output checked against float64 first.`,
     '',
     '## Builds in use (read from each library in the page)',
     '',

@@ -26,7 +26,7 @@ namespace {
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 #ifndef RELPOS_NATIVE_BLOCK_BYTES
-#define RELPOS_NATIVE_BLOCK_BYTES (256 * 1024)
+#define RELPOS_NATIVE_BLOCK_BYTES (1024 * 1024)
 #endif
 constexpr size_t kBlockBytes = RELPOS_NATIVE_BLOCK_BYTES;
 
@@ -55,7 +55,8 @@ bool load(Workload& x, int n, int d, const std::string& path) {
 }
 
 // Rows per block: as many as fit in kBlockBytes of logits (at least 8, so Eigen's GEMM still works
-// on a panel and not on single rows). Measured on the bench machine (docs/performance.md).
+// on a panel and not on single rows); 1 MiB, the L2 cache of one core here, measured fastest
+// (docs/build.md, "Measurements behind the kernels").
 int blockRows(int n) {
   return std::max(8, static_cast<int>(kBlockBytes / (sizeof(float) * static_cast<size_t>(n))));
 }

@@ -139,7 +139,8 @@ let ortBuild = null;
 // fails the check; it validates in this engine, so where relaxed SIMD is off (Node 20 without
 // --experimental-wasm-relaxed-simd) it uses none; and one thread was asked for and kept.
 function describeOrtBinary(bytes, ort) {
-  const dist = `${dirname(require.resolve('onnxruntime-web/package.json'))}/dist`;
+  // The package's entry for require() is dist/ort.min.js (its exports hide package.json).
+  const dist = dirname(require.resolve('onnxruntime-web'));
   const files = readdirSync(dist).filter((f) => f.endsWith('.wasm'));
   const digest = (b) => createHash('sha256').update(b).digest('hex');
   const mine = digest(bytes);
