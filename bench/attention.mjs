@@ -164,17 +164,21 @@ async function extras(simd) {
   );
   const x = { shape: [2048, 128], data: Float32Array.from({ length: 2048 * 128 }, seeded(3)) };
   // Warm: the same positions every call, so the cos/sin table comes from the cache (the last eight
-  // tables are kept, src/relpos/kernels/rotary.cpp). Cold: positions that start one past the last
-  // call's, so every call builds its table.
+  // tables are kept, src/relpos/kernels/rotary.cpp). Cold: a list of positions that start past the
+  // last call's, so every call builds its table.
   await timeIt('rotate, RoPE, n = 2048, d = 128, warm cos/sin cache (same positions; copied result)', () =>
     simd.rotate(x),
   );
   await timeIt('rotate, RoPE, n = 2048, d = 128, warm cos/sin cache, zero-copy view', () =>
     simd.rotate(x, { view: true }),
   );
-  let start = 0;
-  await timeIt('rotate, RoPE, n = 2048, d = 128, cold (new positions each call: table built; copied result)', () =>
-    simd.rotate(x, { startIndex: (start += 2048) }),
+  let first = 0;
+  await timeIt(
+    'rotate, RoPE, n = 2048, d = 128, cold (new positions each call, so the table is built; copied result)',
+    () => {
+      first += 2048;
+      return simd.rotate(x, { positions: Array.from({ length: 2048 }, (_, i) => first + i) });
+    },
   );
   // Output only at a length whose weights (16,384² floats per head, 1 GiB) could never be held; just
   // over the synchronous work budget, so through rp.unbounded() (a benchmark blocks by design).

@@ -5,6 +5,7 @@
 // Chromium and says which (bench/browser-page.mjs). Writes bench/browser-results.md.
 // Environment: RELPOS_BENCH_SIZES=512,1024 to choose n, RELPOS_BENCH_REPS=2 to multiply the rep
 // counts; RELPOS_CHROMIUM for another binary.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
@@ -208,6 +209,23 @@ async function main() {
   ];
   lines.push('', '## Ratios and targets', '', ...head('ratio (target)'));
   for (const [label, f] of ratios) lines.push(`| ${label} | ${result.rows.map(f).join(' | ')} |`);
+  // The fused build's agreement with the SIMD build (tests/node/attention-relaxed.test.js holds it to
+  // the bounds): Node 20 under --experimental-wasm-relaxed-simd, over the golden and reference fixtures.
+  const agreement = JSON.parse(
+    execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', 'tests/node/relaxed-agreement.mjs'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop(),
+  );
+  lines.push(
+    '',
+    "## The relaxed build's agreement with the SIMD build",
+    '',
+    `Over ${agreement.results} results (every golden fixture, every current reference fixture and a sweep of the kernel's paths; ${agreement.differing} not bit-identical): largest weight difference ${agreement.worst.weights.toExponential(1)} (bound 1e-6), largest output difference ${agreement.worst.output.toExponential(1)}, every other result identical (${agreement.worst.other}). Logits of the side module against the SIMD kernel's arithmetic over ${agreement.logits.values} values: up to ${agreement.logits.ulps} ulps of the logit where the dot product cancels, ${agreement.logits.scaledUlps.toFixed(2)} ulps of the logit's magnitude scale (bound 2).`,
+  );
   lines.push('', '## Largest deviation from float64 over rows 0 and n − 1', '', ...head('contender'));
   for (const name of names) {
     lines.push(`| ${name} | ${result.rows.map((r) => r.errors[name].toExponential(1)).join(' | ')} |`);
