@@ -66,8 +66,10 @@ export function load(options = {}) {
   // missing (a build without clang-19); asked for explicitly, it fails.
   const flavour = relaxed ? 'relaxed' : simd ? 'simd' : 'baseline';
   if (!instances.has(flavour)) {
+    const compiled = relaxed ? compileFusedKernels() : null;
+    compiled?.catch(() => {}); // its failure is handled below, once the core is there
     const created = instantiate('core', simd).then(async (core) => {
-      const fused = relaxed ? await withFusedKernels(core).catch((error) => error) : false;
+      const fused = relaxed ? await withFusedKernels(core, compiled).catch((error) => error) : false;
       if (fused instanceof Error) {
         if ('relaxed' in options) throw fused;
         return load({ ...options, relaxed: false });
@@ -110,18 +112,27 @@ async function readBytes(url) {
   return readFile(url);
 }
 
-// The relaxed build's side module (docs/build.md): the fused attention kernels, instantiated on the
-// core's own memory; the core's kernels call its fusedRows once per block of rows (through
-// Module.fusedRows, src/relpos/kernels/kernels.cpp). Resolves to true.
-async function withFusedKernels(core) {
+// The relaxed build's side module (docs/build.md): the fused attention kernels. Fetched and compiled
+// while the core instantiates, from its bytes (it is small; no wasm MIME type needed).
+function compileFusedKernels() {
   const url = new URL('../dist/relpos-fused.relaxed.wasm', import.meta.url);
+  const bytes =
+    url.protocol === 'file:'
+      ? readBytes(url)
+      : fetch(url).then((response) => {
+          if (!response.ok) throw new Error(`relpos.load: ${url.href} answered ${response.status}`);
+          return response.arrayBuffer();
+        });
+  return bytes.then((b) => WebAssembly.compile(b));
+}
+
+// Instantiates the compiled side module on the core's own memory; the core's kernels call its
+// fusedRows once per block of rows (through Module.fusedRows, src/relpos/kernels/kernels.cpp).
+// Resolves to true.
+async function withFusedKernels(core, compiled) {
   // The core's memory is one of its exports (emscripten minifies their names at -O3).
   const memory = Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
-  const imports = { env: { memory } };
-  const { instance } =
-    url.protocol === 'file:'
-      ? await WebAssembly.instantiate(await readBytes(url), imports)
-      : await WebAssembly.instantiateStreaming(fetch(url), imports);
+  const instance = await WebAssembly.instantiate(await compiled, { env: { memory } });
   core.fusedRows = instance.exports.fusedRows;
   return true;
 }
