@@ -163,10 +163,23 @@ async function extras(simd) {
     () => new Float32Array(4096 * 4096).fill(1),
   );
   const x = { shape: [2048, 128], data: Float32Array.from({ length: 2048 * 128 }, seeded(3)) };
-  await timeIt('rotate, RoPE, n = 2048, d = 128 (public API incl. input conversion, copied result)', () =>
+  // Warm: the same positions every call, so the cos/sin table comes from the cache (the last eight
+  // tables are kept, src/relpos/kernels/rotary.cpp). Cold: a list of positions that start past the
+  // last call's, so every call builds its table.
+  await timeIt('rotate, RoPE, n = 2048, d = 128, warm cos/sin cache (same positions; copied result)', () =>
     simd.rotate(x),
   );
-  await timeIt('rotate, RoPE, n = 2048, d = 128, zero-copy view', () => simd.rotate(x, { view: true }));
+  await timeIt('rotate, RoPE, n = 2048, d = 128, warm cos/sin cache, zero-copy view', () =>
+    simd.rotate(x, { view: true }),
+  );
+  let first = 0;
+  await timeIt(
+    'rotate, RoPE, n = 2048, d = 128, cold (new positions each call, so the table is built; copied result)',
+    () => {
+      first += 2048;
+      return simd.rotate(x, { positions: Array.from({ length: 2048 }, (_, i) => first + i) });
+    },
+  );
   // Output only at a length whose weights (16,384² floats per head, 1 GiB) could never be held; just
   // over the synchronous work budget, so through rp.unbounded() (a benchmark blocks by design).
   const long = { shape: [16384, 64], data: Float32Array.from({ length: 16384 * 64 }, seeded(5)) };
@@ -199,7 +212,7 @@ async function extras(simd) {
   return out;
 }
 
-function report({ rows, extra, machine, loads, started }) {
+function report({ rows, extra, machine, loads, started, builds }) {
   const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
   const names = [...new Set(rows.flatMap((r) => [...r.medians.keys()]))];
   const cols = rows.map((r) => `n = ${r.n}`);
@@ -215,6 +228,14 @@ function report({ rows, extra, machine, loads, started }) {
     'interleaved in a rotating order, and each output was checked against float64 first (largest',
     'deviation in the last table). GF/s counts 2n²d; "peak" is the wasm SIMD mul+add probe',
     '(`bench/peak.cpp`) measured in the same rounds. The native reference times itself in a child process.',
+    '',
+    '## Builds in use (checked at set-up, not labelled)',
+    '',
+    '| library | wasm binary | SIMD | relaxed SIMD | threads |',
+    '| --- | --- | --- | --- | --- |',
+    ...builds.map(
+      ([name, b]) => `| ${name} | ${b.file} | ${b.simd ? 'yes' : 'no'} | ${b.relaxedSimd || 'no'} | ${b.threads} |`,
+    ),
     '',
     '## Median ms (GF/s, share of the wasm SIMD peak)',
     '',
@@ -327,10 +348,19 @@ async function main() {
   }
   const rp = { simd: await load({ analysis: true }), baseline: await load({ simd: false }), native };
   const rows = [];
+  const builds = [['relpos', { file: 'relpos.simd.wasm', simd: rp.simd.simd, relaxedSimd: false, threads: 1 }]];
   for (const n of SIZES) {
     const data = workload(n);
     rp.tf = await tfjsWasm(n, D).catch((error) => console.warn(`tfjs unavailable: ${error.message}`));
     rp.ort = await onnxRuntimeWeb(n, D).catch((error) => console.warn(`onnxruntime-web unavailable: ${error.message}`));
+    if (n === SIZES[0]) {
+      for (const [name, peer] of [
+        ['tfjs-backend-wasm', rp.tf],
+        ['onnxruntime-web', rp.ort],
+      ]) {
+        if (peer) builds.push([name, peer.build]);
+      }
+    }
     const contenders = await contendersFor(n, data, rp);
     const errors = new Map();
     for (const entry of contenders) {
@@ -348,7 +378,7 @@ async function main() {
   const extra = await extras(rp.simd);
   loads.push(loadavg()[0]);
   const machine = `${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}`;
-  const { text, summary } = report({ rows, extra, machine, loads, started });
+  const { text, summary } = report({ rows, extra, machine, loads, started, builds });
   writeFileSync(new URL('./results.md', import.meta.url), text);
   writeReadmeBlock('attention', summary);
   console.log(text);

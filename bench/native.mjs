@@ -92,3 +92,39 @@ export async function loadPeakProbe(wasm) {
     return iterations * perIteration;
   };
 }
+
+// The FMA probe: peak.cpp's peakFma, built by clang-19 with relaxed SIMD (a module of its own, no
+// imports); null without clang-19. It validates only where relaxed SIMD does (Chromium, not Node 20).
+export function buildFmaProbe() {
+  mkdirSync(out, { recursive: true });
+  const wasm = `${out}/peak-fma.wasm`;
+  // Compiled and linked in two steps: clang's driver would run Binaryen's wasm-opt after linking,
+  // and Debian's (version 108) cannot read relaxed-SIMD opcodes (docs/build.md).
+  const object = `${out}/peak-fma.o`;
+  try {
+    execFileSync(
+      'clang++-19',
+      [
+        '--target=wasm32',
+        '-O3',
+        '-msimd128',
+        '-mrelaxed-simd',
+        '-fno-exceptions',
+        '-c',
+        'bench/peak.cpp',
+        '-o',
+        object,
+      ],
+      { cwd: root, stdio: 'inherit' },
+    );
+    execFileSync(
+      'wasm-ld-19',
+      ['--no-entry', '--export=peakFma', '--export=flopsPerIteration', '--strip-all', object, '-o', wasm],
+      { cwd: root, stdio: 'inherit' },
+    );
+  } catch (error) {
+    console.warn(`no FMA probe (clang-19 / wasm-ld-19): ${error.message}`);
+    return null;
+  }
+  return wasm;
+}

@@ -1,7 +1,9 @@
 // The native reference of `npm run bench`: attention weights W = softmax(scale QK^T + B) the way a
-// C++ programmer would write them — one Eigen GEMM, then per row (while it is in cache) the bias,
-// the max, a vectorised exp (Eigen's AVX-512 path under -O3 -march=native), the sum and the
-// normalisation. Single-threaded (no OpenMP).
+// C++ programmer who cares about speed would write them — blocked and single-pass: for each block
+// of rows small enough to stay in cache (kBlockBytes), one Eigen GEMM writes the block's logits
+// into its rows of W, and while they are still in cache each row gets the bias, the max, a
+// vectorised exp (Eigen's AVX-512 path under -O3 -march=native), the sum and the normalisation.
+// W is written once and never read back from memory. Single-threaded (no OpenMP).
 //
 // It runs as a server beside the Node benchmark so that its reps interleave with the wasm
 // contenders under the same machine load. One command per stdin line, one JSON reply per line:
@@ -10,6 +12,7 @@
 //                           computed per row                                   -> {"ms":…}
 //   rows <i>,<i>,…        the last result's rows                               -> {"rows":[[…],…]}
 #include <Eigen/Dense>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,6 +24,11 @@
 namespace {
 
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+#ifndef RELPOS_NATIVE_BLOCK_BYTES
+#define RELPOS_NATIVE_BLOCK_BYTES (1024 * 1024)
+#endif
+constexpr size_t kBlockBytes = RELPOS_NATIVE_BLOCK_BYTES;
 
 struct Workload {
   int n = 0, d = 0;
@@ -46,19 +54,32 @@ bool load(Workload& x, int n, int d, const std::string& path) {
   return ok;
 }
 
+// Rows per block: as many as fit in kBlockBytes of logits (at least 8, so Eigen's GEMM still works
+// on a panel and not on single rows); 1 MiB, the L2 cache of one core here, measured fastest
+// (docs/build.md, "Measurements behind the kernels").
+int blockRows(int n) {
+  return std::max(8, static_cast<int>(kBlockBytes / (sizeof(float) * static_cast<size_t>(n))));
+}
+
 double run(Workload& x, bool givenBias, float slope) {
   const auto start = std::chrono::steady_clock::now();
   const float scale = 1.0f / std::sqrt(static_cast<float>(x.d));
-  x.w.noalias() = scale * (x.q * x.k.transpose());
-  for (int i = 0; i < x.n; ++i) {
-    auto row = x.w.row(i).array();
-    if (givenBias) {
-      row += x.b.row(i).array();
-    } else {
-      row -= slope * (x.keyIndex - static_cast<float>(i)).abs().transpose();
+  const int rows = blockRows(x.n);
+  for (int i0 = 0; i0 < x.n; i0 += rows) {
+    const int count = std::min(rows, x.n - i0);
+    auto block = x.w.middleRows(i0, count);
+    block.noalias() = scale * (x.q.middleRows(i0, count) * x.k.transpose());
+    for (int r = 0; r < count; ++r) {
+      const int i = i0 + r;
+      auto row = block.row(r).array();
+      if (givenBias) {
+        row += x.b.row(i).array();
+      } else {
+        row -= slope * (x.keyIndex - static_cast<float>(i)).abs().transpose();
+      }
+      row = (row - row.maxCoeff()).exp();
+      row /= row.sum();
     }
-    row = (row - row.maxCoeff()).exp();
-    row /= row.sum();
   }
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

@@ -28,6 +28,24 @@ __attribute__((used)) float peak(int iterations, float m, float c) {
   return sink[0];
 }
 
+#if defined(__wasm_relaxed_simd__)
+// The same chains with f32x4.relaxed_madd: one fused multiply-add per chain and round where the
+// engine has FMA hardware (the ceiling of the relaxed build's kernels). Built by clang-19
+// (bench/native.mjs, buildFmaProbe); Emscripten 3.1.6 cannot.
+__attribute__((used)) float peakFma(int iterations, float m, float c) {
+  const v128_t mv = wasm_f32x4_splat(m);
+  const v128_t cv = wasm_f32x4_splat(c);
+  v128_t acc[CHAINS];
+  for (int i = 0; i < CHAINS; ++i) acc[i] = wasm_f32x4_splat(static_cast<float>(i + 1));
+  for (int it = 0; it < iterations; ++it) {
+#pragma clang loop unroll(full)
+    for (int i = 0; i < CHAINS; ++i) acc[i] = wasm_f32x4_relaxed_madd(acc[i], mv, cv);
+  }
+  for (int i = 0; i < CHAINS; ++i) wasm_v128_store(sink + 4 * i, acc[i]);
+  return sink[0];
+}
+#endif
+
 __attribute__((used)) int flopsPerIteration() {
   return CHAINS * 8;
 }

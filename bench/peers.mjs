@@ -1,8 +1,12 @@
 // The peers relpos is measured against in `npm run bench`: plain JS (naive and tuned),
 // tfjs-backend-wasm (SIMD, one thread) and onnxruntime-web (wasm EP, one thread, Gemm + Softmax).
 // Each takes JS Float32Arrays and returns the weights as a JS Float32Array, as relpos's API does.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { relaxedSimdSupported } from '../bindings/simd.js';
+import { onnxModel } from './onnx-model.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -104,7 +108,7 @@ export async function tfjsWasm(n, d) {
     throw new Error('tfjs: expected the wasm backend with SIMD on one thread');
   }
   const scale = 1 / Math.sqrt(d);
-  return (q, k, b) => {
+  const run = (q, k, b) => {
     const w = tf.tidy(() => {
       const qt = tf.mul(tf.tensor2d(q, [n, d]), scale);
       const kt = tf.transpose(tf.tensor2d(k, [n, d]));
@@ -114,106 +118,61 @@ export async function tfjsWasm(n, d) {
     w.dispose();
     return data;
   };
+  // tfjs reads its own feature tests; WASM_HAS_SIMD_SUPPORT picks tfjs-backend-wasm-simd.wasm.
+  const threaded = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT');
+  run.build = {
+    file: threaded ? 'tfjs-backend-wasm-threaded-simd.wasm' : 'tfjs-backend-wasm-simd.wasm',
+    simd: true,
+    relaxedSimd: false,
+    threads: wasm.getThreadsCount(),
+  };
+  return run;
 }
 
-// A minimal ONNX model, protobuf written by hand: Gemm(Q, K, B, transB=1, alpha=1/sqrt(d), beta=1)
-// (the bias enters as Gemm's C input), then Softmax over the keys.
-function onnxModel(n, d) {
-  const bytes = [];
-  const varint = (out, v) => {
-    v = BigInt(v);
-    do {
-      let byte = Number(v & 0x7fn);
-      v >>= 7n;
-      if (v) byte |= 0x80;
-      out.push(byte);
-    } while (v);
-  };
-  const key = (out, field, wire) => varint(out, (field << 3) | wire);
-  const len = (out, field, inner) => {
-    key(out, field, 2);
-    varint(out, inner.length);
-    out.push(...inner);
-  };
-  const str = (out, field, s) => len(out, field, [...new TextEncoder().encode(s)]);
-  const int = (out, field, v) => {
-    key(out, field, 0);
-    varint(out, v);
-  };
-  const f32 = (out, field, v) => {
-    key(out, field, 5);
-    out.push(...new Uint8Array(new Float32Array([v]).buffer));
-  };
-  const node = (inputs, outputs, op, attributes = []) => {
-    const out = [];
-    inputs.forEach((s) => str(out, 1, s));
-    outputs.forEach((s) => str(out, 2, s));
-    str(out, 4, op);
-    attributes.forEach((a) => len(out, 5, a));
-    return out;
-  };
-  const attrInt = (name, v) => {
-    const a = [];
-    str(a, 1, name);
-    int(a, 20, 2);
-    int(a, 3, v);
-    return a;
-  };
-  const attrFloat = (name, v) => {
-    const a = [];
-    str(a, 1, name);
-    int(a, 20, 1);
-    f32(a, 2, v);
-    return a;
-  };
-  const valueInfo = (name, dims) => {
-    const shape = [];
-    dims.forEach((dim) => {
-      const dimension = [];
-      int(dimension, 1, dim);
-      len(shape, 1, dimension);
-    });
-    const tensor = [];
-    int(tensor, 1, 1);
-    len(tensor, 2, shape);
-    const type = [];
-    len(type, 1, tensor);
-    const info = [];
-    str(info, 1, name);
-    len(info, 2, type);
-    return info;
-  };
-  const graph = [];
-  len(
-    graph,
-    1,
-    node(['Q', 'K', 'B'], ['S'], 'Gemm', [
-      attrInt('transB', 1),
-      attrFloat('alpha', 1 / Math.sqrt(d)),
-      attrFloat('beta', 1),
-    ]),
-  );
-  len(graph, 1, node(['S'], ['W'], 'Softmax', [attrInt('axis', 1)]));
-  str(graph, 2, 'attention');
-  len(graph, 11, valueInfo('Q', [n, d]));
-  len(graph, 11, valueInfo('K', [n, d]));
-  len(graph, 11, valueInfo('B', [n, n]));
-  len(graph, 12, valueInfo('W', [n, n]));
-  int(bytes, 1, 8);
-  const opset = [];
-  str(opset, 1, '');
-  int(opset, 2, 17);
-  len(bytes, 8, opset);
-  len(bytes, 7, graph);
-  return new Uint8Array(bytes);
+// Which wasm binary onnxruntime-web instantiated (it does so once per process, on the first
+// session): caught by wrapping WebAssembly.instantiate while that session is created.
+let ortBuild = null;
+
+// What the ORT binary is, checked rather than labelled: its bytes are those of one of the package's
+// dist/*.wasm files, whose names say what they hold — onnxruntime-web 1.30 ships SIMD builds only
+// (ort-wasm-simd-threaded{,.jsep,.asyncify,.jspi}.wasm), so a binary that matches none of them
+// fails the check; it validates in this engine, so where relaxed SIMD is off (Node 20 without
+// --experimental-wasm-relaxed-simd) it uses none; and one thread was asked for and kept.
+function describeOrtBinary(bytes, ort) {
+  // The package's entry for require() is dist/ort.min.js (its exports hide package.json).
+  const dist = dirname(require.resolve('onnxruntime-web'));
+  const files = readdirSync(dist).filter((f) => f.endsWith('.wasm'));
+  const digest = (b) => createHash('sha256').update(b).digest('hex');
+  const mine = digest(bytes);
+  const file = files.find((f) => digest(readFileSync(`${dist}/${f}`)) === mine);
+  if (!file) throw new Error('onnxruntime-web: the instantiated wasm is none of the package files');
+  if (!file.includes('simd')) throw new Error(`onnxruntime-web: ${file} is not a SIMD build`);
+  if (files.some((f) => !f.includes('simd'))) {
+    throw new Error(`onnxruntime-web: the package ships a non-SIMD build (${files.join(', ')}); check which runs`);
+  }
+  if (ort.env.wasm.numThreads !== 1) throw new Error('onnxruntime-web: expected one thread');
+  return { file, simd: true, relaxedSimd: relaxedSimdSupported() ? 'engine has it' : false, threads: 1 };
 }
 
 export async function onnxRuntimeWeb(n, d) {
   const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
-  const session = await ort.InferenceSession.create(onnxModel(n, d), { executionProviders: ['wasm'] });
-  return async (q, k, b) => {
+  const original = WebAssembly.instantiate;
+  let bytes = null;
+  WebAssembly.instantiate = function (source, ...rest) {
+    if (source instanceof Uint8Array || source instanceof ArrayBuffer) bytes ??= new Uint8Array(source);
+    return original.call(this, source, ...rest);
+  };
+  let session;
+  try {
+    session = await ort.InferenceSession.create(onnxModel(n, d), { executionProviders: ['wasm'] });
+  } finally {
+    WebAssembly.instantiate = original;
+  }
+  if (bytes) ortBuild = describeOrtBinary(bytes, ort);
+  if (!ortBuild) throw new Error('onnxruntime-web: could not see which wasm binary it instantiated');
+  const run = async (q, k, b) => {
     const out = await session.run({
       Q: new ort.Tensor('float32', q, [n, d]),
       K: new ort.Tensor('float32', k, [n, d]),
@@ -221,4 +180,6 @@ export async function onnxRuntimeWeb(n, d) {
     });
     return out.W.data;
   };
+  run.build = ortBuild;
+  return run;
 }

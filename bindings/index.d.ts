@@ -302,6 +302,12 @@ export interface Relpos {
   readonly version: string;
   /** True when the WebAssembly SIMD build is running. */
   readonly simd: boolean;
+  /**
+   * True when the relaxed build is running: the SIMD core whose attention logits and weights come
+   * from fused multiply-add kernels (a relaxed-SIMD side module). They agree with the SIMD build
+   * within 2 ulp on logits and 1e-6 on weights, not bit for bit (docs/build.md).
+   */
+  readonly relaxed: boolean;
   /** Every scheme with its family, citation and parameter metadata. */
   readonly schemes: readonly SchemeInfo[];
   /** The calls on schemes (encoding, bias, buckets, frequencies, rotate, scores, attention) and their options. */
@@ -452,6 +458,12 @@ export interface Relpos {
 export interface LoadOptions {
   /** Force the SIMD (true) or baseline (false) build; default: SIMD when the engine validates SIMD128. */
   simd?: boolean;
+  /**
+   * Force the relaxed build (true: an error where the engine lacks relaxed SIMD) or the plain SIMD
+   * build (false); default: relaxed when the engine validates relaxed SIMD (Chromium 114 and later;
+   * not Node 20 without --experimental-wasm-relaxed-simd).
+   */
+  relaxed?: boolean;
   /** Also load the analysis module (rp.analysis, rp.lab) before resolving. */
   analysis?: boolean;
   /** The same as `analysis`: the lab lives in the analysis module. */

@@ -7,7 +7,7 @@
 // load() instantiates, and the analysis module (rp.analysis with Eigen, rp.lab), which arrives on
 // first use — `await rp.analysis.ready` (or `load({ analysis: true })`) before the synchronous
 // rp.analysis calls; rp.lab.train() loads it by itself (docs/api.md, "Loading").
-import { exceptionsSupported, simdSupported } from './simd.js';
+import { exceptionsSupported, relaxedSimdSupported, simdSupported } from './simd.js';
 import {
   deepFreeze,
   isPlainObject,
@@ -28,13 +28,14 @@ import { createLab } from './lab.js';
 export const version = '0.1.0';
 
 const instances = new Map();
-const LOAD_OPTIONS = ['simd', 'analysis', 'lab'];
+const LOAD_OPTIONS = ['simd', 'relaxed', 'analysis', 'lab'];
 
 /**
  * Instantiates the wasm core (once per flavour; later calls return the same instance).
- * @param {{ simd?: boolean, analysis?: boolean, lab?: boolean }} [options] `simd` forces the SIMD
- *   (true) or baseline (false) build; `analysis` / `lab` also load the analysis module (rp.analysis
- *   and rp.lab) before resolving
+ * @param {{ simd?: boolean, relaxed?: boolean, analysis?: boolean, lab?: boolean }} [options] `simd`
+ *   forces the SIMD (true) or baseline (false) build; `relaxed` forces the relaxed build (the SIMD
+ *   core with the fused attention kernels of a relaxed-SIMD side module) on or off; `analysis` /
+ *   `lab` also load the analysis module (rp.analysis and rp.lab) before resolving
  */
 export function load(options = {}) {
   const where = 'relpos.load';
@@ -47,23 +48,40 @@ export function load(options = {}) {
     }
   }
   const { simd = simdSupported(), analysis = false, lab = false } = options;
-  for (const [name, value] of Object.entries({ simd, analysis, lab })) {
+  const { relaxed = simd && relaxedSimdSupported() } = options;
+  for (const [name, value] of Object.entries({ simd, relaxed, analysis, lab })) {
     if (typeof value !== 'boolean') throw new TypeError(`${where}: ${name} must be a boolean`);
   }
   if (simd && !simdSupported()) {
     throw new RangeError(`${where}: this engine has no WebAssembly SIMD; use simd: false`);
+  }
+  if (relaxed && !simd) throw new RangeError(`${where}: relaxed: true needs the SIMD build; drop simd: false`);
+  if (relaxed && !relaxedSimdSupported()) {
+    throw new RangeError(`${where}: this engine has no WebAssembly relaxed SIMD; use relaxed: false`);
   }
   if (!exceptionsSupported()) {
     throw new Error(
       `${where}: this engine has no WebAssembly exception handling, which relpos needs (Chrome 95, Firefox 100, Safari 15.2, Node 17 and later have it)`,
     );
   }
-  if (!instances.has(simd)) {
-    const created = instantiate('core', simd).then((core) => new Relpos(core, simd));
-    created.catch(() => instances.delete(simd)); // a failed load may be retried
-    instances.set(simd, created);
+  // The relaxed flavour asked for by default falls back to the SIMD one if its side module is
+  // missing (a build without clang-19); asked for explicitly, it fails.
+  const flavour = relaxed ? 'relaxed' : simd ? 'simd' : 'baseline';
+  if (!instances.has(flavour)) {
+    const compiled = relaxed ? compileFusedKernels() : null;
+    compiled?.catch(() => {}); // its failure is handled below, once the core is there
+    const created = instantiate('core', simd).then(async (core) => {
+      const fused = relaxed ? await withFusedKernels(core, compiled).catch((error) => error) : false;
+      if (fused instanceof Error) {
+        if ('relaxed' in options) throw fused;
+        return load({ ...options, relaxed: false });
+      }
+      return new Relpos(core, simd, true, fused);
+    });
+    created.catch(() => instances.delete(flavour)); // a failed load may be retried
+    instances.set(flavour, created);
   }
-  const core = instances.get(simd);
+  const core = instances.get(flavour);
   return analysis || lab ? core.then((rp) => rp.analysis.ready.then(() => rp)) : core;
 }
 
@@ -89,16 +107,45 @@ const BUILDS = {
   }),
 };
 
+// Node: the web-targeted glue would fetch() a file:// URL, so modules get their bytes instead.
+async function readBytes(url) {
+  const fsModule = 'node:fs/promises';
+  const { readFile } = await import(/* @vite-ignore */ fsModule);
+  return readFile(url);
+}
+
+// The relaxed build's side module (docs/build.md): the fused attention kernels. Fetched and compiled
+// while the core instantiates, from its bytes (it is small; no wasm MIME type needed).
+function compileFusedKernels() {
+  const url = new URL('../dist/relpos-fused.relaxed.wasm', import.meta.url);
+  const bytes =
+    url.protocol === 'file:'
+      ? readBytes(url)
+      : fetch(url).then((response) => {
+          if (!response.ok) throw new Error(`relpos.load: ${url.href} answered ${response.status}`);
+          return response.arrayBuffer();
+        });
+  return bytes.then((b) => WebAssembly.compile(b));
+}
+
+// Instantiates the compiled side module on the core's own memory; the core's kernels call its
+// fusedRows once per block of rows (through Module.fusedRows, src/relpos/kernels/kernels.cpp).
+// Resolves to true.
+async function withFusedKernels(core, compiled) {
+  // The core's memory is one of its exports (emscripten minifies their names at -O3).
+  const memory = Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+  const instance = await WebAssembly.instantiate(await compiled, { env: { memory } });
+  core.fusedRows = instance.exports.fusedRows;
+  return true;
+}
+
 /** Instantiates one wasm module ('core' | 'analysis') of one flavour; resolves to its Embind module. */
 async function instantiate(part, simd) {
   const { glue, wasm } = BUILDS[`${part}/${simd ? 'simd' : 'baseline'}`]();
   const factory = (await glue).default;
   const moduleOptions = {};
   if (wasm.protocol === 'file:') {
-    // Node: the web-targeted glue would fetch() a file:// URL, so hand it the bytes instead.
-    const fsModule = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ fsModule);
-    moduleOptions.wasmBinary = await readFile(wasm);
+    moduleOptions.wasmBinary = await readBytes(wasm);
   } else {
     moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
   }
@@ -121,10 +168,11 @@ class Relpos {
 
   // `bounded`: synchronous calls keep to the core's work budget (docs/api.md, "Limits"); false for
   // the instance unbounded() returns.
-  constructor(core, simd, bounded = true) {
+  constructor(core, simd, bounded = true, relaxed = false) {
     this.#core = core;
     this.#bounded = bounded;
     this.simd = simd;
+    this.relaxed = relaxed;
     this.version = version;
     this.#operations = deepFreeze(parseJson(unwrap(core.operationsJson())));
     for (const op of this.#operations) {
@@ -180,7 +228,7 @@ class Relpos {
    */
   unbounded() {
     if (!this.#bounded) return this;
-    this.#unboundedView ??= new Relpos(this.#core, this.simd, false);
+    this.#unboundedView ??= new Relpos(this.#core, this.simd, false, this.relaxed);
     return this.#unboundedView;
   }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what relpos needs on a fresh Debian machine and skips whatever is already there:
-# Emscripten, Eigen, CMake/Ninja, GoogleTest, clang-14 with its sanitizer/fuzzer runtime and
+# Emscripten, Eigen, CMake/Ninja, GoogleTest, clang-14 with its sanitizer/fuzzer runtime, clang-19
+# and lld-19 (the relaxed-SIMD side module) and
 # Chromium with a CJK font (Noto CJK, so the 中文 chapter renders its glyphs) from Debian; npm
 # packages from the lockfile. Run by `npm start` and `npm test`; safe to run again.
 set -euo pipefail
@@ -9,7 +10,9 @@ cd "$(dirname "$0")/.."
 missing=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 # clang-14 + libclang-rt-14-dev: libFuzzer, AddressSanitizer and UBSan runtimes (scripts/fuzz.sh).
-for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 libclang-rt-14-dev clang-format; do
+# clang-19 + lld-19: the relaxed-SIMD side module (docs/build.md, "The relaxed build").
+for pkg in emscripten libeigen3-dev cmake ninja-build g++ libgtest-dev clang-14 libclang-rt-14-dev clang-format \
+  clang-19 lld-19; do
   have_pkg "$pkg" || missing+=("$pkg")
 done
 if [ "${RELPOS_SKIP_BROWSER:-0}" != "1" ]; then

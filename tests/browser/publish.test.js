@@ -183,9 +183,11 @@ describe('weight budget', () => {
     console.log(
       `chapter first view (before the first heatmap): ${report.firstView.totalKB} KB gzip in ${report.firstView.requests} requests ${JSON.stringify(report.firstView.byKindKB)}; core module ${report.coreModuleKB} KB; settled page ${report.settled.totalKB} KB with the analysis module (${report.analysisModuleKB} KB)`,
     );
-    // Before the first heatmap: one wasm file, the core module's; woff2 fonts only.
+    // Before the first heatmap: the core module's wasm and, Chromium having relaxed SIMD, the relaxed
+    // build's side module (docs/build.md); woff2 fonts only.
     expect(beforeHeatmap.filter((e) => e.url.endsWith('.wasm')).map((e) => file(e.url))).toEqual([
       expect.stringMatching(/^assets\/relpos\.simd-[\w-]+\.wasm$/),
+      expect.stringMatching(/^assets\/relpos-fused\.relaxed-[\w-]+\.wasm$/),
     ]);
     // Settled: the analysis module of the same build has followed.
     expect(

@@ -13,6 +13,7 @@ describe('README benchmark claims', () => {
   it.each([
     ['attention', 'bench/results.md'],
     ['svd', 'bench/svd-results.md'],
+    ['browser', 'bench/browser-results.md'],
   ])('the %s block is the one the last run wrote into %s', (name, results) => {
     const recorded = findBlock(read(results), name);
     expect(recorded, `${results} has no ${name} block`).not.toBeNull();

@@ -66,7 +66,7 @@ describe('load() and the analysis module', () => {
   it('refuses unknown or mistyped load options', () => {
     expect(() => load({ analyses: true })).toThrow(RangeError);
     expect(() => load({ analyses: true })).toThrow(
-      "relpos.load: unknown option 'analyses'; allowed: 'simd', 'analysis', 'lab'",
+      "relpos.load: unknown option 'analyses'; allowed: 'simd', 'relaxed', 'analysis', 'lab'",
     );
     expect(() => load({ analysis: 'yes' })).toThrow(new TypeError('relpos.load: analysis must be a boolean'));
     expect(() => load({ lab: 1 })).toThrow(TypeError);

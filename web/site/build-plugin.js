@@ -45,7 +45,8 @@ function walk(dir, root = dir) {
 /**
  * What the service worker caches at install: pages, scripts, styles, icons and the woff2 fonts
  * (every browser that runs a service worker reads woff2, so .woff / .ttf are never fetched); the
- * wasm builds are listed apart, one of them is cached on request. Source maps and the link-preview
+ * wasm builds are listed apart (with the relaxed build's side module), one of them is cached on
+ * request. Source maps and the link-preview
  * image stay out.
  */
 export function precacheManifest(outDir) {
@@ -54,6 +55,8 @@ export function precacheManifest(outDir) {
   for (const file of files) {
     const build = /relpos\.(simd|baseline)[^/]*\.wasm$/.exec(file)?.[1];
     if (build) wasm[build] = file;
+    // The relaxed build's side module, cached beside the SIMD build where the engine runs it.
+    if (/relpos-fused\.relaxed[^/]*\.wasm$/.test(file)) wasm.relaxed = file;
   }
   const cached = files.filter((f) => /\.(html|js|css|woff2|svg)$/.test(f) && f !== 'sw.js');
   const hash = createHash('sha256');

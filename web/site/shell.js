@@ -2,7 +2,7 @@
 // scheme switch (remembered, applied before paint by public/boot.js), the page's title and
 // description in the reader's language, navigation links that keep the language, and, in the
 // production build, the service worker that makes the pages work offline (web/site/sw.js).
-import { simdSupported } from '../../bindings/simd.js';
+import { relaxedSimdSupported, simdSupported } from '../../bindings/simd.js';
 import { initI18n, lang, onLang, t } from '../i18n/index.js';
 
 const THEME_KEY = 'relpos-theme';
@@ -62,12 +62,19 @@ async function registerServiceWorker() {
   const registration = await navigator.serviceWorker.register('./sw.js');
   await navigator.serviceWorker.ready;
   const worker = registration.active;
-  const reply = await new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = (event) => resolve(event.data);
-    worker.postMessage({ type: 'cache-wasm', build: simdSupported() ? 'simd' : 'baseline' }, [channel.port2]);
-  });
+  const cache = (build) =>
+    new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data);
+      worker.postMessage({ type: 'cache-wasm', build }, [channel.port2]);
+    });
+  const reply = await cache(simdSupported() ? 'simd' : 'baseline');
   if (reply.error) throw new Error(reply.error);
+  // The relaxed build's side module too, where load() picks it (docs/build.md, "The relaxed build").
+  if (simdSupported() && relaxedSimdSupported()) {
+    const relaxed = await cache('relaxed');
+    if (relaxed.error) throw new Error(relaxed.error);
+  }
   root.dataset.offline = 'ready';
   return reply;
 }

@@ -31,7 +31,8 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-// { type: 'cache-wasm', build: 'simd' | 'baseline' } → caches that build; replies { cached, version }.
+// { type: 'cache-wasm', build: 'simd' | 'baseline' | 'relaxed' } → caches that build (relaxed: the
+// side module loaded beside the SIMD build); replies { cached, version }.
 self.addEventListener('message', (event) => {
   const { data } = event;
   if (!data || data.type !== 'cache-wasm') return;

@@ -1,14 +1,36 @@
 #include "relpos/kernels/kernels.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "relpos/kernels/simd.hpp"
 
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+#include <emscripten/em_js.h>
+#include <emscripten/em_macros.h>  // before em_js.h, which uses its EMSCRIPTEN_KEEPALIVE
+
+#include "relpos/kernels/fused_call.h"
+
+// The relaxed build's side module, when bindings/index.js loaded one (docs/build.md): its
+// fusedRows export on the module object, called once per block of rows; 0 rows done without it.
+EM_JS(int, relpos_fused_rows, (const void* call), {
+  var f = Module["fusedRows"];
+  return f ? f(call) : 0;
+});
+#endif
+
 namespace relpos::kernels {
 
 using simd::F4;
+
+// The side module reads every field of a LogitSpec (src/relpos/kernels/relaxed/fused.cpp): a new
+// field (a logit transform, a kind of key range) must reach fusedRows' eligibility check below and
+// the side module, or calls that use it must fall back.
+static_assert(sizeof(LogitSpec) == 96 && sizeof(Term) == 32 && sizeof(KeyRange) == 24,
+              "LogitSpec changed: update fusedRows in kernels.cpp and kernels/relaxed/fused.cpp");
 
 namespace {
 
@@ -254,11 +276,57 @@ void weightRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
   }
 }
 
+// Whole tiles of rows through the relaxed-SIMD side module (logits or weights); returns the rows
+// it did: 0 in other builds, without the module, or for a call it does not take (32-bit fields).
+int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels,
+                  int64_t m, int64_t d, const LogitSpec& spec, float* out, int64_t ldo, float* packed) {
+#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+  constexpr int64_t kMax = INT32_MAX / 2;
+  const int64_t whole = rows / kRowTile * kRowTile;
+  const bool fits = whole > 0 && m < kMax && d < kMax && ldq < kMax && ldo < kMax && first + rows < kMax &&
+                    std::abs(spec.bias.stride) < kMax && std::abs(spec.bias.origin) < kMax &&
+                    std::abs(spec.mask.stride) < kMax && std::abs(spec.mask.origin) < kMax &&
+                    std::abs(spec.keys.queryOffset) < kMax && spec.keys.window < kMax && spec.keys.window >= 0;
+  if (!fits) return 0;
+  const auto i32 = [](int64_t x) { return static_cast<int32_t>(x); };
+  const RelposFusedCall call{q,
+                             i32(ldq),
+                             i32(first),
+                             i32(whole),
+                             panels,
+                             i32(m),
+                             i32(d),
+                             spec.scale,
+                             spec.bias.data,
+                             i32(spec.bias.stride),
+                             spec.bias.weight,
+                             i32(spec.bias.origin),
+                             spec.mask.data,
+                             i32(spec.mask.stride),
+                             i32(spec.mask.origin),
+                             spec.keys.causal ? 1 : 0,
+                             i32(spec.keys.queryOffset),
+                             i32(spec.keys.window),
+                             out,
+                             i32(ldo),
+                             packed,
+                             weights ? RELPOS_FUSED_WEIGHTS : RELPOS_FUSED_LOGITS};
+  return relpos_fused_rows(&call);
+#else
+  (void)weights, (void)q, (void)ldq, (void)first, (void)rows, (void)panels, (void)m, (void)d, (void)spec, (void)out,
+      (void)ldo, (void)packed;
+  return 0;
+#endif
+}
+
 template <RowsOut kMode>
 void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
                    const LogitSpec& spec, float* out, int64_t ldo, float* top = nullptr) {
   std::vector<float> packed(static_cast<size_t>(kRowTile * d));
   int64_t r = 0;
+  if constexpr (kMode != RowsOut::BaseTwo) {
+    r = fusedRows(kMode == RowsOut::Weights, q, ldq, first, rows, panels, m, d, spec, out, ldo, packed.data());
+  }
   for (; r + kRowTile <= rows; r += kRowTile) {
     weightRows<kRowTile, kMode>(q + r * ldq, ldq, first + r, kRowTile, panels, m, d, spec, packed.data(), out + r * ldo,
                                 ldo, top ? top + r : nullptr);

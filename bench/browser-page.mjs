@@ -1,0 +1,222 @@
+// The page side of bench/browser.mjs: runs inside Debian's Chromium on a 127.0.0.1 page. Every
+// contender takes Float32Arrays and returns the n × n weights, as in the Node run (bench/attention.mjs);
+// each library with its best build for this engine, and what that build is, read from the library
+// itself (relpos: rp.relaxed; tfjs: its feature flags and thread count; ORT: which wasm file it fetched).
+import { load } from '../bindings/index.js';
+import { relaxedSimdSupported, simdSupported } from '../bindings/simd.js';
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
+import * as ort from 'onnxruntime-web';
+import { onnxModel } from './onnx-model.mjs';
+
+const D = 64;
+const SLOPE = 1 / 16;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+function seeded(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+}
+
+function workload(n) {
+  const random = seeded(n);
+  const q = Float32Array.from({ length: n * D }, random);
+  const k = Float32Array.from({ length: n * D }, random);
+  const b = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) * SLOPE;
+  return { q, k, b };
+}
+
+// Largest deviation from float64 over rows 0 and n − 1.
+function deviation(n, { q, k, b }, w) {
+  let worst = 0;
+  for (const i of [0, n - 1]) {
+    const logits = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0; c < D; c++) s += q[i * D + c] * k[j * D + c];
+      logits[j] = s / Math.sqrt(D) + b[i * n + j];
+    }
+    const top = Math.max(...logits);
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += Math.exp(logits[j] - top);
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(w[i * n + j] - Math.exp(logits[j] - top) / sum));
+  }
+  return worst;
+}
+
+async function probes() {
+  const make = async (file, name) => {
+    const response = await fetch(file);
+    if (!response.ok) return null;
+    const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), {});
+    const per = instance.exports.flopsPerIteration();
+    const run = instance.exports[name];
+    return (iterations) => {
+      run(iterations, 0.999, 0.001);
+      return iterations * per;
+    };
+  };
+  const calibrate = (probe) => {
+    let iterations = 1e5;
+    for (let t = 0; t < 5; t++) {
+      const s = performance.now();
+      probe(iterations);
+      iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.1, performance.now() - s)));
+    }
+    return iterations;
+  };
+  const mulAdd = await make('/build/bench/peak.wasm', 'peak');
+  const fma = relaxedSimdSupported() ? await make('/build/bench/peak-fma.wasm', 'peakFma') : null;
+  return {
+    mulAdd: { probe: mulAdd, iterations: calibrate(mulAdd) },
+    fma: fma ? { probe: fma, iterations: calibrate(fma) } : null,
+  };
+}
+
+async function setUp() {
+  const relaxed = await load();
+  const simd = await load({ relaxed: false });
+  tfWasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+  tfWasm.setThreadsCount(1);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  const tfBuild = {
+    simd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
+    threadsAvailable: tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT'),
+    threads: tfWasm.getThreadsCount(),
+  };
+  tfBuild.file = tfBuild.threadsAvailable
+    ? 'tfjs-backend-wasm-threaded-simd.wasm'
+    : tfBuild.simd
+      ? 'tfjs-backend-wasm-simd.wasm'
+      : 'tfjs-backend-wasm.wasm';
+  // ORT: which wasm it fetches, seen by wrapping the instantiate calls while its first session starts.
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.proxy = false;
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  const seen = [];
+  const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
+  WebAssembly.instantiateStreaming = async function (source, ...rest) {
+    const response = await source;
+    seen.push(response.url);
+    return originals.instantiateStreaming.call(this, response, ...rest);
+  };
+  WebAssembly.instantiate = function (source, ...rest) {
+    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) seen.push(`bytes:${source.byteLength}`);
+    return originals.instantiate.call(this, source, ...rest);
+  };
+  const sessions = new Map();
+  try {
+    sessions.set(0, await ort.InferenceSession.create(onnxModel(8, D), { executionProviders: ['wasm'] }));
+  } finally {
+    Object.assign(WebAssembly, originals);
+  }
+  const ortBuild = { seen, threads: ort.env.wasm.numThreads };
+  return { relaxed, simd, tfBuild, ortBuild, sessions };
+}
+
+function contenders(n, data, lib) {
+  const tensor = (shape, values) => ({ shape, data: values });
+  const qt = tensor([n, D], data.q);
+  const kt = tensor([n, D], data.k);
+  const bt = tensor([n, n], data.b);
+  const scheme = { q: qt, k: kt, scheme: 'alibi', alibiBiasMax: 4 };
+  const scale = 1 / Math.sqrt(D);
+  const list = [];
+  for (const [label, rp] of [
+    ['relaxed', lib.relaxed],
+    ['SIMD', lib.simd],
+  ]) {
+    list.push([`relpos ${label}: scheme bias, copied result`, () => rp.attention(scheme).weights.data]);
+    list.push([`relpos ${label}: given B, copied result`, () => rp.attention({ q: qt, k: kt, B: bt }).weights.data]);
+    list.push([
+      `relpos ${label}: scheme bias, zero-copy view`,
+      () => rp.attention({ ...scheme, view: true }).weights.data,
+    ]);
+  }
+  list.push([
+    'tfjs-backend-wasm 4.22',
+    () => {
+      const w = tf.tidy(() => {
+        const q = tf.mul(tf.tensor2d(data.q, [n, D]), scale);
+        const k = tf.transpose(tf.tensor2d(data.k, [n, D]));
+        return tf.softmax(tf.add(tf.matMul(q, k), tf.tensor2d(data.b, [n, n])));
+      });
+      const out = w.dataSync();
+      w.dispose();
+      return out;
+    },
+  ]);
+  const session = lib.sessions.get(n);
+  list.push([
+    'onnxruntime-web 1.30',
+    async () => {
+      const out = await session.run({
+        Q: new ort.Tensor('float32', data.q, [n, D]),
+        K: new ort.Tensor('float32', data.k, [n, D]),
+        B: new ort.Tensor('float32', data.b, [n, n]),
+      });
+      return out.W.data;
+    },
+  ]);
+  return list;
+}
+
+window.runBench = async ({ sizes, reps }) => {
+  const lib = await setUp();
+  const { mulAdd, fma } = await probes();
+  const rows = [];
+  for (const n of sizes) {
+    lib.sessions.set(n, await ort.InferenceSession.create(onnxModel(n, D), { executionProviders: ['wasm'] }));
+    const data = workload(n);
+    const list = contenders(n, data, lib);
+    const errors = {};
+    for (const [name, run] of list) {
+      errors[name] = deviation(n, data, await run());
+      if (!(errors[name] < 2e-6)) throw new Error(`${name}, n = ${n}: deviates by ${errors[name]} from float64`);
+    }
+    const times = Object.fromEntries(list.map(([name]) => [name, []]));
+    const peaks = { mulAdd: [], fma: [] };
+    const slots = [...list, ['probe mul+add'], ['probe FMA']];
+    const count = reps[n] ?? 5;
+    for (let rep = 0; rep < count + 1; rep++) {
+      const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
+      for (const [name, run] of order) {
+        if (name === 'probe FMA' && !fma) continue;
+        globalThis.gc?.(); // --js-flags=--expose-gc (bench/browser.mjs), as in the Node run
+        const start = performance.now();
+        const done =
+          name === 'probe mul+add'
+            ? mulAdd.probe(mulAdd.iterations)
+            : name === 'probe FMA'
+              ? fma.probe(fma.iterations)
+              : await run();
+        const ms = performance.now() - start;
+        if (rep === 0) continue;
+        if (name === 'probe mul+add') peaks.mulAdd.push(done / ms / 1e6);
+        else if (name === 'probe FMA') peaks.fma.push(done / ms / 1e6);
+        else times[name].push(ms);
+      }
+    }
+    rows.push({
+      n,
+      reps: count,
+      medians: Object.fromEntries(Object.entries(times).map(([name, t]) => [name, median(t)])),
+      peak: median(peaks.mulAdd),
+      fmaPeak: fma ? median(peaks.fma) : null,
+      errors,
+    });
+    lib.sessions.get(n).release?.();
+  }
+  return {
+    userAgent: navigator.userAgent,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    engine: { simd: simdSupported(), relaxedSimd: relaxedSimdSupported() },
+    relpos: { relaxed: lib.relaxed.relaxed, simd: lib.simd.simd, simdInstanceRelaxed: lib.simd.relaxed },
+    tfjs: lib.tfBuild,
+    ort: lib.ortBuild,
+    rows,
+  };
+};
+window.benchReady = true;

@@ -1,0 +1,251 @@
+// The browser mode of `npm run bench`: relpos and both peers timed inside Debian's Chromium (where
+// the tutorial runs) on a page served from 127.0.0.1, one thread each, interleaved in rotating
+// rounds like the Node run (bench/attention.mjs), with the wasm SIMD mul+add probe and, where the
+// engine has relaxed SIMD, the FMA probe in the same rounds. Each library runs its best build for
+// Chromium and says which (bench/browser-page.mjs). Writes bench/browser-results.md.
+// Environment: RELPOS_BENCH_SIZES=512,1024 to choose n, RELPOS_BENCH_REPS=2 to multiply the rep
+// counts; RELPOS_CHROMIUM for another binary.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, cpus } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { buildFmaProbe, buildPeakProbe } from './native.mjs';
+import { block, writeReadmeBlock } from './readme-block.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
+const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
+const REPS = Object.fromEntries(
+  Object.entries({ 512: 15, 1024: 11, 2048: 7, 4096: 5 }).map(([n, r]) => [n, Math.max(3, Math.round(r * repScale))]),
+);
+const D = 64;
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+
+// Bare module names for the page: the peers' browser bundles; tfjs-backend-wasm's Node-only imports
+// (its glue reads fs/path/os/perf_hooks only under Node) get an empty module.
+const empty = 'data:text/javascript,export default {}';
+const importMap = {
+  imports: {
+    '@tensorflow/tfjs-core': '/node_modules/@tensorflow/tfjs-core/dist/tf-core.fesm.js',
+    '@tensorflow/tfjs-backend-wasm': '/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.fesm.js',
+    'onnxruntime-web': '/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs',
+    fs: empty,
+    path: empty,
+    os: empty,
+    perf_hooks: empty,
+    worker_threads: empty,
+  },
+};
+const page = `<!doctype html><meta charset="utf-8"><title>relpos bench</title>
+<script type="importmap">${JSON.stringify(importMap)}</script>
+<script type="module" src="/bench/browser-page.mjs"></script>`;
+
+function serve() {
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
+    if (path === '/') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(page);
+      return;
+    }
+    const file = normalize(join(root, path));
+    if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404);
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+    response.end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// What the ORT file the page fetched is: one of the package's SIMD builds, and (checked here in
+// Node 20, which has no relaxed SIMD without its flag) whether its bytes validate without relaxed SIMD.
+function describeWasm(url) {
+  const file = `${root}${new URL(url).pathname.slice(1)}`;
+  const bytes = readFileSync(file);
+  return {
+    file: file.split('/').pop(),
+    sha256: createHash('sha256').update(bytes).digest('hex').slice(0, 12),
+    validatesWithoutRelaxedSimd: WebAssembly.validate(bytes),
+  };
+}
+
+const gflops = (n, ms) => (2 * n * n * D) / ms / 1e6;
+const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+async function main() {
+  buildPeakProbe();
+  buildFmaProbe();
+  const started = new Date().toISOString();
+  const loads = [loadavg()[0]];
+  const server = await serve();
+  const { port } = server.address();
+  const browser = await chromium.launch({
+    executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
+    // --no-liftoff as in the Node run (every wasm module measured at its optimising tier), and a
+    // garbage collection before each call (--expose-gc).
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--js-flags=--no-liftoff --expose-gc',
+    ],
+  });
+  let result;
+  try {
+    const tab = await browser.newPage();
+    const problems = [];
+    tab.on('pageerror', (error) => problems.push(String(error)));
+    await tab.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => {
+      problems.push(`blocked request to ${route.request().url()}`);
+      route.abort();
+    });
+    await tab.goto(`http://127.0.0.1:${port}/`);
+    await tab
+      .waitForFunction(() => window.benchReady === true || null, null, { timeout: 60000 })
+      .catch(() => {
+        throw new Error(`the bench page did not start: ${problems.join('; ')}`);
+      });
+    result = await tab.evaluate((options) => window.runBench(options), { sizes: SIZES, reps: REPS });
+    if (problems.length) throw new Error(problems.join('; '));
+    result.version = browser.version();
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  loads.push(loadavg()[0]);
+
+  const ortFiles = result.ort.seen.filter((s) => s.startsWith('http')).map(describeWasm);
+  if (ortFiles.length !== 1 || !ortFiles[0].file.includes('simd')) {
+    throw new Error(`onnxruntime-web: expected one SIMD wasm fetched, saw ${JSON.stringify(result.ort.seen)}`);
+  }
+  if (!result.tfjs.simd || result.tfjs.threads !== 1) throw new Error('tfjs: expected SIMD on one thread');
+  if (result.engine.relaxedSimd && !result.relpos.relaxed) throw new Error('relpos: the relaxed build did not load');
+  const tfFile = describeWasm(`http://x/node_modules/@tensorflow/tfjs-backend-wasm/dist/${result.tfjs.file}`);
+  const ortFile = ortFiles[0];
+
+  const names = Object.keys(result.rows[0].medians);
+  const cols = result.rows.map((r) => `n = ${r.n}`);
+  const head = (first) => [`| ${first} | ${cols.join(' | ')} |`, `| --- | ${cols.map(() => '---').join(' | ')} |`];
+  const lines = [
+    '# relpos benchmark in Chromium',
+    '',
+    `Chromium ${result.version} (headless, \`--js-flags=--no-liftoff --expose-gc\`), ${cpus()[0].model.trim()}, ${cpus().length} cores; page on 127.0.0.1, not cross-origin isolated (${result.crossOriginIsolated}). Run started ${started}; load average (1 min) ${loads.map((l) => l.toFixed(2)).join(' at the start, ')} at the end. Same workload as bench/results.md (one head, d = 64, B = −|j − i|/16); every output checked against float64 first.`,
+    '',
+    '## Builds in use (read from each library in the page)',
+    '',
+    '| library | wasm binary | SIMD | relaxed SIMD | threads |',
+    '| --- | --- | --- | --- | --- |',
+    `| relpos (default load) | relpos.simd.wasm${result.relpos.relaxed ? ' + relpos-fused.relaxed.wasm' : ''} | ${result.relpos.simd ? 'yes' : 'no'} | ${result.relpos.relaxed ? 'yes (fused attention kernels)' : 'no'} | 1 |`,
+    `| relpos (relaxed: false) | relpos.simd.wasm | yes | no | 1 |`,
+    `| tfjs-backend-wasm 4.22 | ${tfFile.file} | ${result.tfjs.simd ? 'yes' : 'no'} | ${tfFile.validatesWithoutRelaxedSimd ? 'no (validates in Node 20 without it)' : 'maybe'} | ${result.tfjs.threads} (threaded build available: ${result.tfjs.threadsAvailable}) |`,
+    `| onnxruntime-web 1.30 | ${ortFile.file} (sha256 ${ortFile.sha256}…) | yes | ${ortFile.validatesWithoutRelaxedSimd ? 'no (validates in Node 20 without it)' : 'maybe'} | ${result.ort.threads} |`,
+    '',
+    `Engine: SIMD ${result.engine.simd}, relaxed SIMD ${result.engine.relaxedSimd}.`,
+    '',
+    '## Median ms (GF/s, share of the mul+add probe)',
+    '',
+    ...head('contender'),
+  ];
+  for (const name of names) {
+    lines.push(
+      `| ${name} | ${result.rows.map((r) => `${fmt(r.medians[name])} (${gflops(r.n, r.medians[name]).toFixed(1)}, ${Math.round((100 * gflops(r.n, r.medians[name])) / r.peak)} %)`).join(' | ')} |`,
+    );
+  }
+  lines.push(`| wasm SIMD mul+add probe, GF/s | ${result.rows.map((r) => r.peak.toFixed(1)).join(' | ')} |`);
+  lines.push(
+    `| relaxed-SIMD FMA probe, GF/s | ${result.rows.map((r) => (r.fmaPeak ? r.fmaPeak.toFixed(1) : '–')).join(' | ')} |`,
+  );
+  lines.push(`| reps (after one warm-up round) | ${result.rows.map((r) => r.reps).join(' | ')} |`);
+
+  const peer = (r) =>
+    ['tfjs-backend-wasm 4.22', 'onnxruntime-web 1.30'].reduce((a, b) => (r.medians[a] <= r.medians[b] ? a : b));
+  const ratio = (a, b) => (a / b).toFixed(2);
+  const best = result.relpos.relaxed ? 'relaxed' : 'SIMD';
+  const share = (r, name, probe) => `${Math.round((100 * gflops(r.n, r.medians[name])) / probe)} %`;
+  const ratios = [
+    ['faster peer', (r) => peer(r)],
+    [
+      `faster peer ÷ relpos ${best}, scheme bias, copied (≥ 1.8)`,
+      (r) => ratio(r.medians[peer(r)], r.medians[`relpos ${best}: scheme bias, copied result`]),
+    ],
+    [
+      `faster peer ÷ relpos ${best}, given B, copied (≥ 1.8)`,
+      (r) => ratio(r.medians[peer(r)], r.medians[`relpos ${best}: given B, copied result`]),
+    ],
+    [
+      `relpos ${best}: copied ÷ zero-copy view, scheme bias (≤ 1.15)`,
+      (r) =>
+        ratio(
+          r.medians[`relpos ${best}: scheme bias, copied result`],
+          r.medians[`relpos ${best}: scheme bias, zero-copy view`],
+        ),
+    ],
+    [
+      'relpos relaxed ÷ relpos SIMD, zero-copy view (time)',
+      (r) =>
+        ratio(
+          r.medians['relpos relaxed: scheme bias, zero-copy view'],
+          r.medians['relpos SIMD: scheme bias, zero-copy view'],
+        ),
+    ],
+    [
+      'relpos SIMD zero-copy: share of the mul+add probe (≥ 70 %)',
+      (r) => share(r, 'relpos SIMD: scheme bias, zero-copy view', r.peak),
+    ],
+    [
+      'relpos relaxed zero-copy: share of the FMA probe (≥ 70 %)',
+      (r) => (r.fmaPeak ? share(r, 'relpos relaxed: scheme bias, zero-copy view', r.fmaPeak) : '–'),
+    ],
+  ];
+  lines.push('', '## Ratios and targets', '', ...head('ratio (target)'));
+  for (const [label, f] of ratios) lines.push(`| ${label} | ${result.rows.map(f).join(' | ')} |`);
+  // The fused build's agreement with the SIMD build (tests/node/attention-relaxed.test.js holds it to
+  // the bounds): Node 20 under --experimental-wasm-relaxed-simd, over the golden and reference fixtures.
+  const agreement = JSON.parse(
+    execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', 'tests/node/relaxed-agreement.mjs'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop(),
+  );
+  lines.push(
+    '',
+    "## The relaxed build's agreement with the SIMD build",
+    '',
+    `Over ${agreement.results} results (every golden fixture, every current reference fixture and a sweep of the kernel's paths; ${agreement.differing} not bit-identical): largest weight difference ${agreement.worst.weights.toExponential(1)} (bound 1e-6), largest output difference ${agreement.worst.output.toExponential(1)}, every other result identical (${agreement.worst.other}). Logits of the side module against the SIMD kernel's arithmetic over ${agreement.logits.values} values: up to ${agreement.logits.ulps} ulps of the logit where the dot product cancels, ${agreement.logits.scaledUlps.toFixed(2)} ulps of the logit's magnitude scale (bound 2).`,
+  );
+  lines.push('', '## Largest deviation from float64 over rows 0 and n − 1', '', ...head('contender'));
+  for (const name of names) {
+    lines.push(`| ${name} | ${result.rows.map((r) => r.errors[name].toExponential(1)).join(' | ')} |`);
+  }
+  const summary = [
+    `In Chromium ${result.version.split('.')[0]} (same machine and run conditions as above, load average ${loads.map((l) => l.toFixed(2)).join(' → ')}): median ms, GF/s in parentheses.`,
+    '',
+    `| | ${cols.join(' | ')} |`,
+    `| --- | ${cols.map(() => '---').join(' | ')} |`,
+    ...names.map(
+      (nm) =>
+        `| ${nm} | ${result.rows.map((r) => `${fmt(r.medians[nm])} (${gflops(r.n, r.medians[nm]).toFixed(1)})`).join(' | ')} |`,
+    ),
+    `| mul+add / FMA probe, GF/s | ${result.rows.map((r) => `${r.peak.toFixed(0)} / ${r.fmaPeak ? r.fmaPeak.toFixed(0) : '–'}`).join(' | ')} |`,
+  ].join('\n');
+  lines.push('', '## README summary', '', block('browser', summary));
+  const text = lines.join('\n') + '\n';
+  writeFileSync(new URL('./browser-results.md', import.meta.url), text);
+  writeReadmeBlock('browser', summary);
+  console.log(text);
+}
+
+await main();
