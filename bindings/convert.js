@@ -245,3 +245,25 @@ export function toMask(where, mask) {
   else if (isPlainObject(value) && Array.isArray(value.data)) value = { ...value, data: numeric(value.data) };
   return { mask: toTensor(where, 'mask', value), maskKind: kind };
 }
+
+// attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
+// into a tensor plus maskKind, q / k / v checked for a tensor shape.
+export function attentionOptions(where, options) {
+  requireOptionsObject(where, 'options', options);
+  const { scheme, params = {}, ...rest } = options;
+  if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
+  requireOptionsObject(where, 'params', params);
+  const { view = false, out, mask, ...given } = { ...rest, ...params };
+  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
+  if (out !== undefined && !(out instanceof Float32Array)) {
+    throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
+  }
+  if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
+  const merged = normaliseOptions(where, given);
+  if (mask !== undefined) Object.assign(merged, toMask(where, mask));
+  for (const name of ['q', 'k']) {
+    requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
+  }
+  if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
+  return { scheme, merged, view, out };
+}

@@ -15,13 +15,30 @@ import {
   requireMatrix,
   requireOptionsObject,
   requireSchemeId,
-  requireTensor,
-  toMask,
   toTensor,
+  attentionOptions,
 } from './convert.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
+
+// The worker pool (pool.js) is fetched on the first call with `workers`.
+const poolModule = () => import('./pool.js');
+
+/** The shared pool of `workers` (N | 'auto'); a RangeError naming `where` for a bad count. */
+async function withPool(where, workers) {
+  const { poolSize, sharedPool } = await poolModule();
+  return sharedPool(poolSize(where, workers));
+}
+
+async function splitTrain(pool, runs, control) {
+  return (await poolModule()).splitTrain(pool, runs, control);
+}
+
+/** Stops the workers of calls made with `workers` (a later such call starts fresh ones). */
+export async function terminateWorkers() {
+  (await poolModule()).terminateShared();
+}
 
 export const version = '0.1.0';
 
@@ -148,6 +165,8 @@ class Relpos {
       ready,
       schema: () => parseJson(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
       runJob: (kind, options, control) => runJob(this.#secondModule(control.where), unwrap, kind, options, control),
+      pooled: (runs, workers, control) =>
+        withPool(control.where, workers).then((pool) => splitTrain(pool, runs, control)),
     });
   }
 
@@ -299,9 +318,14 @@ class Relpos {
   async attentionAsync(options) {
     const where = 'relpos.attentionAsync';
     requireOptionsObject(where, 'options', options);
-    const { onProgress, signal, ...rest } = options;
-    const { scheme, merged, view, out } = attentionOptions(where, rest);
+    const { onProgress, signal, workers, ...rest } = options;
+    const checked = attentionOptions(where, rest);
+    const { scheme, merged, view, out } = checked;
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    if (workers !== undefined) {
+      const pool = await withPool(where, workers);
+      return (await poolModule()).splitAttention(pool, checked, { onProgress, signal, where });
+    }
     if (scheme !== undefined) merged.scheme = scheme;
     const result = attentionResult(
       await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
@@ -324,11 +348,15 @@ class Relpos {
   async attentionMap(options) {
     const where = 'relpos.attentionMap';
     requireOptionsObject(where, 'options', options);
-    const { scheme, params = {}, onProgress, signal, ...rest } = options;
+    const { scheme, params = {}, onProgress, signal, workers, ...rest } = options;
     if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
     requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
+    if (workers !== undefined) {
+      const pool = await withPool(where, workers);
+      return (await poolModule()).splitMap(pool, merged, { onProgress, signal, where });
+    }
     const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
     return result.data;
   }
@@ -345,28 +373,6 @@ class Relpos {
   heapInUse() {
     return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0);
   }
-}
-
-// attention's options: params merged in (params wins), `view` and `out` taken out, the mask turned
-// into a tensor plus maskKind, q / k / v checked for a tensor shape.
-function attentionOptions(where, options) {
-  requireOptionsObject(where, 'options', options);
-  const { scheme, params = {}, ...rest } = options;
-  if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
-  requireOptionsObject(where, 'params', params);
-  const { view = false, out, mask, ...given } = { ...rest, ...params };
-  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
-  if (out !== undefined && !(out instanceof Float32Array)) {
-    throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
-  }
-  if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
-  const merged = normaliseOptions(where, given);
-  if (mask !== undefined) Object.assign(merged, toMask(where, mask));
-  for (const name of ['q', 'k']) {
-    requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
-  }
-  if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
-  return { scheme, merged, view, out };
 }
 
 function attentionResult(result) {
