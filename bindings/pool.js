@@ -272,7 +272,9 @@ export async function runParts(pool, parts, { onProgress, signal, where }) {
     );
   } catch (error) {
     if (signal?.aborted || error?.name === 'AbortError') throw abortError(where);
-    const prefix = error.message.startsWith(`${where}:`) ? '' : `${where}: `;
+    // The core's own messages already name their call (as the one-thread call's do); the pool's
+    // (a worker that died) gain the name of the call that failed.
+    const prefix = /^relpos\.[\w.]+: /.test(error.message) ? '' : `${where}: `;
     throw new (ERRORS[error.name] ?? Error)(`${prefix}${error.message}`, { cause: error });
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -362,12 +364,22 @@ export async function splitAttention(pool, { merged, scheme, out }, control) {
   const rowInputs = [];
   for (const name of ['mask', 'B']) {
     const shape = shapeOf(merged[name]);
-    if (shape && shape.length >= 2 && shape.at(-2) === n && shape.at(-1) === m)
-      {rowInputs.push([name, shape.length - 2]);}
+    if (shape && shape.length >= 2 && shape.at(-2) === n && shape.at(-1) === m) {
+      rowInputs.push([name, shape.length - 2]);
+    }
   }
   const pShape = shapeOf(merged.P);
   if (pShape && pShape.length === 3 && pShape[0] === n && pShape[1] === m) rowInputs.push(['P', 0]);
-  const ranges = typeof base === 'number' && Number.isFinite(base) ? cuts(0, n, pool.size) : [[0, n]];
+  // The core computes query rows in blocks of rowsPerBlock(m) (src/relpos/ops/attention.cpp: a
+  // block of weights within 256 KiB, whole register tiles of 4 rows), and a row's arithmetic
+  // depends on the block it shares (the key range and logit tiles of its 4-row tile): parts are
+  // whole blocks, so each worker runs exactly the blocks the one-thread call runs.
+  const block = Math.floor(Math.min(256, Math.max(4, Math.floor(65536 / Math.max(m, 1)))) / 4) * 4;
+  const blocks = Math.ceil(n / block);
+  const ranges =
+    typeof base === 'number' && Number.isFinite(base)
+      ? cuts(0, blocks, pool.size).map(([a, b]) => [a * block, Math.min(n, b * block)])
+      : [[0, n]];
   const args = ranges.map(([a, b]) => {
     const part = { ...merged };
     if (ranges.length > 1) {
