@@ -229,6 +229,39 @@ export function cuts(first, end, parts) {
 }
 
 /**
+ * Cuts units 0 … count − 1 into at most `parts` non-empty ranges of nearly equal total weight
+ * (`weight(u)` ≥ 0, the work of unit u): a causal row sees more keys the later it sits, so equal
+ * row counts would leave the first worker idle half the time.
+ */
+export function weightedCuts(count, parts, weight) {
+  const prefix = [0];
+  for (let u = 0; u < count; u++) prefix.push(prefix[u] + Math.max(0, weight(u)));
+  const total = prefix[count];
+  const wanted = Math.max(1, Math.min(parts, count));
+  if (!(total > 0)) return cuts(0, count, wanted);
+  const bounds = [0];
+  for (let t = 1; t < wanted; t++) {
+    const goal = (t * total) / wanted;
+    let u = bounds.at(-1) + 1;
+    while (u < count - (wanted - t) && prefix[u] < goal) u++;
+    // The nearer of the two unit edges around the goal.
+    if (u > bounds.at(-1) + 1 && goal - prefix[u - 1] < prefix[u] - goal) u--;
+    bounds.push(u);
+  }
+  bounds.push(count);
+  return bounds.slice(0, -1).map((a, t) => [a, bounds[t + 1]]);
+}
+
+/** The work of sequence rows [a, b) of a call with m keys: all m each, or up to the diagonal. */
+function rowWork(a, b, m, causal, base) {
+  if (!causal) return (b - a) * m;
+  // Row i sees keys 0 … i + base (at most m): the sum of min(m, i + base + 1) over the rows.
+  let sum = 0;
+  for (let i = a; i < b; i++) sum += Math.max(0, Math.min(m, i + base + 1));
+  return sum;
+}
+
+/**
  * Runs parts on the pool with one progress and one cancellation for them all: `parts` is a list of
  * { method, args, share } (shares sum to 1). Resolves with the results in order; the first failure
  * cancels every other part and rejects with that failure.
@@ -376,10 +409,16 @@ export async function splitAttention(pool, { merged, scheme, out }, control) {
   // whole blocks, so each worker runs exactly the blocks the one-thread call runs.
   const block = Math.floor(Math.min(256, Math.max(4, Math.floor(65536 / Math.max(m, 1)))) / 4) * 4;
   const blocks = Math.ceil(n / block);
+  const causal = merged.causal === true;
+  const work = (a, b) => rowWork(a, b, m, causal, base);
   const ranges =
     typeof base === 'number' && Number.isFinite(base)
-      ? cuts(0, blocks, pool.size).map(([a, b]) => [a * block, Math.min(n, b * block)])
+      ? weightedCuts(blocks, pool.size, (u) => work(u * block, Math.min(n, (u + 1) * block))).map(([a, b]) => [
+          a * block,
+          Math.min(n, b * block),
+        ])
       : [[0, n]];
+  const total = ranges.reduce((sum, [a, b]) => sum + work(a, b), 0);
   const args = ranges.map(([a, b]) => {
     const part = { ...merged };
     if (ranges.length > 1) {
@@ -394,7 +433,11 @@ export async function splitAttention(pool, { merged, scheme, out }, control) {
   });
   const results = await runParts(
     pool,
-    ranges.map(([a, b], t) => ({ method: 'attentionAsync', args: [args[t]], share: (b - a) / n })),
+    ranges.map(([a, b], t) => ({
+      method: 'attentionAsync',
+      args: [args[t]],
+      share: total > 0 ? work(a, b) / total : 1 / ranges.length,
+    })),
     control,
   );
   if (results.length === 1) return results[0];

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { load, terminateWorkers } from '../../bindings/index.js';
-import { autoWorkers, cuts, poolSize, sharedPool } from '../../bindings/pool.js';
+import { autoWorkers, cuts, poolSize, sharedPool, weightedCuts } from '../../bindings/pool.js';
 
 const rp = (await load()).unbounded();
 afterAll(() => terminateWorkers());
@@ -62,6 +62,35 @@ describe('pool sizes', () => {
         },
       ),
     );
+  });
+
+  it('weighted cuts tile the units, none empty, each within one unit of an equal share of the work', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 8 }),
+        (weights, parts) => {
+          const ranges = weightedCuts(weights.length, parts, (u) => weights[u]);
+          expect(ranges.length).toBe(Math.min(parts, weights.length));
+          expect(ranges[0][0]).toBe(0);
+          expect(ranges.at(-1)[1]).toBe(weights.length);
+          const total = weights.reduce((x, y) => x + y, 0);
+          const heaviest = Math.max(...weights);
+          let start = 0;
+          for (const [a, b] of ranges) {
+            expect(a).toBe(start);
+            expect(b).toBeGreaterThan(a);
+            start = b;
+            const work = weights.slice(a, b).reduce((x, y) => x + y, 0);
+            if (total > 0) expect(work).toBeLessThanOrEqual(total / ranges.length + 2 * heaviest);
+          }
+        },
+      ),
+    );
+    // A causal triangle over two workers: the cut sits near n/√2, not n/2.
+    const [a, b] = weightedCuts(1000, 2, (u) => u + 1);
+    expect(a[1]).toBeGreaterThan(700);
+    expect(b[0]).toBeLessThan(715);
   });
 
   it('bad counts are RangeErrors naming the call; the module keeps working', async () => {
