@@ -126,15 +126,8 @@ function longContext(pane, prefix) {
       const fraction = typeof p === 'number' ? p : (p?.fraction ?? (p?.total ? p.done / p.total : (p?.progress ?? 0)));
       progress.value = Math.max(0, Math.min(1, fraction));
     };
-    // Split over a pool of workers ('auto': the cores less one), the same map bit for bit (docs/workers.md).
-    const options = {
-      n: Number(n.value),
-      scheme: info.id,
-      params,
-      size: Number(size.value),
-      pool: pool.value,
-      workers: 'auto',
-    };
+    // workers: a pool ('auto': the cores less one) splits the map's rows, same bits (docs/workers.md).
+    const options = { n: +n.value, scheme: info.id, params, size: +size.value, pool: pool.value, workers: 'auto' };
     if (Number(seed.value) > 0) options.seed = Number(seed.value);
     const started = performance.now();
     try {
