@@ -5,7 +5,7 @@ import { applyI18n, initI18n } from '../i18n/index.js';
 import { CLAIMS, claimDefaults } from './claims.js';
 import { mountLabs } from './lab.js';
 import { createPane, syncHash } from './pane.js';
-import { renderAllMath } from './tex.js';
+import { loadMath, releaseMath, renderAllMath } from './tex.js';
 import { showBuild } from './ui.js';
 
 const SECTIONS = {
@@ -140,6 +140,9 @@ function startExplorer(rp) {
 }
 
 export async function start(rpReady) {
+  // KaTeX (script, CSS, fonts) waits for the explorer's first heatmap (index.html marks the page), or
+  // for a core that failed to load.
+  rpReady.catch(releaseMath);
   initI18n();
   padAnchors();
   let rpLoaded = null;
@@ -159,7 +162,11 @@ export async function start(rpReady) {
   // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
   // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
   // failed to), so the first view does not wait for it (docs/build.md).
-  const analysisReady = startExplorer(rp).then(() => rp.analysis.ready);
+  // The demos mount once formulas can be typeset too, so a mounted section is a finished one.
+  const analysisReady = startExplorer(rp).then(() => {
+    releaseMath();
+    return Promise.all([rp.analysis.ready, loadMath()]);
+  });
   analysisReady.then(() => {
     rpLoaded = rp;
     for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
