@@ -84,7 +84,14 @@ try {
     await page.goto(host.url);
     await page.waitForFunction(() => window.__firstHeatmap !== undefined, null, { timeout: 120000, polling: 50 });
     const measured = await page.evaluate(() => ({
-      waterfall: performance.getEntriesByType("resource").map((r) => [r.name.replace(location.origin, ""), Math.round(r.startTime), Math.round(r.responseEnd), r.transferSize]),
+      waterfall: performance
+        .getEntriesByType('resource')
+        .map((r) => [
+          r.name.replace(location.origin, ''),
+          Math.round(r.startTime),
+          Math.round(r.responseEnd),
+          r.transferSize,
+        ]),
       firstHeatmapMs: window.__firstHeatmap,
       resources: [
         {
