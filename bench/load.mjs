@@ -33,12 +33,24 @@ if (!root) {
   });
 }
 
-// Runs in the page before its scripts: the time the first heatmap is drawn.
+// Runs in the page before its scripts: the time the first heatmap is drawn, and (for the
+// waterfall) when the core's wasm was instantiated and how long the heatmap took to compute and draw.
 function instrument() {
+  window.__phases = {};
+  const original = WebAssembly.instantiateStreaming;
+  if (original) {
+    WebAssembly.instantiateStreaming = async function (...args) {
+      const result = await original.apply(this, args);
+      window.__phases.wasmReady ??= Math.round(performance.now());
+      return result;
+    };
+  }
   document.addEventListener(
     'relpos-render',
     (event) => {
-      if (window.__firstHeatmap === undefined && event.target.id === 'map') window.__firstHeatmap = performance.now();
+      if (window.__firstHeatmap !== undefined || event.target.id !== 'map') return;
+      window.__firstHeatmap = performance.now();
+      Object.assign(window.__phases, { computeMs: event.detail?.computeMs, drawMs: event.detail?.drawMs });
     },
     true,
   );
@@ -110,7 +122,10 @@ try {
       bytes[kindOf(r.name)] = (bytes[kindOf(r.name)] ?? 0) + r.transferSize;
     }
     runs.push({ ms: measured.firstHeatmapMs, bytes });
-    if (process.env.RELPOS_LOAD_WATERFALL) console.table(measured.waterfall);
+    if (process.env.RELPOS_LOAD_WATERFALL) {
+      console.table(measured.waterfall);
+      console.log(await page.evaluate(() => window.__phases));
+    }
     console.log(
       `load ${run + 1}: first heatmap ${Math.round(measured.firstHeatmapMs)} ms; before it ${Object.entries(bytes)
         .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`)
