@@ -2,8 +2,6 @@
 // top and the demos of each section, each mounted only when it comes near the viewport. Sentences that
 // state a measured fact (data-claim) are filled with the numbers their check computes (claims.js).
 import { applyI18n, initI18n } from '../i18n/index.js';
-import { CLAIMS, claimDefaults } from './claims.js';
-import { mountLabs } from './lab.js';
 import { createPane, syncHash } from './pane.js';
 import { loadMath, releaseMath, renderAllMath } from './tex.js';
 import { showBuild } from './ui.js';
@@ -20,8 +18,22 @@ const SECTIONS = {
   s219: () => import('./sections/s219.js'),
 };
 
-/** Fills the claim sentences under `root` with the numbers measured at the page's defaults. */
+// The claims (and the verdicts they read) and the lab slots are used once the analysis module has
+// loaded, after the first heatmap: their modules are fetched then, not before it.
+let claimsModule = null;
+const laterModules = () =>
+  Promise.all([import('./claims.js'), import('./lab.js')]).then(([claims, lab]) => {
+    claimsModule = claims;
+    return lab;
+  });
+
+/**
+ * Fills the claim sentences under `root` with the numbers measured at the page's defaults (once
+ * the claims module has loaded: start() fills the sections shown before then).
+ */
 export function fillClaims(rp, root) {
+  if (!claimsModule) return;
+  const { CLAIMS, claimDefaults } = claimsModule;
   for (const span of root.querySelectorAll('[data-claim]')) {
     const claim = CLAIMS[span.dataset.i18n];
     if (!claim || claim.lab || span.dataset.holds) continue;
@@ -165,12 +177,12 @@ export async function start(rpReady) {
   // The demos mount once formulas can be typeset too, so a mounted section is a finished one.
   const analysisReady = startExplorer(rp).then(() => {
     releaseMath();
-    return Promise.all([rp.analysis.ready, loadMath()]);
+    return Promise.all([rp.analysis.ready, loadMath(), laterModules()]);
   });
-  analysisReady.then(() => {
+  analysisReady.then(([, , lab]) => {
     rpLoaded = rp;
     for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
-    mountLabs(rp);
+    lab.mountLabs(rp);
   });
   const mount = (container) => {
     if (container.dataset.state) return;
