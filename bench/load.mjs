@@ -6,7 +6,8 @@
 // first live heatmap (the explorer's <relpos-heatmap id="map"> drawn from the core), median of
 // five cold loads, against the 2.5 s target, and the bytes transferred before it by kind.
 //   node bench/load.mjs [--root DIR] (a built site; default: build one into a temporary folder)
-//   RELPOS_LOAD_RUNS=5, RELPOS_CHROMIUM=/usr/bin/chromium
+//   RELPOS_LOAD_RUNS=5, RELPOS_CHROMIUM=/usr/bin/chromium; RELPOS_LOAD_DESKTOP=1 loads without
+//   emulation at 1280 × 900 (the desktop first view of tests/browser/first-view.test.js), for A/B runs
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { serveSite } from '../scripts/serve-site.mjs';
 
 const TARGET_MS = 2500;
 const RUNS = Number(process.env.RELPOS_LOAD_RUNS ?? 5);
+const DESKTOP = process.env.RELPOS_LOAD_DESKTOP === '1';
 const PROFILE = { latency: 150, downloadKbps: 1600, uploadKbps: 750, cpu: 4, viewport: { width: 390, height: 844 } };
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
@@ -74,25 +76,25 @@ const browser = await chromium.launch({
 const runs = [];
 try {
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext({
-      serviceWorkers: 'block',
-      viewport: PROFILE.viewport,
-      deviceScaleFactor: 3,
-      isMobile: true,
-      hasTouch: true,
-    });
+    const context = await browser.newContext(
+      DESKTOP
+        ? { serviceWorkers: 'block', viewport: { width: 1280, height: 900 } }
+        : { serviceWorkers: 'block', viewport: PROFILE.viewport, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+    );
     await context.addInitScript(instrument);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: PROFILE.latency,
-      downloadThroughput: (PROFILE.downloadKbps * 1000) / 8,
-      uploadThroughput: (PROFILE.uploadKbps * 1000) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
+    if (!DESKTOP) {
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: PROFILE.latency,
+        downloadThroughput: (PROFILE.downloadKbps * 1000) / 8,
+        uploadThroughput: (PROFILE.uploadKbps * 1000) / 8,
+      });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
+    }
     await page.goto(host.url);
     await page.waitForFunction(() => window.__firstHeatmap !== undefined, null, { timeout: 120000, polling: 50 });
     const measured = await page.evaluate(() => ({
@@ -143,7 +145,7 @@ const sorted = [...runs].sort((a, b) => a.ms - b.ms);
 const middle = sorted[sorted.length >> 1];
 const total = (b) => Object.values(b).reduce((x, y) => x + y, 0);
 console.log(
-  `\nslow phone (150 ms RTT, 1.6 Mbps down, 750 kbps up, CPU ×4, 390 × 844, cold): first live heatmap median of ${runs.length} ` +
+  `\n${DESKTOP ? 'desktop (no emulation, 1280 × 900, cold)' : 'slow phone (150 ms RTT, 1.6 Mbps down, 750 kbps up, CPU ×4, 390 × 844, cold)'}: first live heatmap median of ${runs.length} ` +
     `${(middle.ms / 1000).toFixed(2)} s (target ≤ ${(TARGET_MS / 1000).toFixed(1)} s) ${middle.ms <= TARGET_MS ? 'PASS' : 'MISS'}; ` +
     `${(total(middle.bytes) / 1024).toFixed(0)} KB before it (${Object.entries(middle.bytes)
       .sort((a, b) => b[1] - a[1])
