@@ -175,7 +175,10 @@ export class Pool {
       slot.busy = true;
       if (!slot.connection || slot.connection.dead) slot.connection = new Connection(this.#spawn());
       let args = job.args;
-      if (job.control) args = [...args.slice(0, -1), { ...args.at(-1), __relposControl: true }];
+      if (job.control) {
+        const marks = job.onProgress ? { __relposControl: true } : { __relposControl: true, __relposProgress: false };
+        args = [...args.slice(0, -1), { ...args.at(-1), ...marks }];
+      }
       slot.connection
         .call(++nextId, job.method, args, { onProgress: job.onProgress, signal: job.signal })
         .then(job.resolve, job.reject)
@@ -286,11 +289,15 @@ export async function runParts(pool, parts, { onProgress, signal, where }) {
           .call(part.method, part.args, {
             control: true,
             signal: inner.signal,
-            onProgress: (value, detail) => {
-              done[t] = value;
-              if (part.onProgress) part.onProgress(value, detail);
-              else report();
-            },
+            // Only a caller that listens gets progress posted from the workers.
+            onProgress:
+              onProgress || part.onProgress
+                ? (value, detail) => {
+                    done[t] = value;
+                    if (part.onProgress) part.onProgress(value, detail);
+                    else report();
+                  }
+                : undefined,
           })
           .then((result) => {
             done[t] = 1;
@@ -478,10 +485,12 @@ export function splitTrain(pool, runs, { onProgress, signal, where }) {
       method: 'lab.train',
       args: [run],
       share: 1 / runs.length,
-      onProgress: (value, detail) => {
-        fractions[index] = value;
-        onProgress?.(total(), { run: index, fraction: value, detail });
-      },
+      onProgress:
+        onProgress &&
+        ((value, detail) => {
+          fractions[index] = value;
+          onProgress(total(), { run: index, fraction: value, detail });
+        }),
     })),
     { signal, where },
   );
