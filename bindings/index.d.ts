@@ -159,7 +159,18 @@ export interface AttentionOutput {
   output: Tensor;
 }
 
-type AttentionControl = { onProgress?: (fraction: number) => void; signal?: AbortSignal };
+type AttentionControl = {
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  /**
+   * Split the call over a pool of N workers (Node worker threads, browser Web Workers) or 'auto'
+   * (the cores less one, at least one); the result equals the one-thread result bit for bit.
+   */
+  workers?: Workers;
+};
+
+/** A worker count: a whole number from 1 to 256, or 'auto' (the cores less one, at least one). */
+export type Workers = number | 'auto';
 
 export interface Frequencies {
   /** Rotary inverse frequencies, rotaryDim/2 values. */
@@ -408,6 +419,8 @@ export interface Relpos {
       mapRows?: [number, number];
       onProgress?: (fraction: number) => void;
       signal?: AbortSignal;
+      /** Split the map rows over a pool of N workers or 'auto' (docs/workers.md); the same map bit for bit. */
+      workers?: Workers;
     },
   ): Promise<Tensor>;
 
@@ -481,3 +494,6 @@ export function load(options?: LoadOptions): Promise<Relpos>;
 
 /** Package version. */
 export const version: string;
+
+/** Stops the workers that calls with `workers` started; a later such call starts fresh ones. */
+export function terminateWorkers(): Promise<void>;

@@ -11,19 +11,35 @@ import { exceptionsSupported, relaxedSimdSupported, simdSupported } from './simd
 import {
   deepFreeze,
   isPlainObject,
-  isTypedArray,
   normaliseOptions,
   requireMatrix,
   requireOptionsObject,
   requireSchemeId,
-  requireTensor,
   squeezeLeading,
-  toMask,
   toTensor,
 } from './convert.js';
+import { attentionOptions, attentionResult, checkAxes, headsToRows, withNotes } from './attention-options.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
+
+// The worker pool (pool.js) is fetched on the first call with `workers`.
+const poolModule = () => import('./pool.js');
+
+/** The shared pool of `workers` (N | 'auto'); a RangeError naming `where` for a bad count. */
+async function withPool(where, workers) {
+  const { poolSize, sharedPool } = await poolModule();
+  return sharedPool(poolSize(where, workers));
+}
+
+async function splitTrain(pool, runs, control) {
+  return (await poolModule()).splitTrain(pool, runs, control);
+}
+
+/** Stops the workers of calls made with `workers` (a later such call starts fresh ones). */
+export async function terminateWorkers() {
+  (await poolModule()).terminateShared();
+}
 
 export const version = '0.1.0';
 
@@ -198,6 +214,8 @@ class Relpos {
       ready,
       schema: () => parseJson(unwrap(this.#secondModule('relpos.lab.schema').labSchemaJson())),
       runJob: (kind, options, control) => runJob(this.#secondModule(control.where), unwrap, kind, options, control),
+      pooled: (runs, workers, control) =>
+        withPool(control.where, workers).then((pool) => splitTrain(pool, runs, control)),
     });
   }
 
@@ -441,9 +459,14 @@ class Relpos {
   async attentionAsync(options) {
     const where = 'relpos.attentionAsync';
     requireOptionsObject(where, 'options', options);
-    const { onProgress, signal, ...rest } = options;
-    const { scheme, merged, view, out, shapes } = attentionOptions(where, rest);
+    const { onProgress, signal, workers, ...rest } = options;
+    const checked = attentionOptions(where, rest);
+    const { scheme, merged, view, out, shapes } = checked;
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    if (workers !== undefined) {
+      const pool = await withPool(where, workers);
+      return (await poolModule()).splitAttention(pool, checked, { onProgress, signal, where });
+    }
     if (scheme !== undefined) merged.scheme = scheme;
     const result = attentionResult(
       await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
@@ -467,11 +490,15 @@ class Relpos {
   async attentionMap(options) {
     const where = 'relpos.attentionMap';
     requireOptionsObject(where, 'options', options);
-    const { scheme, params = {}, onProgress, signal, ...rest } = options;
+    const { scheme, params = {}, onProgress, signal, workers, ...rest } = options;
     if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
     requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
+    if (workers !== undefined) {
+      const pool = await withPool(where, workers);
+      return (await poolModule()).splitMap(pool, merged, { onProgress, signal, where });
+    }
     const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
     return result.data;
   }
@@ -488,38 +515,6 @@ class Relpos {
   heapInUse() {
     return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0);
   }
-}
-
-// attention's options: a layer's settings filled in, params merged in (params wins), `view` and
-// `out` taken out, q / k / v read in their `axes`, the mask turned into a tensor plus maskKind.
-// Returns what the call needs to put the output back into the caller's axes too.
-// `cached`: the m keys live in a KV cache (rp.kvCache), not in the options.
-function attentionOptions(where, options, cached) {
-  requireOptionsObject(where, 'options', options);
-  const { layer, ...own } = options;
-  const { scheme, params = {}, ...rest } = layer === undefined ? own : withLayer(where, layer, own);
-  if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
-  requireOptionsObject(where, 'params', params);
-  const { view = false, out, mask, maskKind, axes, temperatureTuning, ...given } = { ...rest, ...params };
-  if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
-  if (out !== undefined && !(out instanceof Float32Array)) {
-    throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
-  }
-  if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
-  const merged = normaliseOptions(where, given);
-  if (temperatureTuning !== undefined) merged.temperatureTuning = toTemperature(where, temperatureTuning);
-  const shapes = readAxes(where, merged, axes);
-  if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {
-    throw new TypeError(`${where}: out receives the output in [batch, n, heads·dv]; with axes: 'bhnd' leave out out`);
-  }
-  for (const name of cached ? ['q'] : ['q', 'k']) {
-    requireTensor(where, name, merged[name], name === 'q' ? '[n, heads*d]' : '[m, heads*d]');
-  }
-  if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
-  const m = cached ? cached.m : merged.k.shape[merged.k.shape.length - 2];
-  if (mask !== undefined) Object.assign(merged, keyPadding(where, toMask(where, mask, maskKind), merged, m));
-  else if (maskKind !== undefined) merged.maskKind = maskKind; // the core says it needs a mask
-  return { scheme, merged, view, out, shapes };
 }
 
 // rp.rotate's x in `axes` ('bnd' [batch, n, heads·d], 'bhnd' [batch, heads, n, d], 'nhd'
@@ -591,204 +586,6 @@ function rowsCall(where, input, tensor, axes, options) {
   };
   const heading = read === 'bhnd' ? { heads: h } : {};
   return { options: { ...options, ...heading, positions, [input]: rows }, restore };
-}
-
-// The settings a layer group (rp.fromConfig(…).groups, rp.presets[…].groups) runs with, under the
-// caller's options; an option the caller gives that the layer sets differently is refused.
-const LAYER_OPTIONS = [
-  'scheme',
-  'params',
-  'heads',
-  'kvHeads',
-  'causal',
-  'scale',
-  'slidingWindow',
-  'attentionChunkSize',
-  'softcap',
-  'temperatureTuning',
-];
-function withLayer(where, layer, options) {
-  if (!isPlainObject(layer) || typeof layer.scheme !== 'string' || !isPlainObject(layer.params)) {
-    throw new TypeError(
-      `${where}: layer must be a group of rp.fromConfig(…).groups or rp.presets[…].groups ({ scheme, params, heads, … }), got ${layer === null ? 'null' : typeof layer}`,
-    );
-  }
-  if (typeof layer.refuses === 'string') {
-    throw new RangeError(`${where}: this layer cannot run as one call: ${layer.refuses}`);
-  }
-  const set = {};
-  for (const name of LAYER_OPTIONS) if (layer[name] !== undefined) set[name] = layer[name];
-  const conflict = (name, mine, given) => {
-    if (JSON.stringify(mine) !== JSON.stringify(given)) {
-      throw new RangeError(
-        `${where}: ${name} is set by the layer (${JSON.stringify(mine)}); got ${JSON.stringify(given)} as well — leave it out, or pass the layer's fields yourself without layer`,
-      );
-    }
-  };
-  const { params = {}, ...rest } = options;
-  requireOptionsObject(where, 'params', params);
-  for (const [name, value] of Object.entries(rest)) if (name in set) conflict(name, set[name], value);
-  // The caller's params add to the layer's (a learned table, for one); a name in both must agree.
-  for (const [name, value] of Object.entries(params)) {
-    if (name in set.params) conflict(`params.${name}`, set.params[name], value);
-  }
-  for (const need of layer.needs ?? []) {
-    if (rest[need.option] === undefined && params[need.option] === undefined) {
-      throw new RangeError(
-        `${where}: this layer needs ${need.option} (${need.why}), which a config.json does not hold`,
-      );
-    }
-  }
-  return { ...set, ...rest, params: { ...set.params, ...params } };
-}
-
-// temperatureTuning { floorScale, attnScale } as the core's two numbers [floorScale, attnScale]
-// (which may also be given as they are), in float64.
-function toTemperature(where, value) {
-  if (Array.isArray(value) || isTypedArray(value)) return toTensor(where, 'temperatureTuning', value);
-  const number = (x) => typeof x === 'number';
-  if (!isPlainObject(value) || !number(value.floorScale) || !number(value.attnScale)) {
-    throw new TypeError(
-      `${where}: temperatureTuning must be { floorScale, attnScale } with numbers (Llama 4: { floorScale: 8192, attnScale: 0.1 }), got ${JSON.stringify(value)}`,
-    );
-  }
-  for (const key of ['floorScale', 'attnScale']) {
-    if (!Number.isFinite(value[key])) {
-      throw new RangeError(`${where}: temperatureTuning.${key} must be finite, got ${value[key]}`);
-    }
-  }
-  const extra = Object.keys(value).filter((key) => key !== 'floorScale' && key !== 'attnScale');
-  if (extra.length) {
-    throw new RangeError(`${where}: temperatureTuning has no field '${extra[0]}' (floorScale, attnScale)`);
-  }
-  return { shape: [2], data: Float64Array.of(value.floorScale, value.attnScale) };
-}
-
-const AXES = ['bnd', 'bhnd', 'nhd'];
-
-function checkAxes(where, axes) {
-  if (axes === undefined || AXES.includes(axes)) return;
-  const what = `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d])`;
-  if (typeof axes !== 'string') throw new TypeError(`${what}, got ${typeof axes}`);
-  throw new RangeError(`${what}, got '${axes}'`);
-}
-
-// q, k, v in the caller's axes → the core's [batch?, n, heads·d]; heads (kvHeads) taken from the
-// shape when it has a heads axis. A 3-D tensor without `axes` whose middle axis equals heads
-// (kvHeads for k, v) reads two ways and is refused.
-function readAxes(where, merged, axes) {
-  checkAxes(where, axes);
-  const shapes = { axes: axes ?? 'bnd' };
-  const givenKv = merged.kvHeads;
-  for (const name of ['q', 'k', 'v']) {
-    const t = merged[name];
-    if (!t || !Array.isArray(t.shape)) continue;
-    const headsName = name === 'q' ? 'heads' : merged.kvHeads !== undefined ? 'kvHeads' : 'heads';
-    const heads = merged[headsName] ?? 1;
-    const rank = t.shape.length;
-    if (axes === undefined) {
-      if (rank === 4) {
-        throw new TypeError(
-          `${where}: ${name} has 4 axes [${t.shape.join(', ')}]; say how to read them: axes: 'bhnd' for PyTorch's [batch, heads, n, d]`,
-        );
-      }
-      if (rank === 3 && t.shape[1] === heads && typeof heads === 'number') {
-        const [a, b, c] = t.shape;
-        throw new TypeError(
-          `${where}: ${name} [${t.shape.join(', ')}] reads two ways: as [batch, n, heads·d] (batch ${a}, n ${b}, d ${c / heads}) or as [n, heads, d] (n ${a}, ${headsName} ${b}, d ${c}); say which with axes: 'bnd' or 'nhd'`,
-        );
-      }
-      continue;
-    }
-    if (axes === 'bnd') continue;
-    const want = axes === 'bhnd' ? 4 : 3;
-    if (rank !== want) {
-      throw new TypeError(
-        `${where}: ${name} must have ${want} axes for axes: '${axes}' (${axes === 'bhnd' ? '[batch, heads, n, d]' : '[n, heads, d]'}), got [${t.shape.join(', ')}]`,
-      );
-    }
-    const h = t.shape[1];
-    const own = name === 'q' ? 'heads' : 'kvHeads';
-    // k's heads axis gives kvHeads unless the caller did; v must agree with k.
-    const declared = name === 'q' ? merged.heads : name === 'k' ? givenKv : (merged.kvHeads ?? merged.heads);
-    if (declared !== undefined && declared !== h) {
-      throw new RangeError(`${where}: ${name} has ${h} heads on its heads axis, but ${own} is ${declared}`);
-    }
-    if (name === 'q') merged.heads = h;
-    else if (name === 'k' && h !== merged.heads) merged.kvHeads = h;
-    if (axes === 'nhd') {
-      merged[name] = { shape: [t.shape[0], t.shape[1] * t.shape[2]], data: t.data };
-    } else {
-      const [batch, hh, n, d] = t.shape;
-      merged[name] = { shape: [batch, n, hh * d], data: headsToRows(t.data, batch, hh, n, d) };
-      shapes.batch = batch;
-    }
-    if (name === 'q') shapes.heads = h;
-  }
-  return shapes;
-}
-
-// [batch, heads, n, d] → [batch, n, heads·d], and back (rows: false).
-function headsToRows(data, batch, heads, n, d, rows = true) {
-  const out = new data.constructor(data.length);
-  for (let b = 0; b < batch; b++) {
-    for (let h = 0; h < heads; h++) {
-      for (let i = 0; i < n; i++) {
-        const split = ((b * heads + h) * n + i) * d;
-        const joined = ((b * n + i) * heads + h) * d;
-        if (rows) out.set(data.subarray(split, split + d), joined);
-        else out.set(data.subarray(joined, joined + d), split);
-      }
-    }
-  }
-  return out;
-}
-
-// A key-padding mask: Hugging Face's attention_mask [batch, m] (1 = a real token) as the core's
-// [batch, 1, 1, m], broadcast over heads and queries. With a batch equal to n the [n, m] reading
-// would fit too; then the caller says which by the shape.
-function keyPadding(where, { mask, maskKind }, merged, m) {
-  const q = merged.q.shape;
-  if (q.length !== 3 || mask.shape.length !== 2) return { mask, maskKind };
-  const [batch, n] = q;
-  if (mask.shape[0] !== batch || mask.shape[1] !== m) return { mask, maskKind };
-  if (batch === n && batch > 1) {
-    throw new TypeError(
-      `${where}: mask [${mask.shape.join(', ')}] reads two ways when batch = n = ${n}: a key-padding mask [batch, m] (Hugging Face's attention_mask) or one [n, m] mask for every sequence; give it as [${batch}, 1, 1, ${m}] or [1, ${n}, ${m}] → [${batch}, 1, ${n}, ${m}]`,
-    );
-  }
-  return { mask: { shape: [batch, 1, 1, m], data: mask.data }, maskKind };
-}
-
-function attentionResult(result, shapes) {
-  const out = {};
-  if (result.weights) out.weights = result.weights;
-  if (result.output) out.output = toCallerAxes(result.output, shapes);
-  return withNotes(out, result);
-}
-
-// The output [batch?, n, heads·dv] in the axes the caller's q came in.
-function toCallerAxes(output, shapes) {
-  if (!shapes || shapes.axes === 'bnd') return output;
-  const heads = shapes.heads;
-  if (shapes.axes === 'nhd') {
-    const [n, width] = output.shape;
-    return { shape: [n, heads, width / heads], data: output.data };
-  }
-  const [batch, n, width] = output.shape;
-  const dv = width / heads;
-  return { shape: [batch, heads, n, dv], data: headsToRows(output.data, batch, heads, n, dv, false) };
-}
-
-// The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
-// filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
-// every head; `notes` says what else the caller should know (T5 run with 1/√d). Present only when
-// they say something.
-function withNotes(value, { synthetic, sameForEveryHead, notes }) {
-  if (synthetic) value.synthetic = synthetic;
-  if (sameForEveryHead) value.sameForEveryHead = true;
-  if (notes) value.notes = notes;
-  return value;
 }
 
 const utf8 = new TextDecoder();

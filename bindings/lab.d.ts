@@ -131,10 +131,35 @@ export interface Lab {
   readonly defaults: Readonly<LabOptions>;
   /** Loads the analysis module if needed, then trains. */
   train(options?: LabOptions): Promise<LabResult>;
+  /**
+   * Several runs (a scheme or seed comparison), results in the order of `runs`, each equal bit for
+   * bit to `train(runs[i])`. With `workers` every run is a job on a worker of its own (Node worker
+   * threads, browser Web Workers; docs/workers.md); without, they train here one after another.
+   * @example await rp.lab.trainMany(['rope', 'alibi', 't5', 'nope'].map((scheme) => ({ scheme, steps: 200 })), { workers: 'auto' })
+   */
+  trainMany(runs: readonly LabOptions[], options?: LabManyOptions): Promise<LabResult[]>;
 }
+
+/** What trainMany reports: the fraction over all runs, then the run, its own fraction and detail. */
+export interface LabManyProgress {
+  run: number;
+  fraction: number;
+  detail?: LabProgress;
+}
+
+export interface LabManyOptions {
+  /** A pool of N workers, or 'auto' (the machine's cores less one, at least one). */
+  workers?: Workers;
+  onProgress?: (fraction: number, progress: LabManyProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** A worker count: a whole number from 1 to 256, or 'auto' (cores − 1, at least 1). */
+export type Workers = number | 'auto';
 
 export function createLab(module: {
   ready(): Promise<void>;
   schema(): LabSchema;
   runJob(kind: string, options: object, control: object): Promise<object>;
+  pooled?(runs: object[], workers: Workers, control: object): Promise<LabResult[]>;
 }): Lab;

@@ -32,6 +32,74 @@ function trainOptions(options) {
   return { core, onProgress, signal };
 }
 
+const MANY = 'relpos.lab.trainMany';
+
+// trainMany()'s runs (each as train() reads it) and its own options; a TypeError / RangeError
+// naming the run or option otherwise.
+function trainManyOptions(runs, options) {
+  if (!Array.isArray(runs) || runs.length === 0) {
+    throw new TypeError(`${MANY}: runs must be a non-empty array of train() options`);
+  }
+  if (!isPlainObject(options)) throw new TypeError(`${MANY}: options must be a plain object`);
+  const { workers, onProgress, signal, ...unknown } = options;
+  const extra = Object.keys(unknown);
+  if (extra.length) {
+    throw new RangeError(`${MANY}: unknown option '${extra[0]}'; allowed: 'workers', 'onProgress', 'signal'`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new TypeError(`${MANY}: onProgress must be a function`);
+  }
+  if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
+    throw new TypeError(`${MANY}: signal must be an AbortSignal`);
+  }
+  const cores = runs.map((run, index) => {
+    if (isPlainObject(run) && ('onProgress' in run || 'signal' in run || 'workers' in run)) {
+      throw new TypeError(`${MANY}: runs[${index}] must not hold onProgress, signal or workers (give them in options)`);
+    }
+    try {
+      return trainOptions(run).core;
+    } catch (error) {
+      throw new TypeError(error.message.replace(`${WHERE}: `, `${MANY}: runs[${index}]: `), { cause: error });
+    }
+  });
+  return { cores, workers, onProgress, signal };
+}
+
+// trainMany without workers: the runs one after another on this core.
+async function inTurn(cores, run, { onProgress, signal }) {
+  const results = [];
+  for (const [index, core] of cores.entries()) {
+    const progress =
+      onProgress &&
+      ((fraction, detail) => onProgress((index + fraction) / cores.length, { run: index, fraction, detail }));
+    results.push(await run(core, { onProgress: progress, signal }));
+  }
+  return results;
+}
+
+// rp.lab.trainMany, from train()'s `run` and the pool's `pooled`.
+function manyTrainer({ ready, run, pooled }) {
+  /**
+   * Several runs (a scheme or seed comparison): runs[i] are train() options; resolves with their
+   * results in order, each equal to train(runs[i])'s. `workers: N | 'auto'` trains each run as a
+   * job on a worker of its own (docs/workers.md); without it they train here one after another.
+   * onProgress(fraction, { run, fraction, detail }): the fraction over all runs, and that run's own
+   * fraction and train() detail.
+   */
+  return function trainMany(runs, options = {}) {
+    let checked;
+    try {
+      checked = trainManyOptions(runs, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { cores, workers, onProgress, signal } = checked;
+    if (workers === undefined) return ready().then(() => inTurn(cores, run, { onProgress, signal }));
+    if (!pooled) return Promise.reject(new Error(`${MANY}: workers are not available here`));
+    return pooled(cores, workers, { onProgress, signal, where: MANY });
+  };
+}
+
 // The train job's tensors as rp.lab.train returns them.
 function labResult(r, options) {
   return {
@@ -54,11 +122,12 @@ function labResult(r, options) {
  *   ready: () => Promise<void>,
  *   schema: () => object,
  *   runJob: (kind: string, options: object, control: object) => Promise<object>,
+ *   pooled?: (runs: object[], control: object) => Promise<object[]>,
  * }} module `ready` loads the analysis module (once); `schema` reads the core's lab schema
  *   { options, schemes, tasks } (throws while the module is loading); `runJob` steps a job of that
- *   module between event-loop turns
+ *   module between event-loop turns; `pooled` trains runs on a pool of workers (pool.js)
  */
-export function createLab({ ready, schema, runJob }) {
+export function createLab({ ready, schema, runJob, pooled }) {
   let frozen = null;
   let defaults = null;
   // The schema and the defaults, read from the module the first time they are needed.
@@ -115,6 +184,8 @@ export function createLab({ ready, schema, runJob }) {
       labResult(r, { ...defaults, ...core }),
     );
   }
+  const trainMany = manyTrainer({ ready, run, pooled });
+
   return Object.freeze({
     /** Resolves once the analysis module, which holds the lab, has loaded (the first read starts loading it). */
     get ready() {
@@ -133,5 +204,6 @@ export function createLab({ ready, schema, runJob }) {
       return loaded().defaults;
     },
     train,
+    trainMany,
   });
 }

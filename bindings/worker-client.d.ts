@@ -12,10 +12,23 @@ import type {
   TensorLike,
 } from './index.js';
 
-/** Options of long calls: progress in [0, 1] and cancellation. */
+import type { LabManyOptions, LabOptions, LabResult } from './lab.js';
+
+/** Options of long calls: progress in [0, 1], cancellation, and a pool of workers to split over. */
 export interface Control {
   onProgress?: (fraction: number, detail?: unknown) => void;
   signal?: AbortSignal;
+  /** attentionMap, attentionAsync: split over N workers of the client's pool, or 'auto' (cores − 1). */
+  workers?: number | 'auto';
+}
+
+/** The client's pool of workers (made by the first call with `workers`). */
+export interface WorkerPool {
+  readonly size: number;
+  /** Slots that hold a live worker. */
+  readonly live: number;
+  /** The Worker of slot `index`, or null (for tests: stop one to see the pool recover). */
+  workerOf(index: number): Worker | null;
 }
 
 export interface RelposWorker {
@@ -44,9 +57,13 @@ export interface RelposWorker {
   readonly presets: Promise<readonly Preset[]>;
   /** rp.analysis.* by name, as promises. */
   readonly analysis: Record<string, (...args: any[]) => Promise<any>>;
-  /** rp.lab.* by name, as promises. */
-  readonly lab: Record<string, (...args: any[]) => Promise<any>>;
-  /** Stops the worker: pending calls reject with an Error; a later call starts a fresh worker. */
+  /** rp.lab.* by name, as promises; trainMany with `workers` spreads the runs over the pool. */
+  readonly lab: Record<string, (...args: any[]) => Promise<any>> & {
+    trainMany(runs: readonly LabOptions[], options?: LabManyOptions): Promise<LabResult[]>;
+  };
+  /** The pool of calls with `workers`, or null before the first. */
+  readonly pool: WorkerPool | null;
+  /** Stops the worker and the pool's: pending calls reject with an Error; a later call starts fresh ones. */
   terminate(): void;
 }
 

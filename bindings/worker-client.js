@@ -11,7 +11,9 @@
 // browser without a word (seen through a Web Lock the worker holds while it lives) — rejects every
 // pending call with an Error saying so, and the next call starts a fresh worker.
 
-const ERRORS = { TypeError, RangeError, Error };
+import { attentionOptions } from './attention-options.js';
+import { Connection, Pool, poolSize, splitAttention, splitMap, splitTrain } from './pool.js';
+
 const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
 // Names a caller probes on any object (await, JSON.stringify) that must not become worker calls.
 const NOT_METHODS = new Set(['then', 'toJSON']);
@@ -25,81 +27,38 @@ function controlOf(args) {
   return { args: [...args.slice(0, -1), { ...rest, __relposControl: true }], onProgress, signal };
 }
 
-const STOPPED =
-  'relpos worker: the worker stopped (out of memory, or ended by the browser); pending calls failed, the next call starts a fresh worker';
-
-/** One worker and the calls pending on it; when the worker dies, every pending call rejects. */
-class Connection {
-  pending = new Map();
-  dead = false;
-
-  constructor(worker) {
-    this.worker = worker;
-    this.worker.onmessage = ({ data }) => this.#receive(data);
-    this.worker.onerror = (event) => {
-      event.preventDefault();
-      const what = event.message || 'the worker failed to start';
-      this.end(`relpos worker: ${what}; pending calls failed, the next call starts a fresh worker`);
-    };
-    // The worker holds this lock while it lives: our request for it is granted once it is gone.
-    if (globalThis.navigator?.locks) {
-      this.worker.postMessage({ type: 'hello', lock: `relpos-worker-${crypto.randomUUID()}` });
+// The calls a pool of workers splits (pool.js), with how each reads its arguments.
+const SPLIT = {
+  attentionMap: (pool, [options = {}, control = {}]) => {
+    const { workers: _workers, onProgress, signal, ...rest } = { ...options, ...control };
+    return splitMap(pool, rest, { onProgress, signal, where: 'relpos.attentionMap' });
+  },
+  attentionAsync: (pool, [options = {}, control = {}]) => {
+    const where = 'relpos.attentionAsync';
+    const { workers: _workers, onProgress, signal, ...rest } = { ...options, ...control };
+    const checked = attentionOptions(where, rest);
+    if (checked.view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    return splitAttention(pool, checked, { onProgress, signal, where });
+  },
+  'lab.trainMany': (pool, [runs, options = {}]) => {
+    const { workers: _workers, onProgress, signal, ...rest } = options;
+    const where = 'relpos.lab.trainMany';
+    const unknown = Object.keys(rest);
+    if (unknown.length) {
+      throw new RangeError(`${where}: unknown option '${unknown[0]}'; allowed: 'workers', 'onProgress', 'signal'`);
     }
-  }
+    if (!Array.isArray(runs) || runs.length === 0) {
+      throw new TypeError(`${where}: runs must be a non-empty array of train() options`);
+    }
+    return splitTrain(pool, runs, { onProgress, signal, where });
+  },
+};
 
-  /** Stops the worker; every pending call rejects with `message`. */
-  end(message) {
-    if (this.dead) return;
-    this.dead = true;
-    this.worker.terminate();
-    for (const entry of this.pending.values()) {
-      entry.cleanup();
-      entry.reject(new Error(message));
-    }
-    this.pending.clear();
-  }
-
-  #receive(data) {
-    if (data?.type === 'alive') {
-      navigator.locks.request(data.lock, () => this.end(STOPPED));
-      return;
-    }
-    if (data?.type === 'fatal') {
-      this.end(`relpos worker: ${data.error?.message ?? 'the core failed'}`);
-      return;
-    }
-    const entry = this.pending.get(data?.id);
-    if (!entry) return;
-    if (data.type === 'progress') {
-      entry.onProgress?.(data.value, data.detail);
-      return;
-    }
-    this.pending.delete(data.id);
-    entry.cleanup();
-    if (data.type === 'result') entry.resolve(data.result);
-    else entry.reject(new (ERRORS[data.error?.name] ?? Error)(data.error?.message ?? 'relpos worker failed'));
-  }
-
-  /** Posts a call; resolves with its result. */
-  call(id, method, args, { onProgress, signal }) {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(Object.assign(new Error('relpos worker: aborted'), { name: 'AbortError' }));
-        return;
-      }
-      const onAbort = () => this.worker.postMessage({ id, type: 'cancel' });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const cleanup = () => signal?.removeEventListener('abort', onAbort);
-      this.pending.set(id, { resolve, reject, onProgress, cleanup });
-      try {
-        this.worker.postMessage({ id, type: 'call', method, args });
-      } catch (error) {
-        this.pending.delete(id);
-        cleanup();
-        reject(new TypeError(`relpos worker: ${method} arguments cannot be sent to a worker (${error.message})`));
-      }
-    });
-  }
+/** The `workers` a split call asks for, or undefined (then the call goes to the one worker). */
+function workersOf(method, args) {
+  if (!(method in SPLIT)) return undefined;
+  const options = method === 'lab.trainMany' ? args[1] : { ...args[0], ...args[1] };
+  return options && typeof options === 'object' ? options.workers : undefined;
 }
 
 /**
@@ -113,18 +72,43 @@ export function createRelposWorker(url) {
       ? () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : () => new Worker(url, { type: 'module' });
   let connection = null;
+  let pool = null; // the workers of calls with `workers`, made for the count asked for
   let next = 0;
   const live = () => (connection && !connection.dead ? connection : (connection = new Connection(spawn())));
 
+  async function split(method, rawArgs, workers) {
+    const size = poolSize(`relpos.${method}`, workers);
+    if (pool?.size !== size) {
+      pool?.terminate('relpos worker: the pool was resized');
+      pool = new Pool(spawn, size);
+    }
+    return SPLIT[method](pool, rawArgs);
+  }
+
   function call(method, ...rawArgs) {
+    const workers = workersOf(method, rawArgs);
+    if (workers !== undefined) {
+      try {
+        return split(method, rawArgs, workers);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     const { args, onProgress, signal } = controlOf(rawArgs);
     return live().call(++next, method, args, { onProgress, signal });
   }
 
   const client = {
     call,
-    /** Stops the worker: pending calls reject; a later call starts a fresh worker. */
-    terminate: () => connection?.end('relpos worker: terminated'),
+    /** The pool of calls with `workers` (null before the first): its size, live workers, workerOf(i). */
+    get pool() {
+      return pool;
+    },
+    /** Stops the worker (and the pool's): pending calls reject; a later call starts fresh workers. */
+    terminate: () => {
+      connection?.end('relpos worker: terminated');
+      pool?.terminate();
+    },
   };
   for (const property of PROPERTIES) {
     Object.defineProperty(client, property, { get: () => call(property), enumerable: true });

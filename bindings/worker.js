@@ -95,8 +95,12 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
       // Long calls take { onProgress, signal } in their options object (the last argument).
       const last = args.at(-1);
       if (isPlainObject(last) && last.__relposControl === true) {
+        // __relposProgress: false — the caller wants no progress (a lab run then skips reading its
+        // curves after every step, and nothing is posted per step).
+        const progress = last.__relposProgress !== false;
         delete last.__relposControl;
-        last.onProgress = (value, detail) => scope.postMessage({ id, type: 'progress', value, detail });
+        delete last.__relposProgress;
+        if (progress) last.onProgress = (value, detail) => scope.postMessage({ id, type: 'progress', value, detail });
         last.signal = controller.signal;
       }
       const result = await fn(...args);

@@ -1,6 +1,6 @@
 // The playground: two schemes side by side (pane A with ids map, n, scheme, …; pane B prefixed b-),
 // any preset, a Hugging Face config.json read by rp.fromConfig, long-context pooled maps through
-// rp.attentionMap (in a Web Worker, so the page stays responsive), and the whole state in the URL hash.
+// rp.attentionMap (on a pool of Web Workers, so the page stays responsive), and the whole state in the URL hash.
 import { load } from '../bindings/index.js';
 import { applyI18n, initI18n, t } from './i18n/index.js';
 import { createPane, syncHash } from './tutorial/pane.js';
@@ -126,7 +126,8 @@ function longContext(pane, prefix) {
       const fraction = typeof p === 'number' ? p : (p?.fraction ?? (p?.total ? p.done / p.total : (p?.progress ?? 0)));
       progress.value = Math.max(0, Math.min(1, fraction));
     };
-    const options = { n: Number(n.value), scheme: info.id, params, size: Number(size.value), pool: pool.value };
+    // workers: a pool ('auto': the cores less one) splits the map's rows, same bits (docs/workers.md).
+    const options = { n: +n.value, scheme: info.id, params, size: +size.value, pool: pool.value, workers: 'auto' };
     if (Number(seed.value) > 0) options.seed = Number(seed.value);
     const started = performance.now();
     try {

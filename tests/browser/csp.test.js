@@ -15,6 +15,7 @@ const repo = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, ''
 // it is served from 'self' like any bundled app script.
 const PAGE_MODULE = `
 import { load } from '/@fs${repo}/bindings/index.js';
+import { createRelposWorker } from '/@fs${repo}/bindings/worker-client.js';
 import { renderHeatmap } from '/@fs${repo}/web/index.js';
 const report = { steps: [] };
 window.__report = report;
@@ -32,6 +33,15 @@ try {
   report.pixel = Array.from(pixel);
   const map = await rp.attentionMap({ n: 4096, scheme: 'alibi', size: 32 });
   report.mapShape = map.shape;
+  // The worker pool under the same policy: module Web Workers from 'self', through the client and
+  // through rp.attentionMap's own pool, the same bits as one thread.
+  const content = { n: 2048, seed: 1, scheme: 'rope', size: 32 };
+  const whole = await rp.attentionMap(content);
+  const client = createRelposWorker();
+  const viaClient = await client.attentionMap({ ...content, workers: 2 });
+  const direct = await rp.attentionMap({ ...content, workers: 2 });
+  report.poolSame = [viaClient, direct].map((m) => m.data.every((x, i) => Object.is(x, whole.data[i])));
+  client.terminate();
   document.querySelector('relpos-heatmap').setAttribute('n', '24');
   report.steps.push('done');
 } catch (error) {
@@ -157,6 +167,7 @@ describe('strict Content-Security-Policy', () => {
     expect(report.error).toMatch(/^RangeError: relpos\.bias: n must be finite, got NaN/);
     expect(report.pixel[3]).toBe(255);
     expect(report.mapShape).toEqual([32, 32]);
+    expect(report.poolSame).toEqual([true, true]);
 
     expect(violations).toEqual([]);
     expect(consoleErrors).toEqual([]);

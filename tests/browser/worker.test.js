@@ -134,3 +134,107 @@ describe('createRelposWorker', () => {
     });
   }
 });
+
+describe('createRelposWorker with workers (a pool of Web Workers)', () => {
+  it('maps, attention and lab runs over two workers equal the direct API, with progress over the pool', async () => {
+    const { page, errors } = await pageWithClient();
+    const outcome = await page.evaluate(async () => {
+      const { createRelposWorker } = window.relposClient;
+      const { load } = window.relposDirect;
+      const rp = createRelposWorker();
+      const local = (await load()).unbounded();
+      const same = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+      const content = { n: 4096, seed: 2, scheme: 'rope', size: 64 };
+      const progress = [];
+      const map = await rp.attentionMap({ ...content, workers: 2, onProgress: (p) => progress.push(p) });
+      const wholeMap = await local.attentionMap(content);
+      const rows = 700;
+      const q = { shape: [rows, 16], data: Float32Array.from({ length: rows * 16 }, (_, i) => Math.sin(i)) };
+      const call = { q, k: q, v: q, heads: 2, scheme: 'alibi', causal: true };
+      const pooled = await rp.attentionAsync({ ...call, workers: 2 });
+      const direct = await local.attentionAsync(call);
+      await local.lab.ready;
+      const runs = ['rope', 'alibi'].map((scheme) => ({ scheme, steps: 8, length: 16 }));
+      const labProgress = new Set();
+      const lab = await rp.lab.trainMany(runs, { workers: 2, onProgress: (f, p) => labProgress.add(p.run) });
+      const labDirect = await local.lab.trainMany(runs);
+      const size = rp.pool.size;
+      rp.terminate();
+      return {
+        map: same(map.data, wholeMap.data),
+        weights: same(pooled.weights.data, direct.weights.data),
+        output: same(pooled.output.data, direct.output.data),
+        lab: lab.every((r, i) => same(r.loss, labDirect[i].loss) && same(r.accuracy, labDirect[i].accuracy)),
+        labRuns: [...labProgress].sort(),
+        progressInRange: progress.every((p) => p >= 0 && p <= 1 + 1e-12),
+        lastProgress: progress.at(-1),
+        size,
+      };
+    });
+    expect(outcome).toMatchObject({
+      map: true,
+      weights: true,
+      output: true,
+      lab: true,
+      size: 2,
+      progressInRange: true,
+    });
+    expect(outcome.labRuns).toEqual([0, 1]);
+    expect(outcome.lastProgress).toBeCloseTo(1, 12);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('one signal cancels every worker; a worker killed mid-job fails the call clearly and the pool recovers', async () => {
+    const { page, errors } = await pageWithClient();
+    const outcome = await page.evaluate(async () => {
+      const { createRelposWorker } = window.relposClient;
+      const rp = createRelposWorker();
+      const controller = new AbortController();
+      let cancelled = '';
+      try {
+        await rp.attentionMap({
+          n: 16384,
+          seed: 1,
+          size: 64,
+          workers: 2,
+          signal: controller.signal,
+          onProgress: () => controller.abort(),
+        });
+      } catch (error) {
+        cancelled = `${error.name}: ${error.message}`;
+      }
+      let killed = false;
+      let died = '';
+      try {
+        await rp.attentionMap({
+          n: 16384,
+          seed: 3,
+          size: 64,
+          workers: 2,
+          onProgress: () => {
+            if (killed) return;
+            killed = true;
+            rp.pool.workerOf(1).terminate(); // as the browser would stop it: without a word
+          },
+        });
+      } catch (error) {
+        died = `${error.constructor.name}: ${error.message}`;
+      }
+      const again = await rp.attentionMap({ n: 512, seed: 4, size: 16, workers: 2 });
+      const { load } = window.relposDirect;
+      const local = await (await load()).unbounded().attentionMap({ n: 512, seed: 4, size: 16 });
+      const live = rp.pool.live;
+      rp.terminate();
+      return { cancelled, died, fresh: again.data.every((x, i) => Object.is(x, local.data[i])), live };
+    });
+    expect(outcome.cancelled).toBe('AbortError: relpos.attentionMap: aborted');
+    expect(outcome.died).toMatch(
+      /^Error: relpos\.attentionMap: relpos worker: the worker stopped \(out of memory, or ended by the browser\); pending calls failed, the next call starts a fresh worker$/,
+    );
+    expect(outcome.fresh).toBe(true);
+    expect(outcome.live).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,5 +1,5 @@
 // A strict TypeScript consumer of the public API: `tsc --strict --noEmit` must accept it.
-import { load, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
+import { load, terminateWorkers, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
 
 async function main(): Promise<void> {
   const rp: Relpos = await load();
@@ -66,3 +66,20 @@ async function main(): Promise<void> {
 }
 
 main();
+
+// The worker pool (docs/workers.md): `workers` on the long calls, lab comparisons, the pool's end.
+async function pooled(): Promise<void> {
+  const rp = await load();
+  const map: Tensor = await rp.attentionMap({ n: 4096, seed: 1, size: 64, workers: 'auto' });
+  const q = { shape: [16, 8], data: new Float32Array(128) };
+  const { output } = await rp.attentionAsync({ q, k: q, v: q, weights: false, workers: 2 });
+  const runs = await rp.lab.trainMany([{ scheme: 'rope' }, { scheme: 'alibi' }], {
+    workers: 2,
+    onProgress: (fraction, progress) => console.log(fraction, progress.run, progress.fraction),
+  });
+  const accuracy: Float32Array = runs[0].accuracy;
+  await terminateWorkers();
+  console.log(map.shape, output.shape, accuracy.length);
+}
+
+pooled();

@@ -1,13 +1,16 @@
 // <relpos-lab>: the extrapolation lab. Pick schemes and a task, train a tiny attention model per
-// scheme in the wasm core (rp.lab.train, or a worker through the `runner` property), watch the loss
+// scheme in the wasm core — every scheme at once on a pool of Web Workers (rp.lab.trainMany through
+// relpos/worker, docs/workers.md), or through the `runner` / `runMany` properties — watch the loss
 // and gradient-norm curves stream in, then compare accuracy against evaluation length (L … 8L) and
 // the learned attention maps at L and 4L side by side.
 //
 // Attributes (all optional): task, schemes ("rope,alibi"), length, steps, layers, heads, lr, clip,
-// normalisation ("false" turns it off), seed, data-section (s212 / s217 / s218 presets). The tasks,
-// schemes, defaults and bounds come from the core (rp.lab.schema).
+// normalisation ("false" turns it off), seed, workers ('auto' = the cores less one, a number, or
+// 'none' to train on the page), data-section (s212 / s217 / s218 presets). The tasks, schemes,
+// defaults and bounds come from the core (rp.lab.schema).
 // Properties: messages (partial table over the English defaults of web/lab/messages.js), runner
-// ((options, { onProgress, signal }) => Promise<LabResult>), results (read-only).
+// ((options, { onProgress, signal }) => Promise<LabResult>, one run at a time), runMany ((runs,
+// { onProgress, signal }) => Promise<LabResult[]>, all runs of a train()), results (read-only).
 // Events: relpos-lab-result ({ detail: { results } }) after every run.
 import { load } from '../../bindings/index.js';
 import { labMessages } from '../lab/messages.js';
@@ -93,6 +96,9 @@ function merge(base, over) {
   return out;
 }
 
+// One worker client for every lab on the page (its pool starts on the first run).
+let sharedClient = null;
+
 export class RelposLab extends HTMLElement {
   #root;
   #schema = null; // rp.lab.schema, once the core has loaded
@@ -100,7 +106,8 @@ export class RelposLab extends HTMLElement {
   #runner = null;
   #controller = null;
   #results = [];
-  #live = null; // { label, losses, gradNorms } of the run in progress
+  #runMany = null;
+  #live = null; // run index → { label, losses, gradNorms } of the runs in progress
   #drawAt = 0;
   #built = null; // resolves once the form exists (the core's lab schema has loaded)
 
@@ -123,6 +130,28 @@ export class RelposLab extends HTMLElement {
   set runner(fn) {
     if (fn !== null && typeof fn !== 'function') throw new TypeError('relpos-lab: runner must be a function or null');
     this.#runner = fn;
+  }
+
+  /** (runs, { onProgress(fraction, { run, fraction, detail }), signal }) => Promise<LabResult[]>, or null. */
+  get runMany() {
+    return this.#runMany;
+  }
+  set runMany(fn) {
+    if (fn !== null && typeof fn !== 'function') throw new TypeError('relpos-lab: runMany must be a function or null');
+    this.#runMany = fn;
+  }
+
+  /** The `workers` attribute: 'auto' (default), a whole number, or 'none' (train on the page). */
+  get workers() {
+    const value = (this.getAttribute('workers') ?? 'auto').trim();
+    if (value === 'auto' || value === 'none') return value;
+    const count = Number(value);
+    if (!Number.isInteger(count) || count < 1 || count > 256) {
+      throw new RangeError(
+        `relpos-lab: workers must be 'auto', 'none' or a whole number from 1 to 256, got '${value}'`,
+      );
+    }
+    return count;
   }
 
   get results() {
@@ -321,64 +350,95 @@ export class RelposLab extends HTMLElement {
     };
   }
 
-  async #defaultRunner() {
-    const rp = await load();
-    return (options, control) => rp.lab.train({ ...options, ...control });
+  // The runs of one train(): each scheme with the form's options, and its label.
+  #plan() {
+    const m = this.#messages;
+    const { schemes, ...common } = this.#options();
+    return schemes.map((scheme) => {
+      const options = { ...common, scheme };
+      if (common.task === 'retrieve' && common.layers < 2) options.layers = 2;
+      const label = format(m.runLabel, {
+        scheme: this.#schemeName(scheme),
+        lr: common.lr,
+        clip: common.clip || '–',
+        norm: common.normalisation ? m.normOn : m.normOff,
+      });
+      return { label, scheme, options };
+    });
   }
 
-  /** Trains every selected scheme in turn; resolves with the results of this call. */
+  // How the runs train: runMany if set; else `runner` one run after another; else the lab's
+  // trainMany on a pool of Web Workers (`workers`, default 'auto': the cores less one), or on the
+  // page with workers="none" or where there are no workers.
+  async #trainRuns(runs, control) {
+    if (this.#runMany) return this.#runMany(runs, control);
+    if (this.#runner) {
+      const results = [];
+      for (const [index, options] of runs.entries()) {
+        const onProgress = (fraction, detail) =>
+          control.onProgress((index + fraction) / runs.length, { run: index, fraction, detail });
+        results.push(await this.#runner(options, { onProgress, signal: control.signal }));
+      }
+      return results;
+    }
+    const workers = this.workers;
+    if (workers === 'none' || typeof Worker !== 'function') {
+      const rp = await load();
+      return rp.lab.trainMany(runs, control);
+    }
+    const { createRelposWorker } = await import('../../bindings/worker-client.js');
+    sharedClient ??= createRelposWorker();
+    return sharedClient.lab.trainMany(runs, { ...control, workers });
+  }
+
+  /** Trains every selected scheme (on the pool's workers at once); resolves with the results of this call. */
   async train() {
     await this.ready;
     if (this.#controller) return [];
     const m = this.#messages;
-    const { schemes, ...common } = this.#options();
+    const plan = this.#plan();
     const status = this.#root.querySelector('.status');
     const bar = this.#root.querySelector('progress');
     const buttons = { train: this.#root.querySelector('.train'), cancel: this.#root.querySelector('.cancel') };
-    if (!schemes.length) return [];
+    if (!plan.length) return [];
     const controller = (this.#controller = new AbortController());
     buttons.train.disabled = true;
     buttons.cancel.disabled = false;
     const started = performance.now();
-    const done = [];
+    let done = [];
+    this.#live = new Map();
     try {
-      const runner = this.#runner ?? (await this.#defaultRunner());
-      for (const [index, scheme] of schemes.entries()) {
-        const label = format(m.runLabel, {
-          scheme: this.#schemeName(scheme),
-          lr: common.lr,
-          clip: common.clip || '–',
-          norm: common.normalisation ? m.normOn : m.normOff,
-        });
-        const options = { ...common, scheme };
-        if (common.task === 'retrieve' && common.layers < 2) options.layers = 2;
-        this.#live = { label, losses: [], gradNorms: [] };
-        const onProgress = (fraction, detail) => {
-          bar.value = (index + fraction) / schemes.length;
-          if (detail && detail.losses) {
-            this.#live.losses = Array.from(detail.losses);
-            this.#live.gradNorms = Array.from(detail.gradNorms);
-          }
-          status.textContent =
-            detail && detail.step < detail.steps
-              ? format(m.running, {
-                  scheme: this.#schemeName(scheme),
-                  run: index + 1,
-                  runs: schemes.length,
-                  step: detail.step,
-                  steps: detail.steps,
-                  loss: num(detail.loss),
-                })
-              : format(m.evaluating, { scheme: this.#schemeName(scheme) });
-          this.#draw(false);
-        };
-        const result = await runner(options, { onProgress, signal: controller.signal });
-        this.#live = null;
-        const entry = { label, scheme, options, result };
-        this.#results.push(entry);
-        done.push(entry);
-        this.#draw(true);
-      }
+      const onProgress = (fraction, { run, detail } = {}) => {
+        bar.value = fraction;
+        const entry = plan[run];
+        if (!entry) return;
+        const live = this.#live.get(run) ?? { label: entry.label, losses: [], gradNorms: [] };
+        this.#live.set(run, live);
+        if (detail && detail.losses) {
+          live.losses = Array.from(detail.losses);
+          live.gradNorms = Array.from(detail.gradNorms);
+        }
+        status.textContent =
+          detail && detail.step < detail.steps
+            ? format(m.running, {
+                scheme: this.#schemeName(entry.scheme),
+                run: run + 1,
+                runs: plan.length,
+                step: detail.step,
+                steps: detail.steps,
+                loss: num(detail.loss),
+              })
+            : format(m.evaluating, { scheme: this.#schemeName(entry.scheme) });
+        this.#draw(false);
+      };
+      const results = await this.#trainRuns(
+        plan.map((entry) => entry.options),
+        { onProgress, signal: controller.signal },
+      );
+      this.#live = null;
+      done = plan.map(({ label, scheme, options }, k) => ({ label, scheme, options, result: results[k] }));
+      this.#results.push(...done);
+      this.#draw(true);
       bar.value = 1;
       status.textContent = format(m.finished, {
         count: done.length,
@@ -411,7 +471,7 @@ export class RelposLab extends HTMLElement {
       losses: Array.from(r.result.loss),
       gradNorms: Array.from(r.result.gradNorm),
     }));
-    if (this.#live) runs.push(this.#live);
+    if (this.#live) runs.push(...[...this.#live.keys()].sort((x, y) => x - y).map((k) => this.#live.get(k)));
     const length = Math.max(1, ...runs.map((r) => r.losses.length), ...(this.#live ? [this.#options().steps] : []));
     const x = Array.from({ length }, (_, k) => k + 1);
     const pad = (values) => Array.from({ length }, (_, k) => (k < values.length ? values[k] : null));

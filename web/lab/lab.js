@@ -1,7 +1,7 @@
-// The lab page: one <relpos-lab> in the site shell. Training runs in a Web Worker through the worker
-// client when this build has it (bindings/worker-client.js), else on the page through
-// rp.lab.train (each core step is short and the page yields between steps, so it stays
-// responsive). Before the first run the page shows what a run measures: empty loss, gradient-norm
+// The lab page: one <relpos-lab> in the site shell. Training runs on a pool of Web Workers through
+// the worker client when this build has it (bindings/worker-client.js; every scheme a run on a
+// worker of its own), else on the page through rp.lab.trainMany (each core step is short and the
+// page yields between steps, so it stays responsive). Before the first run the page shows what a run measures: empty loss, gradient-norm
 // and accuracy plots with their axes, replaced by the lab's own streaming curves once it trains.
 // The lab speaks the site's language (?lang=zh or the switch). URL parameters task, schemes, length,
 // steps, layers, heads, lr, clip, normalisation, seed preset the form (e.g. ?schemes=rope,alibi&steps=50).
@@ -69,43 +69,45 @@ onLang(() => {
 });
 
 // Once a run starts, the element's streaming curves take the preview's place.
-function showingResults(runner) {
-  return (options, control) => {
+function showingResults(runMany) {
+  return (runs, control) => {
     preview.hidden = true;
-    return runner(options, control);
+    return runMany(runs, control);
   };
 }
 
-async function pageRunner() {
+async function pageRunMany() {
   const { load } = await import('../../bindings/index.js');
   const rp = await load();
-  return (options, control) => rp.lab.train({ ...options, ...control });
+  return (runs, control) => rp.lab.trainMany(runs, control);
 }
 
+// Every selected scheme trains at once, one run per worker of a pool ('auto': the cores less one).
 async function useWorker() {
   const loader = Object.values(workerClients)[0];
-  let runner = null;
+  let runMany = null;
   try {
     const { createRelposWorker } = loader ? await loader() : {};
     if (typeof createRelposWorker === 'function') {
       const client = await createRelposWorker(workerUrl);
-      runner = async (options, control) => {
+      runMany = async (runs, control) => {
         try {
-          return await client.call('lab.train', { ...options, ...control }); // onProgress/signal travel in the options
+          return await client.lab.trainMany(runs, { ...control, workers: 'auto' });
         } catch (error) {
           if (control.signal?.aborted || error?.name === 'AbortError') throw error;
-          runner = null; // this worker has no lab: train on the page from now on
-          return (await pageRunner())(options, control);
+          runMany = null; // these workers have no lab: train on the page from now on
+          return (await pageRunMany())(runs, control);
         }
       };
     }
   } catch {
-    runner = null; // fall back to the page's own core
+    runMany = null; // fall back to the page's own core
   }
-  const train = (options, control) =>
-    runner ? runner(options, control) : pageRunner().then((run) => run(options, control));
-  lab.runner = showingResults(train);
-  reproduction.runner = train;
+  const trainMany = (runs, control) =>
+    runMany ? runMany(runs, control) : pageRunMany().then((train) => train(runs, control));
+  lab.runMany = showingResults(trainMany);
+  // The reproduction reruns one cell at a time: a pool of one run.
+  reproduction.runner = (options, control) => trainMany([options], control).then(([result]) => result);
 }
 
 await Promise.all([useWorker(), lab.ready]);

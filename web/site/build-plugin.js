@@ -67,6 +67,21 @@ export function precacheManifest(outDir) {
 // Pages whose first view is a live heatmap, computed as soon as the core is ready.
 const CORE_AT_ONCE = new Set(['chapter', 'playground']);
 
+/** The chunk whose entry module matches `pattern` and every chunk it imports statically. */
+function staticClosure(bundle, pattern) {
+  const start = Object.values(bundle).find(
+    (chunk) => chunk.type === 'chunk' && pattern.test(chunk.facadeModuleId ?? ''),
+  );
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name) || !bundle[name]) return;
+    seen.add(name);
+    for (const imported of bundle[name].imports ?? []) visit(imported);
+  };
+  if (start) visit(start.fileName);
+  return [...seen];
+}
+
 export function relposSite({ siteUrl = '' } = {}) {
   let outDir = null;
   let base = './';
@@ -114,7 +129,19 @@ export function relposSite({ siteUrl = '' } = {}) {
           tags.push({ rel: 'preload', href: base + wasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
         }
         if (glue) tags.push({ rel: 'modulepreload', href: base + glue, crossorigin: '' });
-        return { html, tags: tags.map((attrs) => ({ tag: 'link', attrs, injectTo: 'head' })) };
+        // The chapter's entry imports chapter.js dynamically (so the core starts first); its chunk
+        // and static imports are asked for at once too, not after the entry has run.
+        if (pageOf(filename) === 'chapter') {
+          for (const name of staticClosure(bundle, /\/web\/tutorial\/chapter\.js$/)) {
+            if (!html.includes(name)) tags.push({ rel: 'modulepreload', href: base + name, crossorigin: '' });
+          }
+        }
+        // The wasm is the first view's largest file and its compile starts as its bytes arrive:
+        // its hint goes first in <head>, ahead of the blocking boot.js and the module hints.
+        return {
+          html,
+          tags: tags.map((attrs) => ({ tag: 'link', attrs, injectTo: attrs.as === 'fetch' ? 'head-prepend' : 'head' })),
+        };
       },
     },
   };

@@ -2,10 +2,8 @@
 // top and the demos of each section, each mounted only when it comes near the viewport. Sentences that
 // state a measured fact (data-claim) are filled with the numbers their check computes (claims.js).
 import { applyI18n, initI18n } from '../i18n/index.js';
-import { CLAIMS, claimDefaults } from './claims.js';
-import { mountLabs } from './lab.js';
 import { createPane, syncHash } from './pane.js';
-import { renderAllMath } from './tex.js';
+import { loadMath, releaseMath, renderAllMath } from './tex.js';
 import { showBuild } from './ui.js';
 
 const SECTIONS = {
@@ -20,12 +18,24 @@ const SECTIONS = {
   s219: () => import('./sections/s219.js'),
 };
 
+// The claims (and the verdicts they read) and the lab slots are used once the analysis module has
+// loaded, after the first heatmap: their modules are fetched then, not before it.
+let claimsModule = null;
+const laterModules = () =>
+  Promise.all([import('./claims.js'), import('./lab.js')]).then(([claims, lab]) => {
+    claimsModule = claims;
+    return lab;
+  });
+
 /**
  * Fills the claim sentences under `root` with the numbers measured at the page's defaults (the
- * settings the sentences state). A check that fails there says so after its sentence, in the
- * reader's language (markClaim), instead of leaving a false sentence unmarked.
+ * settings the sentences state), once the claims module has loaded (start() fills the sections
+ * shown before then). A check that fails there says so after its sentence, in the reader's
+ * language (markClaim), instead of leaving a false sentence unmarked.
  */
 export function fillClaims(rp, root) {
+  if (!claimsModule) return;
+  const { CLAIMS, claimDefaults } = claimsModule;
   for (const span of root.querySelectorAll('[data-claim]')) {
     const claim = CLAIMS[span.dataset.i18n];
     if (!claim || claim.lab || span.dataset.holds) continue;
@@ -154,6 +164,9 @@ function startExplorer(rp) {
 }
 
 export async function start(rpReady) {
+  // KaTeX (script, CSS, fonts) waits for the explorer's first heatmap (index.html marks the page), or
+  // for a core that failed to load.
+  rpReady.catch(releaseMath);
   initI18n();
   padAnchors();
   let rpLoaded = null;
@@ -173,11 +186,15 @@ export async function start(rpReady) {
   // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
   // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
   // failed to), so the first view does not wait for it (docs/build.md).
-  const analysisReady = startExplorer(rp).then(() => rp.analysis.ready);
-  analysisReady.then(() => {
+  // The demos mount once formulas can be typeset too, so a mounted section is a finished one.
+  const analysisReady = startExplorer(rp).then(() => {
+    releaseMath();
+    return Promise.all([rp.analysis.ready, loadMath(), laterModules()]);
+  });
+  analysisReady.then(([, , lab]) => {
     rpLoaded = rp;
     for (const section of document.querySelectorAll('.chapter-section[data-shown]')) fillClaims(rp, section);
-    mountLabs(rp);
+    lab.mountLabs(rp);
   });
   const mount = (container) => {
     if (container.dataset.state) return;
