@@ -15,29 +15,14 @@ import { buildNative, buildPeakProbe, loadPeakProbe, startNative } from './nativ
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
+import { D, workload, seeded, SLOPE } from './workload.mjs';
 
-const D = 64;
-const SLOPE = 1 / 16; // ALiBi with one head and alibiBiasMax 4: slope 2^-4
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
 const REPS = { 512: 21, 1024: 15, 2048: 9, 4096: 5 };
 const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
 const TOLERANCE = 2e-6;
 const CHECKED_ROWS = (n) => [0, 1, n >> 1, n - 1];
 const gc = globalThis.gc ?? (() => {});
-
-function seeded(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
-}
-
-function workload(n) {
-  const random = seeded(n);
-  const q = Float32Array.from({ length: n * D }, random);
-  const k = Float32Array.from({ length: n * D }, random);
-  const b = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) * SLOPE;
-  return { q, k, b };
-}
 
 // Largest deviation of `rowOf(i)` from the float64 result over the checked rows.
 function deviation(n, { q, k, b }, rowOf) {

@@ -8,24 +8,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
 import { onnxModel } from './onnx-model.mjs';
+import { D, workload } from './workload.mjs';
 
-const D = 64;
-const SLOPE = 1 / 16;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-
-function seeded(seed) {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
-}
-
-function workload(n) {
-  const random = seeded(n);
-  const q = Float32Array.from({ length: n * D }, random);
-  const k = Float32Array.from({ length: n * D }, random);
-  const b = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) * SLOPE;
-  return { q, k, b };
-}
 
 // Largest deviation from float64 over rows 0 and n − 1.
 function deviation(n, { q, k, b }, w) {
