@@ -217,6 +217,55 @@ describe('rp.attentionAsync with workers', () => {
     expectSameTensor(only.output, (await rp.attentionAsync({ q, k, v, heads, scheme: 'rope', weights: false })).output);
   });
 
+  it('positions, axes, sinks, soft-capping, chunks, temperature and a key-padding mask split the same way', async () => {
+    const m = n;
+    const rows = (b) => ({ shape: [b, n, heads * d], data: random(b * n * heads * d, 10 + b) });
+    const positions = Array.from({ length: n }, (_, i) => 3 * i + 7);
+    const padded = [Array.from({ length: n }, (_, i) => (i < 5 ? 0 : i - 5)), positions];
+    const padding = [Array.from({ length: m }, (_, j) => (j < 5 ? 0 : 1)), Array.from({ length: m }, () => 1)];
+    const variants = [
+      { q, k, v, heads, scheme: 'rope', causal: true, positions, keyPositions: positions },
+      {
+        q: rows(2),
+        k: rows(2),
+        v: rows(2),
+        heads,
+        scheme: 'rope',
+        causal: true,
+        positions: padded,
+        keyPositions: padded,
+      },
+      { q: rows(2), k: rows(2), v: rows(2), heads, scheme: 'alibi', mask: Uint8Array.from(padding.flat()) },
+      { q, k, v, heads, scheme: 'rope', causal: true, sinks: [0.5, -1], softcap: 20 },
+      { q, k, v, heads, causal: true, attentionChunkSize: 64, temperatureTuning: { floorScale: 32, attnScale: 0.1 } },
+      {
+        q: { shape: [n, heads, d], data: q.data },
+        k: { shape: [n, heads, d], data: k.data },
+        v: { shape: [n, heads, d], data: v.data },
+        axes: 'nhd',
+        scheme: 'rope',
+        causal: true,
+      },
+      {
+        q: { shape: [1, heads, n, d], data: q.data },
+        k: { shape: [1, heads, n, d], data: k.data },
+        v: { shape: [1, heads, n, d], data: v.data },
+        axes: 'bhnd',
+        scheme: 'alibi',
+        weights: false,
+      },
+    ].map((o) => (o.mask ? { ...o, mask: { shape: [2, m], data: o.mask, kind: 'boolean' } } : o));
+    for (const options of variants) {
+      const one = await rp.attentionAsync(options);
+      const pooled = await rp.attentionAsync({ ...options, workers: 3 });
+      for (const key of ['weights', 'output']) {
+        expect(Boolean(pooled[key])).toBe(Boolean(one[key]));
+        if (one[key]) expectSameTensor(pooled[key], one[key]);
+      }
+      expect(pooled.notes).toEqual(one.notes);
+    }
+  });
+
   it('random shapes and query offsets (fast-check) split exactly', async () => {
     await fc.assert(
       fc.asyncProperty(
