@@ -49,6 +49,9 @@ describe('the chapter at 390 px', () => {
         await page.waitForFunction(() =>
           [...document.querySelectorAll('.tex:not([data-tex-inline])')].every((e) => e.querySelector('.katex')),
         );
+        // KaTeX's fonts change a formula's width: web/tutorial/tex.js lays formulas out again once
+        // they have loaded (a callback on the same promise, attached earlier, so it has run by now).
+        await page.evaluate(() => document.fonts.ready.then(() => true));
         await page.waitForFunction(() => document.querySelectorAll('table.summary tbody tr').length > 10, null, {
           timeout: 15000,
         });

@@ -231,7 +231,7 @@ describe('npm pack', () => {
       expect(files).toContain(f);
     }
     const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|figure\/[\w.-]+\.js|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/messages(\.zh)?\.js|docs\/[\w./-]+\.(md|svg|png))$/;
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|figure\/[\w.-]+\.js|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/relpos-fused\.relaxed\.wasm|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/(messages(\.zh)?|reproduction-words)\.js|docs\/[\w./-]+\.(md|svg|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
   });

@@ -35,10 +35,15 @@ export function loadMath() {
     .then(() => import('./katex.js'))
     .then((module) => {
       katex = module.default;
+      const typeset = [...waiting.keys()];
       for (const [element, { tex, display }] of waiting) {
         katex.render(tex, element, { ...OPTIONS, displayMode: display });
       }
       waiting.clear();
+      // A display formula laid out while it showed its TeX source as text is laid out again now
+      // that it is typeset, and once more when KaTeX's fonts have loaded (they change its width).
+      refit(typeset);
+      document.fonts?.ready.then(() => refit(typeset));
     });
   loading.catch(() => {
     loading = null; // a later formula retries
@@ -132,6 +137,15 @@ export function fitDisplay(element) {
   const scale = Math.max(MIN_SCALE, Math.floor((100 * element.clientWidth) / element.scrollWidth) / 100);
   element.style.fontSize = `${scale}em`;
   element.dataset.fit = fits(element) ? 'scale' : 'scroll';
+}
+
+/** Lays out again those of `elements` that fitDisplay has laid out before. */
+function refit(elements) {
+  for (const element of elements) {
+    if (element.dataset.fitWidth === undefined) continue;
+    delete element.dataset.fitWidth;
+    fitDisplay(element);
+  }
 }
 
 const resized =
