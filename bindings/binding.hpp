@@ -12,6 +12,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "relpos/relpos.hpp"
 
@@ -103,8 +104,13 @@ inline std::string givenSizes(const relpos::Params& params) {
 // without running C++ destructors (its std::string arguments would leak), so nothing JS-side is
 // ever thrown across the wasm boundary. Every message names the function; an allocation failure
 // also names what the call was given (or the option it was reading).
-template <class Body>
-val guarded(const std::string& where, const val& options, double budget, Body&& body) {
+//
+// One copy of this catch-and-report code serves every binding (each `guarded` below only forwards
+// its body as a pointer and a plain function, no std::function): a template instance per binding
+// cost about 0.9 KB of wasm each (docs/build.md, "Size of the first module").
+using GuardedBody = val (*)(void* body, const relpos::Params& params);
+__attribute__((noinline)) inline val guardedCall(const std::string& where, const val& options, double budget,
+                                                 void* body, GuardedBody call) {
   const char* kind = "Error";
   std::string message;
   std::string reading;
@@ -112,7 +118,7 @@ val guarded(const std::string& where, const val& options, double budget, Body&& 
   params.setWorkBudget(budget);
   try {
     if (!options.isUndefined()) fillParams(params, options, reading);
-    return body(params);
+    return call(body, params);
   } catch (const relpos::ArgumentError& e) {
     kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
     message = e.what();
@@ -129,6 +135,13 @@ val guarded(const std::string& where, const val& options, double budget, Body&& 
   failure.set("error", message);
   failure.set("kind", std::string(kind));
   return failure;
+}
+
+template <class Body>
+val guarded(const std::string& where, const val& options, double budget, Body&& body) {
+  using B = std::remove_reference_t<Body>;
+  return guardedCall(where, options, budget, const_cast<void*>(static_cast<const void*>(&body)),
+                     [](void* b, const relpos::Params& params) -> val { return (*static_cast<B*>(b))(params); });
 }
 
 // JSON text handed to JS as a fresh Uint8Array of its UTF-8 bytes, which bindings/index.js decodes

@@ -11,6 +11,14 @@
 #include "relpos/ops/operations.hpp"
 #include "relpos/schemes/rotary_family.hpp"
 
+// Set-up code that runs once per call (reading and checking options, error messages) compiled for
+// size inside this -O3 file; the per-block work stays at -O3 (docs/build.md, "Size of the first module").
+#if defined(__clang__)
+#define RELPOS_COLD __attribute__((minsize, noinline))
+#else
+#define RELPOS_COLD
+#endif
+
 namespace relpos {
 
 namespace {
@@ -45,13 +53,13 @@ struct Inputs {
   Shapes s;
 };
 
-std::string shapeText(const Shape& shape) {
+RELPOS_COLD std::string shapeText(const Shape& shape) {
   std::string out = "[";
   for (size_t t = 0; t < shape.size(); ++t) out += (t ? ", " : "") + std::to_string(shape[t]);
   return out + "]";
 }
 
-const Value& tensorInput(const Params& params, const std::string& name, const std::string& rows) {
+RELPOS_COLD const Value& tensorInput(const Params& params, const std::string& name, const std::string& rows) {
   const Value* v = params.array(name);
   if (!v || (v->shape.size() != 2 && v->shape.size() != 3)) {
     throwType(params.where() + ": " + name + " must be a tensor of shape [" + rows + ", heads*d] or [batch, " + rows +
@@ -61,8 +69,8 @@ const Value& tensorInput(const Params& params, const std::string& name, const st
 }
 
 // The width of `value` split into `heads` heads of equal size.
-int64_t headWidth(const Params& params, const std::string& name, int64_t width, int64_t heads,
-                  const std::string& headsName) {
+RELPOS_COLD int64_t headWidth(const Params& params, const std::string& name, int64_t width, int64_t heads,
+                              const std::string& headsName) {
   if (width % heads != 0) {
     throwRange(params.where() + ": " + headsName + " (" + std::to_string(heads) + ") must divide the width of " + name +
                ", got " + std::to_string(width));
@@ -70,7 +78,7 @@ int64_t headWidth(const Params& params, const std::string& name, int64_t width, 
   return width / heads;
 }
 
-Inputs readInputs(const Params& params) {
+RELPOS_COLD Inputs readInputs(const Params& params) {
   Inputs in;
   in.q = &tensorInput(params, "q", "n");
   in.k = &tensorInput(params, "k", "m");
@@ -130,7 +138,7 @@ struct Given {
 
 // A mask may also be [batch, heads or 1, 1, m]: one row for every query (Hugging Face's key-padding
 // attention_mask [batch, m], which the JS entry hands over in that shape).
-Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
+RELPOS_COLD Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
   const Value* v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
   const int64_t nm = s.n * s.m;
@@ -174,8 +182,8 @@ struct Terms {
 };
 
 // positioned: the caller placed queries or keys (positions, keyPositions), so no profile of j - i.
-Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s, bool positioned,
-                   int64_t positionedSeqLen) {
+RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const Shapes& s, bool positioned,
+                               int64_t positionedSeqLen) {
   Terms t;
   t.bias = readGiven(params, "B", s);
   t.mask = readGiven(params, "mask", s, true);
@@ -238,7 +246,7 @@ struct Weights {
   double bias = 1;
 };
 
-Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& terms, const Shapes& s) {
+RELPOS_COLD Weights modeWeights(const Params& params, const Scheme* scheme, const Terms& terms, const Shapes& s) {
   std::string mode = params.choice(kMode);
   if (!params.has(kMode.name) && scheme &&
       (scheme->term == AttentionTerm::KeyVector || scheme->term == AttentionTerm::PairTable)) {
@@ -298,7 +306,7 @@ T* sized(std::vector<T>& v, int64_t count) {
 // call runs them all, the job a few per step.
 class AttentionRun {
  public:
-  AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws)
+  RELPOS_COLD AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws)
       : params_(params), scheme_(scheme), sink_(sink), ws_(ws), in_(readInputs(params)), s_(in_.s) {
     keepWeights_ = params.boolean(kWeights);
     if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
@@ -375,7 +383,7 @@ class AttentionRun {
  private:
   // The work budget of a synchronous call is compute()'s to check (ops/operations.cpp); these are
   // the sizes every run, job or not, must fit.
-  void checkSizes() {
+  RELPOS_COLD void checkSizes() {
     const double n = static_cast<double>(s_.n), m = static_cast<double>(s_.m), dh = static_cast<double>(s_.dh);
     const double heads = static_cast<double>(s_.heads), batch = static_cast<double>(s_.batch);
     const double rows = static_cast<double>(rowsPerBlock(s_.m));
@@ -389,7 +397,7 @@ class AttentionRun {
   }
 
   // The options of attention as models run it (attention.hpp); checked before any allocation.
-  void readModelOptions() {
+  RELPOS_COLD void readModelOptions() {
     const ModelAttentionParams& mp = modelAttentionParams();
     const std::string& where = params_.where();
     if (const Value* v = params_.array(mp.sinks.name)) {
@@ -432,7 +440,7 @@ class AttentionRun {
   }
 
   // positions [count] (every sequence) or [batch, count], as batch x count values.
-  std::vector<double> readPositions(const std::string& name, int64_t count, const std::string& what) const {
+  RELPOS_COLD std::vector<double> readPositions(const std::string& name, int64_t count, const std::string& what) const {
     const Value* v = params_.array(name);
     if (!v) return {};
     const Shape& shape = v->shape;
@@ -450,7 +458,7 @@ class AttentionRun {
     return out;
   }
 
-  void checkModelOptions(bool positioned) const {
+  RELPOS_COLD void checkModelOptions(bool positioned) const {
     const std::string& where = params_.where();
     if (positioned) {
       const bool placed = scheme_ && (terms_.hasRotary || terms_.windowBias || scheme_->term == AttentionTerm::None);
@@ -735,7 +743,7 @@ class AttentionJob : public Job {
 
 }  // namespace
 
-const ModelAttentionParams& modelAttentionParams() {
+RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
   static const ModelAttentionParams p{
       arrayParam("sinks",
                  "one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss)"),
@@ -759,7 +767,7 @@ Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) 
   return run.finish();
 }
 
-std::unique_ptr<Job> startAttention(const Params& params) {
+RELPOS_COLD std::unique_ptr<Job> startAttention(const Params& params) {
   std::string id;
   if (const Value* v = params.find("scheme")) {
     if (v->type != Value::Type::String) throwType(params.where() + ": scheme must be a scheme id string");
