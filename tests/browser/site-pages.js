@@ -49,9 +49,14 @@ export async function waitDrawn(page, name, { timeout = 60000 } = {}) {
 /** Scrolls through the chapter so every section mounts its demo; returns to the top. */
 export async function mountChapter(page) {
   for (const id of SECTIONS) {
-    await page.evaluate((s) => document.querySelector(`#${s} .demo`).scrollIntoView(), id);
+    // Scrolled into view again until it has started mounting: a section above that grows while it
+    // mounts can push this demo out of view before the page has seen it there.
     await page.waitForFunction(
-      (s) => ['ready', 'error'].includes(document.querySelector(`#${s} .demo`).dataset.state),
+      (s) => {
+        const demo = document.querySelector(`#${s} .demo`);
+        if (!demo.dataset.state) demo.scrollIntoView();
+        return ['ready', 'error'].includes(demo.dataset.state);
+      },
       id,
       { timeout: 60000 },
     );
@@ -64,11 +69,12 @@ export async function mountDemos(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
   const count = await page.evaluate(() => document.querySelectorAll('.demo[data-demo]').length);
   for (let k = 0; k < count; k++) {
-    await page.evaluate((i) => document.querySelectorAll('.demo[data-demo]')[i].scrollIntoView(), k);
-    await page.waitForFunction(
-      (i) => ['ready', 'error'].includes(document.querySelectorAll('.demo[data-demo]')[i].dataset.state),
-      k,
-    );
+    // As in mountChapter: scrolled into view again until it has started mounting.
+    await page.waitForFunction((i) => {
+      const demo = document.querySelectorAll('.demo[data-demo]')[i];
+      if (!demo.dataset.state) demo.scrollIntoView();
+      return ['ready', 'error'].includes(demo.dataset.state);
+    }, k);
   }
 }
 

@@ -135,7 +135,14 @@ export class RelposReproduction extends HTMLElement {
     sentence.dataset.role = 'agreement';
     this.#root.replaceChildren(
       style,
-      node('p', { textContent: w('repro.lead') }),
+      // The command is code in every language: its words go in a <code> element, not the sentence.
+      node(
+        'p',
+        {},
+        w('repro.lead')
+          .split(/(\{command\})/)
+          .map((part) => (part === '{command}' ? node('code', { textContent: 'npm run lab:reproduce' }) : part)),
+      ),
       node('p', { className: 'budget', textContent: budget }),
       sentence,
       this.#scrollingTable(),

@@ -659,7 +659,7 @@ export default {
     // the lab page (web/components/relpos-reproduction.js, web/lab/reproduction-words.js). ----
     'repro.title': 'A published experiment, rerun at browser scale: Kazemnejad et al. 2023',
     'repro.lead':
-      'Kazemnejad et al. (NeurIPS 2023) trained decoder-only transformers of about 107 M parameters on lengths up to L and tested them up to 2L, with five positional encodings; NoPE generalised best. The lab runs the same protocol on its own tiny models: every scheme trains on lengths drawn up to L, and exact match (every target of a sequence right) is measured at every length up to 3L. KERPLE and FIRE, which the paper did not run, are added. The numbers below are the committed run (npm run lab:reproduce); rerun any cell to get your own.',
+      'Kazemnejad et al. (NeurIPS 2023) trained decoder-only transformers of about 107 M parameters on lengths up to L and tested them up to 2L, with five positional encodings; NoPE generalised best. The lab runs the same protocol on its own tiny models: every scheme trains on lengths drawn up to L, and exact match (every target of a sequence right) is measured at every length up to 3L. KERPLE and FIRE, which the paper did not run, are added. The numbers below are the committed run ({command}); rerun any cell to get your own.',
     'repro.budget':
       'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; {steps} steps of {batch} sequences with lengths drawn up to L = {L} tokens; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
     'repro.table.caption':
