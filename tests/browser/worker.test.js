@@ -215,7 +215,9 @@ describe('createRelposWorker with workers (a pool of Web Workers)', () => {
           onProgress: () => {
             if (killed) return;
             killed = true;
-            rp.pool.workerOf(1).terminate(); // as the browser would stop it: without a word
+            // As the browser would stop them: without a word. Both, so the one whose part is still
+            // running when the first progress arrives is among them (a fast part can be done by then).
+            for (let i = 0; i < rp.pool.size; i++) rp.pool.workerOf(i)?.terminate();
           },
         });
       } catch (error) {
