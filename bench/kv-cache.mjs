@@ -1,6 +1,6 @@
 // A decode step against a resident KV cache (rp.kvCache, docs/api.md): 4 new queries attend to
 // 8,192 cached keys (8 heads over 2 KV heads, d = 64, causal), side by side with the same step as
-// one rp.attention call that hands over all of k and v again. Target (issue 27): a cached step
+// one rp.attention call that hands over all of k and v again. Target: a cached step
 // (append 4 rows + attention) ≤ 5 ms. Printed by `npm run bench`; medians of one run.
 import { load } from '../bindings/index.js';
 

@@ -1,5 +1,5 @@
 // Readouts, table cells and labels of the chapter that are not claim sentences, computed by the same
-// functions the page calls (web/tutorial/verdicts.js) over every setting a reader can reach (issue 26).
+// functions the page calls (web/tutorial/verdicts.js) over every setting a reader can reach.
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { fmt } from '../../web/tutorial/format.js';

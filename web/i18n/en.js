@@ -655,7 +655,7 @@ export default {
     'pg.long.error': 'Failed: {message}',
     'pg.long.readout': 'block row {i}, block column {j}: {value}',
 
-    // ---- Reproduction of Kazemnejad et al. 2023 in the lab (issue 30): <relpos-reproduction> on
+    // ---- Reproduction of Kazemnejad et al. 2023 in the lab: <relpos-reproduction> on
     // the lab page (web/components/relpos-reproduction.js, web/lab/reproduction-words.js). ----
     'repro.title': 'A published experiment, rerun at browser scale: Kazemnejad et al. 2023',
     'repro.lead':

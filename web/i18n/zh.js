@@ -640,7 +640,7 @@ export default {
     'pg.long.error': '失败：{message}',
     'pg.long.readout': '块行 {i}，块列 {j}：{value}',
 
-    // ---- 实验室中对 Kazemnejad 等人 2023 的复现（issue 30）：实验室页面上的 <relpos-reproduction>
+    // ---- 实验室中对 Kazemnejad 等人 2023 的复现：实验室页面上的 <relpos-reproduction>
     // （web/components/relpos-reproduction.js、web/lab/reproduction-words.js）。----
     'repro.title': '在浏览器规模上重跑一项已发表的实验：Kazemnejad 等人 2023',
     'repro.lead':
