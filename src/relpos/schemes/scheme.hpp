@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -107,6 +108,9 @@ using SyntheticFn = std::vector<std::string> (*)(const Scheme&, const Params&, c
 struct ClosedForm {
   std::function<double(double)> value;
   std::function<double(double)> slope;
+  // sup |value(r)| over every real r where the form bounds it although no finite window shows it
+  // (Sandwich's slowest cosine); NaN: the form states no bound.
+  double bound = std::numeric_limits<double>::quiet_NaN();
 };
 using ClosedFormFn = ClosedForm (*)(const Params&);
 
