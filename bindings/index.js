@@ -389,7 +389,13 @@ class Relpos {
     const heads = given.heads ?? layer?.heads;
     const kvHeads = given.kvHeads ?? layer?.kvHeads ?? heads;
     const { d } = given;
-    const dv = given.dv ?? d;
+    // A layer whose value heads differ from its query/key heads (DeepSeek) says how wide they are.
+    const dv = given.dv ?? layer?.valueHeadDim ?? d;
+    if (given.dv !== undefined && layer?.valueHeadDim !== undefined && given.dv !== layer.valueHeadDim) {
+      throw new RangeError(
+        `${where}: dv is set by the layer (valueHeadDim ${layer.valueHeadDim}); got ${given.dv} as well — leave it out`,
+      );
+    }
     for (const [name, value] of Object.entries({ heads, kvHeads, d, dv })) {
       if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
       if (!Number.isInteger(value) || value < 1 || value > 65536) {
