@@ -35,11 +35,11 @@ const RotaryParams& rotaryParams() {
     r.positions = arrayParam(
         "positions",
         "positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2]");
-    // Moves the rotated dims, which inverse frequencies do not see.
-    r.startIndex = actsIn(integerParam("startIndex", 0, 0, 1 << 16,
-                                       "the rotated dims of each head start here; the dims before them pass through "
-                                       "(DeepSeek's [nope | rope] heads, rotary-embedding-torch start_index)"),
-                          moves);
+    // Every call: it moves the rotated dims and, without rotaryDim, sets how many rotate (d - startIndex).
+    r.startIndex = integerParam("startIndex", 0, 0, 1 << 16,
+                                "the rotated dims of each head start here (rotaryDim default: d - startIndex); the "
+                                "dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; "
+                                "rotary-embedding-torch start_index)");
     r.invFreq = arrayParam(
         "invFreq", "caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules)");
     r.seqLen =
