@@ -380,10 +380,10 @@ export interface Relpos {
 
   /**
    * A KV cache resident in the wasm heap: append(k, v) copies only the new rows; attention(q,
-   * options) runs rp.attention over the cached keys at positions 0 … length − 1.
+   * options) runs rp.attention over the cached keys at positions 0 … length − 1. dv defaults to the
+   * layer's valueHeadDim (DeepSeek), else d.
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
-  /** dv defaults to the layer's valueHeadDim (DeepSeek), else d. */
   kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
