@@ -66,11 +66,10 @@ struct TableKey {
     const RotaryPlan& a = plan;
     const RotaryPlan& b = o.plan;
     return std::tie(first, count, queryRole) == std::tie(o.first, o.count, o.queryRole) &&
-           std::tie(a.invFreq, a.attentionFactor, a.rotaryDim, a.offset, a.interleaved, a.gridWidth, a.axis,
-                    a.xposZeta, a.xposScaleBase, a.xposCenter) == std::tie(b.invFreq, b.attentionFactor, b.rotaryDim,
-                                                                           b.offset, b.interleaved, b.gridWidth,
-                                                                           b.axis, b.xposZeta, b.xposScaleBase,
-                                                                           b.xposCenter);
+           std::tie(a.invFreq, a.attentionFactor, a.rotaryDim, a.offset, a.interleaved, a.gridWidth, a.axis, a.xposZeta,
+                    a.xposScaleBase, a.xposCenter) == std::tie(b.invFreq, b.attentionFactor, b.rotaryDim, b.offset,
+                                                               b.interleaved, b.gridWidth, b.axis, b.xposZeta,
+                                                               b.xposScaleBase, b.xposCenter);
   }
 };
 

@@ -229,8 +229,8 @@ RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const
       if (params.has(width.name) && params.integer(width) != s.dh &&
           !(params.has(rotaryDim.name) && params.integer(width) == params.integer(rotaryDim))) {
         throwRange(params.where() + ": q must have heads of d = " + std::to_string(params.integer(width)) +
-                   " dims (the scheme's d), got " + std::to_string(s.dh) + " (q has " +
-                   std::to_string(s.heads * s.dh) + " columns over " + std::to_string(s.heads) + " heads)");
+                   " dims (the scheme's d), got " + std::to_string(s.dh) + " (q has " + std::to_string(s.heads * s.dh) +
+                   " columns over " + std::to_string(s.heads) + " heads)");
       }
       const int64_t seqLen = positioned ? positionedSeqLen : std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
       t.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);

@@ -99,9 +99,14 @@ RotarySpan rotarySpan(const Params& params, int64_t d) {
     throwRange(params.where() + ": startIndex must be < d (" + std::to_string(d) + "), got " +
                std::to_string(span.start));
   }
+  if (span.dims % 2 != 0 && span.start > 0 && !params.has(rotaryParams().rotaryDim.name)) {
+    throwRange(params.where() + ": the rotated dims d - startIndex (" + std::to_string(span.dims) +
+               ") must be even; give rotaryDim");
+  }
   if (span.dims % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(span.dims));
   if (span.start == 0 && span.dims > d)
-    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(span.dims));
+    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " +
+               std::to_string(span.dims));
   if (span.start + span.dims > d) {
     throwRange(params.where() + ": startIndex + rotaryDim (" + std::to_string(span.start + span.dims) +
                ") must be <= the head width d (" + std::to_string(d) + ")");
