@@ -173,9 +173,13 @@ describe('rp.attention({ layer }): what a layer needs, and what it cannot run, i
     const direct = rp.attention({ q, k, v, layer });
     expect(step.output.shape).toEqual([2, heads * 24]);
     expectClose(step.output.data, Array.from(direct.output.data), { abs: 1e-6, rel: 1e-6 }, 'cached step');
-    expect(() => cache.append(k, x(5, heads * 48))).toThrow(/relpos\.kvCache\.append: k and v must be \[rows, 192\] and \[rows, 96\]/);
+    expect(() => cache.append(k, x(5, heads * 48))).toThrow(
+      /relpos\.kvCache\.append: k and v must be \[rows, 192\] and \[rows, 96\]/,
+    );
     cache.free();
-    expect(() => rp.kvCache({ layer, d: 48, dv: 48 })).toThrow(/relpos\.kvCache: dv is set by the layer \(valueHeadDim 24\); got 48/);
+    expect(() => rp.kvCache({ layer, d: 48, dv: 48 })).toThrow(
+      /relpos\.kvCache: dv is set by the layer \(valueHeadDim 24\); got 48/,
+    );
   });
   it('an option the layer sets is not overridden in silence; params add to the layer’s', () => {
     const llama = rp.presets.find((p) => p.id === 'llama-3.1-8b').groups[0];
