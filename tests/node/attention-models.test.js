@@ -148,7 +148,7 @@ describe('rp.attention({ layer }): what a layer needs, and what it cannot run, i
     const ds = rp.presets.find((p) => p.id === 'deepseek-v3').groups[0];
     const q = x(2, 128 * 192);
     expect(() => rp.attention({ q, k: x(2, 128 * 192), v: x(2, 128 * 192), layer: ds })).toThrow(
-      /relpos\.attention: v must have heads \* valueHeadDim = 128 \* 128 = 16384 columns, got \[2, 24576\]/,
+      /relpos\.attention: v must have kvHeads \* valueHeadDim = 128 \* 128 = 16384 columns, got \[2, 24576\]/,
     );
     expect(() => rp.attention({ q: x(2, 128 * 128), k: x(2, 128 * 128), layer: ds })).toThrow(
       /relpos\.attention: q must have heads of d = 192 dims \(the scheme's d\), got 128/,
