@@ -30,8 +30,10 @@ const RotaryParams& rotaryParams() {
     r.interleavedLayout = actsIn(
         choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})"),
         moves);
-    r.rotaryDim = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
-                               "rotated dims (even, <= d; default d); the rest pass through (partial rotary)");
+    r.rotaryDim =
+        integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
+                     "rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through "
+                     "(partial rotary)");
     r.positions = arrayParam(
         "positions",
         "positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2]");
