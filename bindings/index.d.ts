@@ -210,6 +210,8 @@ export interface LayerGroup {
   /** Query heads, key/value heads and the softmax scale of the model (scale: when not 1/√headDim). */
   heads?: number;
   kvHeads?: number;
+  /** DeepSeek: the value head width (v_head_dim) when it differs from the query/key head width params.d; v is then [m, kvHeads·valueHeadDim]. */
+  valueHeadDim?: number;
   scale?: number;
   /** Decoder layers are causal; T5's encoder and DeBERTa are not. */
   causal?: boolean;
@@ -219,8 +221,6 @@ export interface LayerGroup {
   temperatureTuning?: { floorScale: number; attnScale: number };
   /** Inputs the layer needs that a config.json does not hold (gpt-oss: sinks; T5: table); rp.attention({ layer }) refuses without them. */
   needs?: { option: string; why: string }[];
-  /** Why rp.attention({ layer }) cannot run this layer as one call (DeepSeek's split heads), and what to do instead. */
-  refuses?: string;
   /** What the layers do beyond their scheme that relpos does not compute. */
   notes?: string[];
 }
@@ -230,8 +230,10 @@ export interface ModelFacts {
   type?: string;
   /** The query/key head width (DeepSeek: nope + rope dims). */
   headDim?: number;
-  /** DeepSeek: the width of the rotated part of the head. */
+  /** DeepSeek: the width of the rotated part of the head (its last dims: params.startIndex on). */
   ropeHeadDim?: number;
+  /** DeepSeek: the value head width (v_head_dim). */
+  valueHeadDim?: number;
   kvHeads?: number;
   layerCount?: number;
   maxPositionEmbeddings?: number;
@@ -378,7 +380,8 @@ export interface Relpos {
 
   /**
    * A KV cache resident in the wasm heap: append(k, v) copies only the new rows; attention(q,
-   * options) runs rp.attention over the cached keys at positions 0 … length − 1.
+   * options) runs rp.attention over the cached keys at positions 0 … length − 1. dv defaults to the
+   * layer's valueHeadDim (DeepSeek), else d.
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
   kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;

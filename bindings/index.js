@@ -168,6 +168,18 @@ async function instantiate(part, simd) {
   return factory(moduleOptions);
 }
 
+// rp.kvCache's value head width: dv, or a layer's valueHeadDim (DeepSeek's value heads differ from its
+// query/key heads), else d.
+function cacheValueWidth(where, given, layer) {
+  const own = layer?.valueHeadDim;
+  if (given.dv !== undefined && own !== undefined && given.dv !== own) {
+    throw new RangeError(
+      `${where}: dv is set by the layer (valueHeadDim ${own}); got ${given.dv} as well — leave it out`,
+    );
+  }
+  return given.dv ?? own ?? given.d;
+}
+
 class Relpos {
   #core;
   #unboundedView; // the instance unbounded() returns
@@ -389,7 +401,7 @@ class Relpos {
     const heads = given.heads ?? layer?.heads;
     const kvHeads = given.kvHeads ?? layer?.kvHeads ?? heads;
     const { d } = given;
-    const dv = given.dv ?? d;
+    const dv = cacheValueWidth(where, given, layer);
     for (const [name, value] of Object.entries({ heads, kvHeads, d, dv })) {
       if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
       if (!Number.isInteger(value) || value < 1 || value > 65536) {

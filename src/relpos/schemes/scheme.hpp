@@ -124,7 +124,7 @@ struct Scheme {
   std::vector<ParamInfo> params;
 
   // The scheme-specific options each call of it reads besides its parameters (the operation table
-  // marks them perScheme: d, q, k, offsets, output, positions, startIndex); others refuse them.
+  // marks them perScheme: d, q, k, offsets, output, positions); others refuse them.
   std::map<std::string, std::vector<std::string>> reads;
 
   // The public calls it offers (nullptr: not offered); ops/operations.cpp names them.
