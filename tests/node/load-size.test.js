@@ -25,7 +25,7 @@ function moduleSize(name) {
 
 describe('first-load size', () => {
   const modules = Object.fromEntries(
-    ['relpos.simd', 'relpos.baseline', 'relpos-analysis.simd', 'relpos-analysis.baseline'].map((name) => [
+    ['relpos.simd', 'relpos.baseline', 'relpos-models', 'relpos-analysis.simd', 'relpos-analysis.baseline'].map((name) => [
       name,
       moduleSize(name),
     ]),
@@ -45,8 +45,11 @@ describe('first-load size', () => {
     expect(modules[name].gzipKB).toBeLessThanOrEqual(BUDGET_KB);
   });
 
-  it('the core module holds no analysis or lab code; the analysis module does', () => {
+  it('the core module holds no analysis, lab or models code; the analysis and models modules do', () => {
     const text = (file) => readFileSync(new URL(file, dist), 'latin1');
+    const models = text('relpos-models.wasm');
+    for (const name of ['presetsJson', 'fromConfigJson']) expect(models.includes(`${name}\0`), name).toBe(true);
+    for (const name of ['compute', 'analyze']) expect(models.includes(`${name}\0`), name).toBe(false);
     for (const flavour of ['simd', 'baseline']) {
       // Embind registers each function by name: the names a module exports are in its wasm.
       const core = text(`relpos.${flavour}.wasm`);
@@ -54,6 +57,10 @@ describe('first-load size', () => {
       for (const name of ['analyze', 'labSchemaJson', 'jobPeek']) {
         expect(core.includes(`${name}\0`), `${flavour} core: ${name}`).toBe(false);
         expect(second.includes(`${name}\0`), `${flavour} analysis: ${name}`).toBe(true);
+      }
+      for (const name of ['presetsJson', 'fromConfigJson']) {
+        expect(core.includes(`${name}\0`), `${flavour} core: ${name}`).toBe(false);
+        expect(second.includes(`${name}\0`), `${flavour} analysis: ${name}`).toBe(false);
       }
       expect(core.includes('compute\0')).toBe(true);
     }
