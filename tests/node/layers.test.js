@@ -113,13 +113,17 @@ describe('the core includes one way', () => {
     };
     const coreReach = [...reach('relpos.hpp'), ...reach('relpos.cpp')];
     expect(
-      coreReach.filter((path) => /^(analysis|lab|models)\//.test(path) || ['analysis_lab.hpp', 'models.hpp'].includes(path)),
+      coreReach.filter(
+        (path) => /^(analysis|lab|models)\//.test(path) || ['analysis_lab.hpp', 'models.hpp'].includes(path),
+      ),
     ).toEqual([]);
     expect(includes(join(core, 'analysis_lab.hpp'))).toContain('relpos.hpp');
     expect(includes(join(core, 'models.hpp'))).toContain('relpos.hpp');
     // The analysis module does not hold the models, nor the models module the analyses.
     expect(reach('analysis_lab.hpp').filter((path) => /^models\//.test(path) || path === 'models.hpp')).toEqual([]);
-    expect(reach('models.hpp').filter((path) => /^(analysis|lab)\//.test(path) || path === 'analysis_lab.hpp')).toEqual([]);
+    expect(reach('models.hpp').filter((path) => /^(analysis|lab)\//.test(path) || path === 'analysis_lab.hpp')).toEqual(
+      [],
+    );
   });
 
   it('keeps the SIMD kernels free of schemes', () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
-const NOT_LOADED = /the models module \(rp\.presets, rp\.fromConfig\) is not loaded yet; await rp\.modelsReady, or load\(\) without models: false, before calling it/;
+const NOT_LOADED =
+  /the models module \(rp\.presets, rp\.fromConfig\) is not loaded yet; await rp\.modelsReady, or load\(\) without models: false, before calling it/;
 const LLAMA = { model_type: 'llama', hidden_size: 64, num_attention_heads: 4, rope_theta: 500000 };
 
 describe('load() and the models module', () => {

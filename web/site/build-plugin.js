@@ -137,7 +137,13 @@ export function relposSite({ siteUrl = '' } = {}) {
           const modelsWasm = file(/relpos-models-[^/]*\.wasm$/);
           const modelsGlue = file(/relpos-models-[^/]*\.js$/);
           if (modelsWasm) {
-            tags.push({ rel: 'preload', href: base + modelsWasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
+            tags.push({
+              rel: 'preload',
+              href: base + modelsWasm,
+              as: 'fetch',
+              type: 'application/wasm',
+              crossorigin: '',
+            });
           }
           if (modelsGlue) tags.push({ rel: 'modulepreload', href: base + modelsGlue, crossorigin: '' });
         }
