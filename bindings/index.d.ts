@@ -438,7 +438,17 @@ export interface Relpos {
     control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string },
   ): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
 
-  /** Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa. */
+  /**
+   * Resolves once the models module (rp.presets, rp.fromConfig) is there, starting its loading.
+   * load() waits for it; after load({ models: false }) await it before using those two.
+   * @example const rp = await load({ models: false }); await rp.modelsReady; rp.presets;
+   */
+  readonly modelsReady: Promise<void>;
+
+  /**
+   * Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa.
+   * From the models module: an Error naming relpos.presets before it has loaded (see modelsReady).
+   */
   readonly presets: readonly Preset[];
 
   /**
@@ -480,6 +490,11 @@ export interface LoadOptions {
    * not Node 20 without --experimental-wasm-relaxed-simd).
    */
   relaxed?: boolean;
+  /**
+   * Load the models module (rp.presets, rp.fromConfig) beside the core and resolve once both are
+   * there (default true); false resolves with the core alone (then `await rp.modelsReady`).
+   */
+  models?: boolean;
   /** Also load the analysis module (rp.analysis, rp.lab) before resolving. */
   analysis?: boolean;
   /** The same as `analysis`: the lab lives in the analysis module. */
@@ -488,8 +503,9 @@ export interface LoadOptions {
 
 /**
  * Instantiates the wasm core once per build; later calls return the same instance. Picks the SIMD
- * build when the engine validates SIMD128, unless `simd` forces a build. With `analysis: true` the
- * instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
+ * build when the engine validates SIMD128, unless `simd` forces a build. The models module
+ * (rp.presets, rp.fromConfig) is loaded beside the core unless `models: false`. With `analysis: true`
+ * the instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
  * @example const rp = await load();
  * @example const rp = await load({ analysis: true }); rp.analysis.svd(M);
  */
