@@ -661,9 +661,9 @@ export default {
     'repro.lead':
       'Kazemnejad et al. (NeurIPS 2023) trained decoder-only transformers of about 107 M parameters on lengths up to L and tested them up to 2L, with five positional encodings; NoPE generalised best. The lab runs the same protocol on its own tiny models: every scheme trains on lengths drawn up to L, and exact match (every target of a sequence right) is measured at every length up to 3L. KERPLE and FIRE, which the paper did not run, are added. The numbers below are the committed run ({command}); rerun any cell to get your own.',
     'repro.budget':
-      'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; {steps} steps of {batch} sequences with lengths drawn up to L = {L} tokens; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
+      'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; training steps per task {steps}, each of {batch} sequences with lengths drawn up to L = {L} tokens, every sequence opened by a beginning-of-sequence token; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
     'repro.table.caption':
-      'Exact match up to L and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} up to L (the models do not fit the training lengths)',
+      'Exact match at the worst length up to L (mean over seeds) and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} at some length up to L (the models do not fit the training lengths)',
     'repro.col.scheme': 'Scheme',
     'repro.col.inDist': '{task} ≤ L',
     'repro.col.at2L': '{task} at 2L',
@@ -696,11 +696,11 @@ export default {
     'repro.agree.behind.none': 'ALiBi, RoPE and APE stay below both NoPE and T5, as in the paper.',
     'repro.agree.behind.some': 'Unlike in the paper, NoPE or T5 is matched or passed here by {names}.',
     'repro.agree.fit.all':
-      'Every scheme fits the training lengths (exact match at least {threshold} up to L on every task), so the ranking measures extrapolation.',
+      'Every scheme fits the training lengths (exact match at least {threshold} at every length up to L on every task), so the ranking measures extrapolation.',
     'repro.agree.fit.some':
-      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells stay below {threshold} exact match up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
+      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells fall below {threshold} exact match at some length up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
     'repro.agree.why':
-      'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for {steps} steps, the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first, no beginning-of-sequence token).',
+      'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for few steps ({steps}), the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first).',
     'repro.rerun.task': 'Task',
     'repro.rerun.scheme': 'Scheme',
     'repro.rerun.seed': 'Seed',

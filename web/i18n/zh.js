@@ -646,9 +646,9 @@ export default {
     'repro.lead':
       'Kazemnejad 等人（NeurIPS 2023）用约 1.07 亿参数的仅解码器 Transformer，在长度不超过 L 的序列上训练、在长度至 2L 的序列上测试了五种位置编码，结论是 NoPE 的长度泛化最好。实验室用自己的微型模型执行同样的流程：每个方案都在长度随机取自 L 以内的序列上训练，并在 3L 以内的每个长度上测量完全匹配率（一个序列的所有目标都预测正确）。另加入论文没有运行的 KERPLE 和 FIRE。下面的数字来自提交的运行（{command}）；你可以重跑任何一格，得到自己的数字。',
     'repro.budget':
-      '预算：{layers} 层、{heads} 个头、宽度 {dModel}、前馈宽度 {dFF}——至多 {parameters} 个权重，约为论文模型的 {ratio} 分之一；{steps} 步，每步 {batch} 个序列，长度随机取自 L = {L} 个词元以内；在 {upTo} 以内的每个长度上用 {evalSequences} 个序列测量完全匹配率；随机种子 {seeds}。提交的运行：{cells} 次训练，用 {workers} 个工作线程，耗时 {seconds} 秒。',
+      '预算：{layers} 层、{heads} 个头、宽度 {dModel}、前馈宽度 {dFF}——至多 {parameters} 个权重，约为论文模型的 {ratio} 分之一；各任务的训练步数为 {steps}，每步 {batch} 个序列，长度随机取自 L = {L} 个词元以内，每个序列以一个序列开始词元开头；在 {upTo} 以内的每个长度上用 {evalSequences} 个序列测量完全匹配率；随机种子 {seeds}。提交的运行：{cells} 次训练，用 {workers} 个工作线程，耗时 {seconds} 秒。',
     'repro.table.caption':
-      'L 以内与 2L 处的完全匹配率（各种子的均值 ± 离散度），以及跨任务的平均倒数排名；斜体加下划线：L 以内低于 {threshold}（模型没有拟合训练长度）',
+      'L 以内最差长度上的完全匹配率（各种子的均值）与 2L 处的完全匹配率（各种子的均值 ± 离散度），以及跨任务的平均倒数排名；斜体加下划线：L 以内某个长度上低于 {threshold}（模型没有拟合训练长度）',
     'repro.col.scheme': '方案',
     'repro.col.inDist': '{task} ≤ L',
     'repro.col.at2L': '{task}（2L 处）',
@@ -679,11 +679,11 @@ export default {
     'repro.agree.behind.none': '与论文一致，ALiBi、RoPE 和 APE 都低于 NoPE 和 T5。',
     'repro.agree.behind.some': '与论文不同，{names} 在这里达到或超过了 NoPE 或 T5。',
     'repro.agree.fit.all':
-      '每个方案都拟合了训练长度（每个任务在 L 以内的完全匹配率至少为 {threshold}），所以这个排名衡量的是外推。',
+      '每个方案都拟合了训练长度（每个任务在 L 以内每个长度上的完全匹配率至少为 {threshold}），所以这个排名衡量的是外推。',
     'repro.agree.fit.some':
-      '并非每个方案都拟合了训练长度：{cells} 个任务–方案组合中有 {count} 个在 L 以内的完全匹配率低于 {threshold}（最低的是 {lowest}），所以在模型没有拟合的地方，这个排名衡量的既是外推，也是拟合。',
+      '并非每个方案都拟合了训练长度：{cells} 个任务–方案组合中有 {count} 个在 L 以内某个长度上的完全匹配率低于 {threshold}（最低的是 {lowest}），所以在模型没有拟合的地方，这个排名衡量的既是外推，也是拟合。',
     'repro.agree.why':
-      '两者可能不同的原因：这些模型比论文的小约 {ratio} 倍，只训练 {steps} 步，序列很短，任务也是实验室自己的版本（加法从最低位写起，没有序列开始词元）。',
+      '两者可能不同的原因：这些模型比论文的小约 {ratio} 倍，训练步数很少（{steps}），序列很短，任务也是实验室自己的版本（加法从最低位写起）。',
     'repro.rerun.task': '任务',
     'repro.rerun.scheme': '方案',
     'repro.rerun.seed': '随机种子',
