@@ -25,25 +25,30 @@ export const REPRODUCTION_TASKS = Object.freeze([
   Object.freeze({ id: 'addition', label: 'addition', length: 8 }),
 ]);
 
-// What every run shares: trained on lengths up to L, evaluated at every length up to 3L.
-const SHARED = Object.freeze({ trainLengths: 'upTo', vocab: 10, normalisation: true, schedule: 'cosine' });
+// What every run shares: trained on lengths up to L, evaluated at every length up to 3L, every
+// sequence opened by a beginning-of-sequence token as in the paper (its NoPE construction counts
+// positions from that token).
+const SHARED = Object.freeze({ trainLengths: 'upTo', vocab: 10, normalisation: true, schedule: 'cosine', bos: true });
 
 /**
  * Budgets. `full` is the one the committed results use; `quick` the same protocol with fewer steps
- * and evaluation sequences (a first look, not the committed numbers).
+ * and evaluation sequences (a first look, not the committed numbers). `steps` are per task: sort and
+ * addition need more to fit their training lengths than copy and reverse (docs/lab.md, "Budgets").
  */
 export const REPRODUCTION_PRESETS = Object.freeze({
   quick: Object.freeze({
     seeds: Object.freeze([1, 2, 3]),
-    model: Object.freeze({ layers: 2, heads: 4, dModel: 32, dFF: 64 }),
-    training: Object.freeze({ steps: 150, batch: 16, warmup: 20, lr: 1e-2, clip: 1 }),
+    model: Object.freeze({ layers: 3, heads: 4, dModel: 32, dFF: 64 }),
+    training: Object.freeze({ batch: 16, warmup: 20, lr: 3e-3, clip: 1 }),
+    steps: Object.freeze({ duplicate: 400, reverse: 400, sort: 400, addition: 400 }),
     evalSequences: 8,
     evalFactor: 3,
   }),
   full: Object.freeze({
     seeds: Object.freeze([1, 2, 3]),
-    model: Object.freeze({ layers: 2, heads: 4, dModel: 32, dFF: 64 }),
-    training: Object.freeze({ steps: 800, batch: 16, warmup: 50, lr: 1e-2, clip: 1 }),
+    model: Object.freeze({ layers: 3, heads: 4, dModel: 32, dFF: 64 }),
+    training: Object.freeze({ batch: 16, warmup: 50, lr: 3e-3, clip: 1 }),
+    steps: Object.freeze({ duplicate: 3000, reverse: 3000, sort: 4000, addition: 4000 }),
     evalSequences: 32,
     evalFactor: 3,
   }),
@@ -75,6 +80,7 @@ export function cellOptions(presetName, taskId, schemeId, seed) {
     ...SHARED,
     ...preset.model,
     ...preset.training,
+    steps: preset.steps[task.id],
     ...scheme.options,
     scheme: scheme.id,
     task: task.id,
@@ -184,6 +190,8 @@ export function summariseReproduction(presetName, runs) {
         spread: perLength.map((xs) => round(spread(xs))),
         inDistribution: round(mean(seedMean(inDist))),
         inDistributionMin: round(Math.min(...seedMean(inDist))),
+        // The worst length up to L (mean over seeds): the fit the protocol asks for at every length.
+        inDistributionWorst: round(Math.min(...inDist.map((k) => mean(perLength[k])))),
         extrapolation: round(mean(extraBySeed)),
         extrapolationSpread: round(spread(extraBySeed)),
         at2L: { length: lengths[at2L], mean: round(mean(perLength[at2L])), spread: round(spread(perLength[at2L])) },
@@ -203,8 +211,8 @@ export function summariseReproduction(presetName, runs) {
  * Where the reproduced ranking among the paper's five agrees with the paper's and where not, as
  * facts a sentence is built from (web/components/relpos-reproduction.js): which scheme is first
  * (and whether it is the paper's), whether T5 is second, which of ALiBi, RoPE and APE rank above
- * NoPE or T5, and whether every scheme's in-distribution accuracy reached `threshold` (else the
- * extrapolation of that scheme is not measured).
+ * NoPE or T5, and whether every scheme's exact match reached `threshold` at every length up to L
+ * (mean over seeds; else the extrapolation of that scheme is not measured).
  */
 export function reproductionAgreement(summary, threshold = 0.9) {
   const ranking = summary.rankingPaper;
@@ -216,8 +224,8 @@ export function reproductionAgreement(summary, threshold = 0.9) {
   for (const task of REPRODUCTION_TASKS) {
     for (const scheme of REPRODUCTION_SCHEMES) {
       const cell = summary.table[task.id][scheme.id];
-      if (cell.inDistribution < threshold) {
-        lowInDistribution.push({ task: task.id, scheme: scheme.id, value: cell.inDistribution });
+      if (cell.inDistributionWorst < threshold) {
+        lowInDistribution.push({ task: task.id, scheme: scheme.id, value: cell.inDistributionWorst });
       }
     }
   }

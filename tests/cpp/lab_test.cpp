@@ -257,6 +257,33 @@ TEST(LabTasks, DuplicateAndAdditionFollowTheirDefinitions) {
   }
 }
 
+// With `bos`, token vocab + 1 (no target) opens the sequence and the task's layout follows it.
+TEST(LabTasks, BeginningOfSequenceTokenOpensEverySequence) {
+  Config c = tiny("nope");
+  c.vocab = 10;
+  c.task = "duplicate";
+  Rng plain(5), opened(5);
+  const Example e = relpos::lab::makeExample(c, 8, plain);
+  c.bos = true;
+  const Example b = relpos::lab::makeExample(c, 8, opened);
+  ASSERT_EQ(b.tokens.size(), 9u);
+  EXPECT_EQ(b.tokens[0], c.vocab + 1);
+  EXPECT_EQ(b.targets[0], -1);
+  for (size_t i = 0; i < e.tokens.size(); ++i) {
+    EXPECT_EQ(b.tokens[i + 1], e.tokens[i]);
+    EXPECT_EQ(b.targets[i + 1], e.targets[i]);
+  }
+  EXPECT_EQ(relpos::lab::modelLength(c, 8), 9);
+}
+
+TEST(LabGradientsOther, WithBeginningOfSequenceToken) {
+  for (const char* scheme : {"nope", "fire", "t5"}) {
+    Config c = tiny(scheme);
+    c.bos = true;
+    checkGradients(c);
+  }
+}
+
 TEST(LabTasks, LengthsEachTaskLaysOut) {
   Config c = tiny("rope");
   c.task = "addition";
@@ -328,6 +355,24 @@ TEST(LabJob, TrainJobRunsToItsResult) {
   const auto* peekable = dynamic_cast<relpos::PeekableJob*>(job.get());
   ASSERT_NE(peekable, nullptr);
   EXPECT_EQ(peekable->peek().at("loss").shape, relpos::Shape{5});
+}
+
+TEST(LabJob, AttentionMapsCountTheBeginningOfSequenceToken) {
+  relpos::Params p("relpos.train");
+  p.setString("scheme", "nope");
+  p.setString("task", "reverse");
+  p.setBoolean("bos", true);
+  p.setNumber("steps", 3);
+  p.setNumber("length", 8);
+  p.setNumber("evalSequences", 2);
+  std::unique_ptr<relpos::Job> job = relpos::startAnalysisJob("train", p);
+  while (!job->done()) job->step(100);
+  const relpos::Result r = job->result();
+  EXPECT_EQ(r.at("evalLengths").f32, (std::vector<float>{8, 16, 32, 64}));
+  EXPECT_EQ(r.at("attentionL").shape, (relpos::Shape{2, 9, 9}));
+  EXPECT_EQ(r.at("attention4L").shape, (relpos::Shape{2, 33, 33}));
+  EXPECT_EQ(r.at("tokensL").f32.size(), 9u);
+  EXPECT_EQ(r.at("tokensL").f32[0], 17.0f);  // vocab 16 (the default) + 1
 }
 
 TEST(LabJob, RejectsBadOptions) {

@@ -10,7 +10,7 @@
 // default: rp.lab.train on the page). Re-render by setting words again (a language switch).
 import { load } from '../../bindings/index.js';
 import { summariseReproduction } from '../../bindings/lab-reproduction.js';
-import { agreementSentence, fixed2, roughly } from '../lab/reproduction-words.js';
+import { agreementSentence, fixed2, roughly, stepsPerTask } from '../lab/reproduction-words.js';
 import { renderCurve } from './relpos-curve.js';
 
 const STYLE = `
@@ -121,7 +121,7 @@ export class RelposReproduction extends HTMLElement {
       dFF: c.model.dFF,
       parameters: r.parameters.toLocaleString('en-US'),
       ratio: roughly(r.paper.parameters / r.parameters),
-      steps: c.training.steps,
+      steps: stepsPerTask(r, w),
       batch: c.training.batch,
       L: r.tasks[0].length,
       upTo: c.evalFactor * r.tasks[0].length,
@@ -204,8 +204,8 @@ export class RelposReproduction extends HTMLElement {
           }
           return [
             node('td', {
-              textContent: fixed2(cell.inDistribution),
-              className: cell.inDistribution < r.agreement.threshold ? 'low' : '',
+              textContent: fixed2(cell.inDistributionWorst),
+              className: cell.inDistributionWorst < r.agreement.threshold ? 'low' : '',
             }),
             at2L,
           ];

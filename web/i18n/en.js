@@ -61,7 +61,7 @@ export default {
       'The original lists three: position dependence (the encoding depends on the absolute index), limited extrapolation beyond the training length, and an unnatural expression of distance.',
     's212.h.advantages': 'The advantages of relative encoding',
     's212.p.advantages':
-      'And three advantages of relative encoding: translation invariance, strong extrapolation, a natural expression of distance. The first is a theorem, proved below and measured; the second is an empirical claim, tested at the end of this section and in 2.1.7.',
+      'And three advantages of relative encoding: translation invariance, strong extrapolation, a natural expression of distance. The first is a theorem, proved below and measured; the second is an empirical claim, tested at the end of this section against the lab’s reproduction of a published experiment, and in 2.1.7.',
     's212.h.theorem': 'Theorem 1 (translation invariance)',
     's212.p.theorem':
       'The original states the theorem with its conclusion as its hypothesis (“if $PE(i, j) = PE(i + k, j + k)$, the encoding is translation invariant”), which proves nothing; the page repairs it by assuming what relative encoding means. If the encoding of a pair depends only on the distance, $PE(i, j) = f(j - i)$, then shifting both positions by $k$ changes nothing:',
@@ -75,8 +75,12 @@ export default {
     's212.p.claim': 'Translation invariance does not give extrapolation.',
     's212.claim.ropeUnseen':
       'Plain RoPE is exactly invariant, yet trained at $L = 32$ with $d = 64$, {count} of its {pairs} dimension pairs meet rotation angles at $4L$ that training never showed (2.1.7).',
+    's212.p.repro':
+      'The test of the claim is the lab’s reproduction of Kazemnejad et al. (NeurIPS 2023) at browser scale, shown on the lab page: NoPE, T5, ALiBi, RoPE and APE as in the paper, plus KERPLE and FIRE, on copy, reverse, sort and addition; every task–scheme cell is trained with several seeds on lengths drawn up to $L$, every sequence opened by a beginning-of-sequence token, and exact match (every target of a sequence right) is measured past $L$.',
+    's212.claim.reproduction':
+      'In its committed run ({seeds} seeds per cell, $L = {L}$) every scheme fits the training lengths: all {cells} cells reach at least {fit} exact match at every length up to $L$. Past $L$ none of them holds on: at $2L$ no scheme keeps more than {best2L} on copy, reverse or addition, and only on sort do some keep part ({sortBest}: {sort2L}). What extrapolation remains does not follow relativity: NoPE, with no positional encoding at all, ranks first by mean reciprocal rank ({nope} among the paper’s five schemes, {nopeAll} among all seven), T5 falls behind ALiBi, and RoPE ranks last of the seven ({rope}).',
     's212.p.lab':
-      'The lab below trains a toy: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$. NoPE, with no positions at all, is the baseline; the accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
+      'The lab below trains a single toy instead — not to judge the claim, which is the reproduction’s job, but to show a mechanism: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$. NoPE, with no positions at all, is the baseline; the accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
     's212.claim.labCopy':
       'In that run ALiBi and NoPE both stay between chance (1/16) and 0.35 at every length, ALiBi within 0.05 of NoPE at $L$: in this toy its fixed bias adds nothing the model can use. KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
     's212.claim.labWhy':
@@ -511,7 +515,9 @@ export default {
     's219.title': '2.1.9 Summary and outlook',
     's219.h.insights': 'Core mathematical insights',
     's219.p1':
-      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models: in the toy lab of 2.1.2, ALiBi’s bias stays inside the trained range at $4L$, yet with its two fixed slopes the model does no better than NoPE.',
+      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models; trained models are what the lab’s reproduction of 2.1.2 measures.',
+    's219.claim.proxy':
+      'There the column does not predict the ranking: T5, inside the trained range at $4L$, has a mean reciprocal rank of {t5} among the seven schemes, about the same as RoPE’s ({rope}), which is not inside; both are among the last three, and NoPE, which has no row, is first.',
     's219.p.cpd':
       'Why conditional positive definiteness: softmax exponentiates the logits, so what multiplies attention is $e^{b}$, and $e^{b}$ is positive semi-definite whenever $b$ is conditionally positive definite (Schoenberg) — a $-|r|$-type bias is a kernel in disguise.',
     's219.claim.cpd':
@@ -522,9 +528,9 @@ export default {
     's219.advantage2':
       'Theoretical completeness — the original: “its theoretical foundations are more complete.” Measured: the kernel view (2.1.5, the table above) says which biases are valid similarity functions — ALiBi, KERPLE and the exponential decay are conditionally positive definite, not positive semi-definite — but it says nothing yet about how a trained model uses them.',
     's219.advantage3':
-      'Practicality — the original: “it performs better in practice.” Measured: it depends on the scheme, not on being relative — in the same toy, among relative schemes, KERPLE generalises to $8L$, T5 and RoPE fall off past $L$, and ALiBi with fixed slopes is level with no positions at all.',
+      'Practicality — the original: “it performs better in practice.” Measured in the lab’s reproduction of Kazemnejad et al. (2.1.2), with every model fitting its training lengths: it depends on the scheme, not on being relative.',
     's219.claim.practical':
-      'Measured in the toy lab of 2.1.2: KERPLE holds the copy task to $8L$, while ALiBi with its two fixed slopes stays below 0.35, above chance and level with NoPE.',
+      'By mean reciprocal rank over its four tasks: {ranking} — NoPE, with no positions at all, first; FIRE and KERPLE, whose biases are learned, next; RoPE and T5, relative both, last.',
     's219.n': 'n',
     's219.L': 'Training length L',
     's219.fig.a':
@@ -661,9 +667,9 @@ export default {
     'repro.lead':
       'Kazemnejad et al. (NeurIPS 2023) trained decoder-only transformers of about 107 M parameters on lengths up to L and tested them up to 2L, with five positional encodings; NoPE generalised best. The lab runs the same protocol on its own tiny models: every scheme trains on lengths drawn up to L, and exact match (every target of a sequence right) is measured at every length up to 3L. KERPLE and FIRE, which the paper did not run, are added. The numbers below are the committed run ({command}); rerun any cell to get your own.',
     'repro.budget':
-      'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; {steps} steps of {batch} sequences with lengths drawn up to L = {L} tokens; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
+      'Budget: {layers} layers, {heads} heads, width {dModel}, feed-forward {dFF} — at most {parameters} weights, about {ratio} times fewer than the paper’s; training steps per task {steps}, each of {batch} sequences with lengths drawn up to L = {L} tokens, every sequence opened by a beginning-of-sequence token; exact match on {evalSequences} sequences per length up to {upTo}; seeds {seeds}. The committed run: {cells} trainings in {seconds} s on {workers} worker threads.',
     'repro.table.caption':
-      'Exact match up to L and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} up to L (the models do not fit the training lengths)',
+      'Exact match at the worst length up to L (mean over seeds) and at 2L (mean ± spread over seeds), and the mean reciprocal rank over tasks; underlined in italics: below {threshold} at some length up to L (the models do not fit the training lengths)',
     'repro.col.scheme': 'Scheme',
     'repro.col.inDist': '{task} ≤ L',
     'repro.col.at2L': '{task} at 2L',
@@ -696,11 +702,11 @@ export default {
     'repro.agree.behind.none': 'ALiBi, RoPE and APE stay below both NoPE and T5, as in the paper.',
     'repro.agree.behind.some': 'Unlike in the paper, NoPE or T5 is matched or passed here by {names}.',
     'repro.agree.fit.all':
-      'Every scheme fits the training lengths (exact match at least {threshold} up to L on every task), so the ranking measures extrapolation.',
+      'Every scheme fits the training lengths (exact match at least {threshold} at every length up to L on every task), so the ranking measures extrapolation.',
     'repro.agree.fit.some':
-      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells stay below {threshold} exact match up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
+      'Not every scheme fits the training lengths: {count} of the {cells} task–scheme cells fall below {threshold} exact match at some length up to L (the lowest: {lowest}), so where the models do not fit, the ranking measures fitting as much as extrapolation.',
     'repro.agree.why':
-      'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for {steps} steps, the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first, no beginning-of-sequence token).',
+      'Why the two may differ: these models are about {ratio} times smaller than the paper’s and train for few steps ({steps}), the sequences are short, and the tasks are the lab’s own versions (addition least significant digit first).',
     'repro.rerun.task': 'Task',
     'repro.rerun.scheme': 'Scheme',
     'repro.rerun.seed': 'Seed',

@@ -14,6 +14,13 @@ export function roughly(x) {
 /** A 0–1 number as the tables show it. */
 export const fixed2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 
+/** The training steps of every task, in the page's words ("copy 3,000, reverse 3,000, …"). */
+export function stepsPerTask(results, word) {
+  return results.tasks
+    .map((t) => `${word(`repro.task.${t.id}`)} ${results.configuration.steps[t.id].toLocaleString('en-US')}`)
+    .join(word('repro.list.and'));
+}
+
 /**
  * The agreement sentence of a results file in one language.
  * @param {object} results the results file (web/lab/reproduction.json)
@@ -66,11 +73,10 @@ export function agreementSentence(results, word, separator = ' ') {
     clauses.push(fill(word('repro.agree.fit.all'), { threshold: fixed2(a.threshold) }));
   }
   if (!a.sameFirst || !a.t5Second || a.overtaking.length) {
-    const c = results.configuration;
     clauses.push(
       fill(word('repro.agree.why'), {
         ratio: roughly(results.paper.parameters / results.parameters),
-        steps: c.training.steps,
+        steps: stepsPerTask(results, word),
       }),
     );
   }

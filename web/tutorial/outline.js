@@ -35,6 +35,7 @@ export const CHAPTER = [
     aside(
       h('s212.h.claim'),
       p('s212.p.claim', 's212.claim.ropeUnseen'),
+      p('s212.p.repro', 's212.claim.reproduction'),
       p('s212.p.lab', 's212.claim.labCopy'),
       claims('s212.claim.labWhy', 's212.claim.t5Unseen'),
     ),
@@ -159,7 +160,7 @@ export const CHAPTER = [
   section(
     's219',
     h('s219.h.insights'),
-    p('s219.p1'),
+    p('s219.p1', 's219.claim.proxy'),
     demo(),
     p('s219.p.cpd', 's219.claim.cpd'),
     h('s219.h.advantages'),

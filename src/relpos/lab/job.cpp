@@ -79,8 +79,8 @@ class TrainingJob : public PeekableJob {
     Tensor parameters = Tensor::floats({1});
     parameters.f32[0] = static_cast<float>(trainer_.model().weights().size());
     r.emplace("parameters", std::move(parameters));
-    r.emplace("attentionL", attentionTensor(attnShort_, c_.length));
-    r.emplace("attention4L", attentionTensor(attnLong_, lab::fitLength(c_, 4 * c_.length)));
+    r.emplace("attentionL", attentionTensor(attnShort_, lab::modelLength(c_, c_.length)));
+    r.emplace("attention4L", attentionTensor(attnLong_, lab::modelLength(c_, lab::fitLength(c_, 4 * c_.length))));
     r.emplace("tokensL", tokens(example(c_.length)));
     r.emplace("tokens4L", tokens(example(lab::fitLength(c_, 4 * c_.length))));
     return r;
@@ -155,7 +155,7 @@ class TrainingJob : public PeekableJob {
 std::unique_ptr<PeekableJob> startTraining(const Params& params) {
   const lab::Config config = lab::readConfig(params);
   // Refuse configurations whose evaluation maps would not fit the per-result limit.
-  const double n = 4.0 * static_cast<double>(config.length);
+  const double n = static_cast<double>(lab::modelLength(config, 4 * config.length));
   checkResultSize(params.where(), static_cast<double>(config.layers * config.heads) * n * n);
   return std::make_unique<TrainingJob>(config);
 }

@@ -43,6 +43,9 @@ struct Config {
   int64_t length = 32;          // training length L
   int64_t offset = 2;           // copy: the token `offset` positions back
   int64_t vocab = 16;           // content tokens; one more special token (SEP / marker / delimiter)
+  // A beginning-of-sequence token (id vocab + 1, no target) before every sequence; task lengths do
+  // not count it, the model sees n + 1 positions.
+  bool bos = false;
   int64_t layers = 1, heads = 2, dModel = 32, dFF = 64;
   bool normalisation = true;
   int64_t steps = 500, batch = 16, warmup = 50;
@@ -61,6 +64,11 @@ struct Config {
 
 // Reads and validates the "train" options.
 Config readConfig(const Params& params);
+
+// The positions the model sees for a task length n (n, plus one with the BOS token).
+inline int64_t modelLength(const Config& config, int64_t n) {
+  return n + (config.bos ? 1 : 0);
+}
 
 // One example: tokens and per-position targets (-1: no loss at that position).
 struct Example {

@@ -36,7 +36,7 @@ uint64_t mixSeed(uint64_t a, uint64_t b) {
 }
 
 struct Model::Impl {
-  int64_t D = 0, H = 0, dh = 0, F = 0, V = 0;  // V: vocabulary incl. the special token
+  int64_t D = 0, H = 0, dh = 0, F = 0, V = 0;  // V: vocabulary incl. the special (and BOS) tokens
   size_t embed = 0, lnfg = kNone, lnfb = kNone, wout = 0, bout = 0;
   std::vector<LayerIdx> layers;
   std::unique_ptr<Term> term;
@@ -372,9 +372,9 @@ Model::Model(const Config& config) : config_(config), impl_(std::make_unique<Imp
   m.H = c.heads;
   m.dh = c.dModel / c.heads;
   m.F = c.dFF;
-  m.V = c.vocab + 1;
+  m.V = c.vocab + (c.bos ? 2 : 1);
   const Scheme& scheme = findLabScheme(c.scheme);
-  m.term = scheme.lab.make(scheme, TermSetup{m.H, m.dh, c.length, &c.options});
+  m.term = scheme.lab.make(scheme, TermSetup{m.H, m.dh, modelLength(c, c.length), &c.options});
   const std::string mode = resolvedMode(c);
   m.input = mode == "input";
   if (!m.input) m.keyWeight = mode == "mixed" ? c.beta : 1.0;

@@ -97,6 +97,8 @@ const std::vector<ParamInfo>& allOptions() {
         integerParam("length", 32, 4, 128, "training length L (evaluated at L, 2L, 4L, 8L)"),
         integerParam("offset", 2, 1, 64, "copy: predict the token this many positions back"),
         integerParam("vocab", 16, 2, 64, "content tokens (plus one special token)"),
+        booleanParam("bos", false,
+                     "a beginning-of-sequence token before every sequence (not counted in the length, no target)"),
         integerParam("layers", 1, 1, 4, "attention blocks"),
         integerParam("heads", 2, 1, 4, "heads per layer"),
         integerParam("dModel", 32, 4, 128, "model width (divisible by heads)"),
@@ -149,6 +151,7 @@ Config readConfig(const Params& params) {
   c.length = params.integer(option("length"));
   c.offset = params.integer(option("offset"));
   c.vocab = params.integer(option("vocab"));
+  c.bos = params.boolean(option("bos"));
   c.layers = params.integer(option("layers"));
   c.heads = params.integer(option("heads"));
   c.dModel = params.integer(option("dModel"));

@@ -163,6 +163,10 @@ Example makeExample(const Config& c, int64_t n, Rng& rng) {
   e.tokens.assign(static_cast<size_t>(n), 0);
   e.targets.assign(static_cast<size_t>(n), -1);
   findTask(c.task).fill(c, rng, e);
+  if (c.bos) {
+    e.tokens.insert(e.tokens.begin(), static_cast<int32_t>(c.vocab + 1));
+    e.targets.insert(e.targets.begin(), -1);
+  }
   return e;
 }
 

@@ -1,5 +1,6 @@
 // The lab's synthetic tasks: content tokens are 0 .. vocab-1; token `vocab` is the task's special
-// token (separator, marker, delimiter or the plus and equals of addition). Targets are token ids (count: the count
+// token (separator, marker, delimiter or the plus and equals of addition); with `bos`, token
+// `vocab + 1` opens every sequence. Targets are token ids (count: the count
 // itself, capped at vocab-1); -1 marks positions without a loss.
 #pragma once
 #include <string>
