@@ -43,8 +43,17 @@ inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite)
   return values;
 }
 
-// The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
-// { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
+// Tensors a caller fills in place (rp.alloc): their floats live here, in this module's heap, from
+// heapTensorCreate to heapTensorFree (core_bindings.cpp). A call handed one as { shape, heapTensor:
+// handle } reads it where it is (Params::setBorrowedArray), never copying it.
+inline std::map<int, relpos::FloatArray>& heapTensors() {
+  static std::map<int, relpos::FloatArray> held;
+  return held;
+}
+
+// The JS wrapper hands over only numbers, booleans, strings, string lists, tensors
+// { shape: number[], data: Float32Array } and rp.alloc tensors { shape, heapTensor: handle };
+// anything else is a TypeError in the wrapper already.
 // `reading` names the option being converted (an allocation failure there names it).
 inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
   const val keys = val::global("Object").call<val>("keys", options);
@@ -72,6 +81,15 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       relpos::Shape shape;
       for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
         shape.push_back(static_cast<int64_t>(extent));
+      if (const val handle = value["heapTensor"]; !handle.isUndefined()) {
+        // The wrapper has checked that the tensor is this instance's and alive; this is the backstop.
+        auto found = heapTensors().find(handle.as<int>());
+        if (found == heapTensors().end() || relpos::elementCount(shape) != static_cast<int64_t>(found->second.size())) {
+          relpos::throwRange(params.where() + ": " + name + " is an rp.alloc tensor that was freed");
+        }
+        params.setBorrowedArray(name, found->second.data(), found->second.size(), std::move(shape));
+        continue;
+      }
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
       const val data = value["data"];
       relpos::FloatArray values = copyIn(data, nonFinite);

@@ -226,6 +226,26 @@ void kvCacheFree(int handle) {
   kvCaches().erase(handle);
 }
 
+// rp.alloc: `count` floats, zero-filled, that stay in the wasm heap until heapTensorFree; returns
+// { handle, pointer } (pointer: the byte offset of the first float, for the wrapper's view).
+val heapTensorCreate(double count) {
+  return guarded("relpos.alloc", [&] {
+    static int next = 0;
+    relpos::FloatArray data = relpos::uninitialisedFloats(static_cast<size_t>(count));
+    std::fill(data.begin(), data.end(), 0.0f);
+    const auto pointer = reinterpret_cast<uintptr_t>(data.data());
+    relpos_binding::heapTensors().emplace(++next, std::move(data));
+    val out = val::object();
+    out.set("handle", next);
+    out.set("pointer", static_cast<double>(pointer));
+    return out;
+  });
+}
+
+void heapTensorFree(int handle) {
+  relpos_binding::heapTensors().erase(handle);
+}
+
 val catalogueJson() {
   return guarded("relpos.schemes", [] { return jsonBytes(relpos::catalogueJson()); });
 }
@@ -253,6 +273,8 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("kvCacheAttention", &kvCacheAttention);
   emscripten::function("kvCacheFree", &kvCacheFree);
   emscripten::function("releaseView", &releaseView);
+  emscripten::function("heapTensorCreate", &heapTensorCreate);
+  emscripten::function("heapTensorFree", &heapTensorFree);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);
   emscripten::function("presetsJson", &presetsJson);

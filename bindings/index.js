@@ -19,6 +19,7 @@ import {
   toTensor,
 } from './convert.js';
 import { attentionOptions, attentionResult, checkAxes, headsToRows, withNotes } from './attention-options.js';
+import { HeapTensor, withCopies, withReferences } from './heap-tensor.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -144,12 +145,16 @@ function compileFusedKernels() {
   return bytes.then((b) => WebAssembly.compile(b));
 }
 
+// The core's memory, one of its exports (emscripten minifies their names at -O3).
+function memoryOf(core) {
+  return Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+}
+
 // Instantiates the compiled side module on the core's own memory; the core's kernels call its
 // fusedRows once per block of rows (through Module.fusedRows, src/relpos/kernels/kernels.cpp).
 // Resolves to true.
 async function withFusedKernels(core, compiled) {
-  // The core's memory is one of its exports (emscripten minifies their names at -O3).
-  const memory = Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+  const memory = memoryOf(core);
   const instance = await WebAssembly.instantiate(await compiled, { env: { memory } });
   core.fusedRows = instance.exports.fusedRows;
   return true;
@@ -361,11 +366,41 @@ class Relpos {
   attention(options) {
     const where = 'relpos.attention';
     const { scheme, merged, view, out, shapes } = attentionOptions(where, options);
+    const given = withReferences(where, merged, this.#core);
     this.#core.releaseView();
     const result = view
-      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged, !this.#bounded))
-      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null, !this.#bounded));
+      ? unwrap(this.#core.computeView('attention', scheme ?? '', given, !this.#bounded))
+      : unwrap(this.#core.computeAttention(scheme ?? '', given, out ?? null, !this.#bounded));
     return attentionResult(result, shapes);
+  }
+
+  /**
+   * A tensor in this instance's wasm heap for the caller to fill in place (docs/api.md, "rp.alloc"):
+   * rp.attention reads it as q, k, v, B or P without copying it. `data` stays valid across memory
+   * growth (a getter); free() returns the floats.
+   */
+  alloc(shape) {
+    const where = 'relpos.alloc';
+    if (!Array.isArray(shape) || shape.length < 1 || shape.length > 4) {
+      throw new TypeError(
+        `${where}: shape must be a list of 1 to 4 extents ([n, m] for a bias B), got ${Array.isArray(shape) ? `[${shape.join(', ')}]` : typeof shape}`,
+      );
+    }
+    for (const extent of shape) {
+      if (typeof extent !== 'number') throw new TypeError(`${where}: shape must hold numbers, got ${typeof extent}`);
+      if (!Number.isInteger(extent) || extent < 1) {
+        throw new RangeError(`${where}: shape must hold positive integers, got [${shape.join(', ')}]`);
+      }
+    }
+    const count = shape.reduce((a, b) => a * b, 1);
+    // The heap holds at most 2 GiB, so one tensor at most 2^28 floats (1 GiB).
+    if (count > 2 ** 28) {
+      throw new RangeError(
+        `${where}: shape [${shape.join(', ')}] holds ${count} floats, over the 268435456 (1 GiB) one tensor may hold in the wasm heap`,
+      );
+    }
+    const created = unwrap(this.#core.heapTensorCreate(count));
+    return new HeapTensor(this.#core, memoryOf(this.#core), created, shape, count);
   }
 
   /**
@@ -439,9 +474,10 @@ class Relpos {
         if (merged.q.shape.length !== 2) {
           throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
         }
+        const given = withReferences(at, merged, core);
         core.releaseView();
         return attentionResult(
-          unwrap(core.kvCacheAttention(handle, scheme ?? '', merged, out ?? null, !bounded)),
+          unwrap(core.kvCacheAttention(handle, scheme ?? '', given, out ?? null, !bounded)),
           shapes,
         );
       },
@@ -463,13 +499,19 @@ class Relpos {
     const checked = attentionOptions(where, rest);
     const { scheme, merged, view, out, shapes } = checked;
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    // rp.alloc tensors are this instance's, checked now; their values are read when the call is
+    // made (a job copies them as it starts, a pool's workers are sent copies), so the caller may
+    // free or refill them while it runs.
+    const given = withReferences(where, merged, this.#core);
     if (workers !== undefined) {
+      // Copied now, before the first await: the values are the ones given at the call.
+      const copied = { ...checked, merged: withCopies(where, merged) };
       const pool = await withPool(where, workers);
-      return (await poolModule()).splitAttention(pool, checked, { onProgress, signal, where });
+      return (await poolModule()).splitAttention(pool, copied, { onProgress, signal, where });
     }
-    if (scheme !== undefined) merged.scheme = scheme;
+    if (scheme !== undefined) given.scheme = scheme;
     const result = attentionResult(
-      await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
+      await runJob(this.#core, unwrap, 'attention', given, { onProgress, signal, where }),
       shapes,
     );
     if (out) {
