@@ -313,6 +313,7 @@ describe('rp.alloc: jobs, the pool and relpos/worker', () => {
     );
     await expect(client.rotate(B)).rejects.toThrow(/^relpos\.rotate: argument 1 is an rp\.alloc tensor/);
     await expect(client.alloc([4])).rejects.toThrow(/^relpos\.alloc: not available through relpos\/worker/);
+    await expect(client.call('alloc', [4])).rejects.toThrow(/^relpos\.alloc: not available through relpos\/worker/);
     B.free();
   });
 });
