@@ -256,7 +256,8 @@ export function requireTensor(where, name, tensor, what) {
 // 'additive', or the option maskKind) always wins. Returns the tensor and its kind.
 export function toMask(where, mask, maskKind) {
   let kind = maskKind;
-  let value = mask;
+  // An rp.alloc tensor: its floats (a Float32Array, so additive unless kind says otherwise).
+  let value = isHeapTensor(mask) ? HeapTensor.copy(where, 'mask', mask) : mask;
   if (isPlainObject(mask) && 'kind' in mask) {
     ({ kind, ...value } = mask);
     if (maskKind !== undefined && maskKind !== kind) {

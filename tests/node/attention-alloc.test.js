@@ -69,6 +69,22 @@ describe('rp.alloc: memory growth', () => {
     big.free();
     B.free();
   });
+
+  it('its data handed over as a plain { shape, data } is copied right even when that copy grows the heap', () => {
+    // Larger than the whole heap, so copying it into the core cannot fit without growing the heap,
+    // which empties the view the call was given (the binding reads the floats from their address).
+    const probe = rp.alloc([1]);
+    const bytes = probe.data.buffer.byteLength;
+    probe.free();
+    const rows = Math.ceil(bytes / 256);
+    const x = filled(rp, [rows, 64], wave(rows * 64, 0.001, 0.2));
+    const copy = tensor([rows, 64], x.data.slice());
+    const view = x.data;
+    const got = rp.unbounded().rotate({ shape: [rows, 64], data: view });
+    expect(view.length).toBe(0); // the heap grew during the call
+    expectSameTensor(got, rp.unbounded().rotate(copy));
+    x.free();
+  });
 });
 
 describe('rp.alloc: the result equals the copied path bit for bit', () => {
