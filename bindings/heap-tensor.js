@@ -3,7 +3,7 @@
 // table marks inPlace), so an n × m bias the caller computes is never copied into the heap.
 // Everywhere else such a tensor is read like any { shape, data } (its values copied, as always).
 
-// The options of rp.attention that take an rp.alloc tensor in place; tests/node/alloc.test.js
+// The options of rp.attention that take an rp.alloc tensor in place; tests/node/attention-alloc.test.js
 // checks that they are the ones rp.operations marks inPlace.
 export const IN_PLACE = new Set(['q', 'k', 'v', 'B', 'P']);
 
