@@ -13,7 +13,6 @@
 #include <new>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "relpos/relpos.hpp"
 
@@ -21,54 +20,37 @@ namespace relpos_binding {
 
 using emscripten::val;
 
-// A tensor's data that is a view into this module's own heap (an rp.alloc tensor's data handed over
-// as { shape, data }, a view: true result handed back): where its floats are. An allocation that
-// grows the heap empties such a view but does not move the floats, so this is read before the call
-// allocates anything. { nullptr, 0 } for any other data.
-struct HeapView {
-  const float* data = nullptr;
-  size_t count = 0;
-};
-
-inline HeapView heapViewOf(const val& data, const val& heap) {
-  if (!data.instanceof (val::global("Float32Array")) || !data["buffer"].strictlyEquals(heap)) return {};
-  return {reinterpret_cast<const float*>(data["byteOffset"].as<uintptr_t>()), data["length"].as<size_t>()};
-}
-
 // A tensor's data (the wrapper hands a Float32Array) copied into fresh storage, never zero-filled
 // first, and what they hold besides finite numbers. The copy goes a chunk at a time, each chunk
 // scanned while it is still in cache: a std::vector<float>(n) would write zeros over all of it first
-// (16 MB for a 2048 x 2048 bias), and a scan afterwards would read it all again. `own`: the data's
-// place when they are a view into this heap (heapViewOf), copied from there.
-inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite, HeapView own = {}) {
+// (16 MB for a 2048 x 2048 bias), and a scan afterwards would read it all again. The wrapper never
+// hands over a view into this module's own heap (bindings/heap-tensor.js, forCore): allocating
+// `values` could grow the heap and empty it.
+inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite) {
   constexpr size_t kChunk = size_t{1} << 15;  // floats: 128 KiB, well within L2
   // rp.runJob passes options as they are: a plain number list becomes a Float32Array first.
-  const val data = own.data || val::global("ArrayBuffer").call<bool>("isView", given)
-                       ? given
-                       : val::global("Float32Array").new_(given);
-  const size_t count = own.data ? own.count : data["length"].as<size_t>();
+  const val data =
+      val::global("ArrayBuffer").call<bool>("isView", given) ? given : val::global("Float32Array").new_(given);
+  const auto count = data["length"].as<size_t>();
   relpos::FloatArray values = relpos::uninitialisedFloats(count);
   nonFinite = relpos::NonFinite::None;
   for (size_t begin = 0; begin < count; begin += kChunk) {
     const size_t size = std::min(kChunk, count - begin);
-    if (own.data) {
-      std::copy(own.data + begin, own.data + begin + size, values.data() + begin);
-    } else {
-      const val chunk = data.call<val>("subarray", static_cast<double>(begin), static_cast<double>(begin + size));
-      // set() from a typed array is a memcpy. The view is made after every allocation (memory
-      // growth would detach it).
-      val(emscripten::typed_memory_view(size, values.data() + begin)).call<void>("set", chunk);
-    }
+    const val chunk = data.call<val>("subarray", static_cast<double>(begin), static_cast<double>(begin + size));
+    // set() from a typed array is a memcpy. The view is made after every allocation (memory growth
+    // would detach it).
+    val(emscripten::typed_memory_view(size, values.data() + begin)).call<void>("set", chunk);
     nonFinite = std::max(nonFinite, relpos::scanNonFinite(values.data() + begin, size));
   }
   return values;
 }
 
 // Tensors a caller fills in place (rp.alloc): their floats live here, in this module's heap, from
-// heapTensorCreate to heapTensorFree (core_bindings.cpp). A call handed one as { shape, heapTensor:
-// handle } reads it where it is (Params::setBorrowedArray), never copying it.
-inline std::map<int, relpos::FloatArray>& heapTensors() {
-  static std::map<int, relpos::FloatArray> held;
+// heapTensorCreate to heapTensorFree (core_bindings.cpp), each under the decimal address of its
+// first float (a Params is the map the core already has). A call handed one as { shape,
+// heapTensor: address } reads it where it is (Params::setBorrowedArray), never copying it.
+inline relpos::Params& heapTensors() {
+  static relpos::Params held("relpos.alloc");
   return held;
 }
 
@@ -79,13 +61,6 @@ inline std::map<int, relpos::FloatArray>& heapTensors() {
 inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
   const val keys = val::global("Object").call<val>("keys", options);
   const size_t count = keys["length"].as<size_t>();
-  // Views into this heap, located before anything below allocates (heapViewOf).
-  std::vector<HeapView> views(count);
-  const val heap = val::module_property("HEAPF32")["buffer"];
-  for (size_t index = 0; index < count; ++index) {
-    const val value = options[keys[index]];
-    if (!value.isNull() && !value.isUndefined()) views[index] = heapViewOf(value["data"], heap);
-  }
   // Each step below is a call into JS: the value is read by its key as the JS string it is (no round
   // trip through a C++ string) and its type is asked directly (no typeof string to decode).
   for (size_t index = 0; index < count; ++index) {
@@ -111,16 +86,16 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
         shape.push_back(static_cast<int64_t>(extent));
       if (const val handle = value["heapTensor"]; !handle.isUndefined()) {
         // The wrapper has checked that the tensor is this instance's and alive; this is the backstop.
-        auto found = heapTensors().find(handle.as<int>());
-        if (found == heapTensors().end() || relpos::elementCount(shape) != static_cast<int64_t>(found->second.size())) {
+        const relpos::Value* held = heapTensors().find(std::to_string(handle.as<uint32_t>()));
+        if (!held || relpos::elementCount(shape) != static_cast<int64_t>(held->array.size())) {
           relpos::throwRange(params.where() + ": " + name + " is an rp.alloc tensor that was freed");
         }
-        params.setBorrowedArray(name, found->second.data(), found->second.size(), std::move(shape));
+        params.setBorrowedArray(name, held->array.data(), held->array.size(), std::move(shape));
         continue;
       }
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
       const val data = value["data"];
-      relpos::FloatArray values = copyIn(data, nonFinite, views[index]);
+      relpos::FloatArray values = copyIn(data, nonFinite);
       params.setGivenArray(name, std::move(values), std::move(shape), nonFinite);
       // Numbers the caller gave in float64 (invFreq, factors, positions) keep it to the angle.
       if (data.instanceof (val::global("Float64Array"))) {

@@ -226,24 +226,24 @@ void kvCacheFree(int handle) {
   kvCaches().erase(handle);
 }
 
-// rp.alloc: `count` floats, zero-filled, that stay in the wasm heap until heapTensorFree; returns
-// { handle, pointer } (pointer: the byte offset of the first float, for the wrapper's view).
-val heapTensorCreate(double count) {
-  return guarded("relpos.alloc", [&] {
-    static int next = 0;
+// rp.alloc: `count` floats, zero-filled, that stay in the wasm heap until heapTensorFree. Returns
+// the address of the first float (its handle and the byte offset of the wrapper's view), or 0 when
+// the heap cannot hold them.
+double heapTensorCreate(double count) {
+  try {
     relpos::FloatArray data = relpos::uninitialisedFloats(static_cast<size_t>(count));
     std::fill(data.begin(), data.end(), 0.0f);
-    const auto pointer = reinterpret_cast<uintptr_t>(data.data());
-    relpos_binding::heapTensors().emplace(++next, std::move(data));
-    val out = val::object();
-    out.set("handle", next);
-    out.set("pointer", static_cast<double>(pointer));
-    return out;
-  });
+    const auto address = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(data.data()));
+    relpos_binding::heapTensors().setGivenArray(std::to_string(address), std::move(data), {},
+                                                relpos::NonFinite::Unknown);
+    return address;
+  } catch (const std::bad_alloc&) {
+    return 0;
+  }
 }
 
-void heapTensorFree(int handle) {
-  relpos_binding::heapTensors().erase(handle);
+void heapTensorFree(double address) {
+  relpos_binding::heapTensors().erase(std::to_string(static_cast<uint32_t>(address)));
 }
 
 val catalogueJson() {

@@ -9,21 +9,19 @@ export const IN_PLACE = new Set(['q', 'k', 'v', 'B', 'P']);
 
 export class HeapTensor {
   #core;
-  #handle;
-  #pointer;
+  #address;
   #count;
   #memory;
   #view;
   #freed = false;
 
-  /** Made by rp.alloc: `handle` and `pointer` as the core's heapTensorCreate returns them. */
-  constructor(core, memory, { handle, pointer }, shape, count) {
+  /** Made by rp.alloc: `address` (of the first float) as the core's heapTensorCreate returns it. */
+  constructor(core, memory, address, shape, count) {
     this.#core = core;
     this.#memory = memory;
-    this.#handle = handle;
-    this.#pointer = pointer;
+    this.#address = address;
     this.#count = count;
-    this.#view = new Float32Array(memory.buffer, pointer, count);
+    this.#view = new Float32Array(memory.buffer, address, count);
     /** The extents, as given to rp.alloc (frozen). */
     this.shape = Object.freeze(shape.slice());
     Object.freeze(this);
@@ -37,7 +35,7 @@ export class HeapTensor {
   get data() {
     if (this.#freed) throw new Error('relpos.alloc: this tensor was freed (free() was called)');
     if (this.#view.buffer !== this.#memory.buffer) {
-      this.#view = new Float32Array(this.#memory.buffer, this.#pointer, this.#count);
+      this.#view = new Float32Array(this.#memory.buffer, this.#address, this.#count);
     }
     return this.#view;
   }
@@ -51,7 +49,7 @@ export class HeapTensor {
   free() {
     if (this.#freed) return;
     this.#freed = true;
-    this.#core.heapTensorFree(this.#handle);
+    this.#core.heapTensorFree(this.#address);
   }
 
   /**
@@ -66,7 +64,7 @@ export class HeapTensor {
         `${where}: ${name} is an rp.alloc tensor of another relpos instance (each has its own wasm heap); allocate it with this instance's alloc(), or give { shape: ${name}.shape, data: ${name}.data }`,
       );
     }
-    return { shape: tensor.shape.slice(), heapTensor: tensor.#handle };
+    return { shape: tensor.shape.slice(), heapTensor: tensor.#address };
   }
 
   /** The tensor as a plain { shape, data } of JS-owned floats (where a call copies its input anyway). */
@@ -86,27 +84,28 @@ export function isHeapTensor(value) {
 }
 
 /**
- * The options of one call of `core` with every in-place tensor (IN_PLACE) as a reference the core
- * reads where it is; `options` is not changed.
+ * The options of one call of `core` (whose memory is `memory`) as its binding takes them: every
+ * rp.alloc tensor under a name of IN_PLACE as a reference the core reads where it is (with `lend`;
+ * else its values, copied out), and any other tensor whose data is a view into that memory (an
+ * rp.alloc tensor's data, a view: true result) copied out first — copying it into the core could
+ * grow the heap, which empties the view. `options` is not changed.
  */
-export function withReferences(where, options, core) {
-  let out = options;
-  for (const name of IN_PLACE) {
-    const value = options[name];
-    if (!(value instanceof HeapTensor)) continue;
-    if (out === options) out = { ...options };
-    out[name] = HeapTensor.reference(where, name, value, core);
-  }
-  return out;
-}
-
-/** The same options with every rp.alloc tensor copied out (for workers, which have heaps of their own). */
-export function withCopies(where, options) {
+export function forCore(where, options, core, memory, lend = true) {
   let out = options;
   for (const [name, value] of Object.entries(options)) {
-    if (!(value instanceof HeapTensor)) continue;
+    let given;
+    if (value instanceof HeapTensor) {
+      given =
+        lend && IN_PLACE.has(name)
+          ? HeapTensor.reference(where, name, value, core)
+          : HeapTensor.copy(where, name, value);
+    } else if (ArrayBuffer.isView(value?.data) && value.data.buffer === memory.buffer) {
+      given = { ...value, data: value.data.slice() };
+    } else {
+      continue;
+    }
     if (out === options) out = { ...options };
-    out[name] = HeapTensor.copy(where, name, value);
+    out[name] = given;
   }
   return out;
 }

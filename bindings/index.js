@@ -19,7 +19,7 @@ import {
   toTensor,
 } from './convert.js';
 import { attentionOptions, attentionResult, checkAxes, headsToRows, withNotes } from './attention-options.js';
-import { HeapTensor, withCopies, withReferences } from './heap-tensor.js';
+import { HeapTensor, forCore } from './heap-tensor.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -175,6 +175,7 @@ async function instantiate(part, simd) {
 
 class Relpos {
   #core;
+  #memory; // the core's WebAssembly.Memory (heap-tensor.js: rp.alloc, views into the heap)
   #unboundedView; // the instance unbounded() returns
   #bounded;
   #schemes;
@@ -191,6 +192,7 @@ class Relpos {
   // the instance unbounded() returns.
   constructor(core, simd, bounded = true, relaxed = false) {
     this.#core = core;
+    this.#memory = memoryOf(core);
     this.#bounded = bounded;
     this.simd = simd;
     this.relaxed = relaxed;
@@ -312,10 +314,16 @@ class Relpos {
     if (isPlainObject(options) && options.view !== undefined) {
       const { view, ...rest } = options;
       if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean, got ${typeof view}`);
-      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest), !this.#bounded));
+      if (view) return unwrap(this.#core.computeView(op, id, this.#given(op, rest), !this.#bounded));
       options = rest;
     }
-    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options), !this.#bounded));
+    return unwrap(this.#core.compute(op, id, this.#given(op, options), !this.#bounded));
+  }
+
+  // The options of a call on a scheme as the core takes them (convert.js, heap-tensor.js).
+  #given(op, options) {
+    const where = `relpos.${op}`;
+    return forCore(where, normaliseOptions(where, options), this.#core, this.#memory, false);
   }
 
   // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
@@ -366,7 +374,7 @@ class Relpos {
   attention(options) {
     const where = 'relpos.attention';
     const { scheme, merged, view, out, shapes } = attentionOptions(where, options);
-    const given = withReferences(where, merged, this.#core);
+    const given = forCore(where, merged, this.#core, this.#memory);
     this.#core.releaseView();
     const result = view
       ? unwrap(this.#core.computeView('attention', scheme ?? '', given, !this.#bounded))
@@ -399,8 +407,13 @@ class Relpos {
         `${where}: shape [${shape.join(', ')}] holds ${count} floats, over the 268435456 (1 GiB) one tensor may hold in the wasm heap`,
       );
     }
-    const created = unwrap(this.#core.heapTensorCreate(count));
-    return new HeapTensor(this.#core, memoryOf(this.#core), created, shape, count);
+    const address = this.#core.heapTensorCreate(count);
+    if (!address) {
+      throw new RangeError(
+        `${where}: out of memory for shape [${shape.join(', ')}] (the wasm heap holds at most 2 GiB, shared with the inputs and anything still held); use smaller sizes`,
+      );
+    }
+    return new HeapTensor(this.#core, this.#memory, address, shape, count);
   }
 
   /**
@@ -435,6 +448,7 @@ class Relpos {
       throw new RangeError(`${where}: kvHeads (${kvHeads}) must divide heads (${heads}), got ${heads}`);
     }
     const core = this.#core;
+    const memory = this.#memory;
     const bounded = this.#bounded;
     const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
     let length = 0;
@@ -456,7 +470,7 @@ class Relpos {
             `${at}: k and v must be [rows, ${kvHeads * d}] and [rows, ${kvHeads * dv}] with the same rows, got [${keys.shape.join(', ')}] and [${values.shape.join(', ')}]`,
           );
         }
-        length = unwrap(core.kvCacheAppend(handle, { k: keys, v: values }));
+        length = unwrap(core.kvCacheAppend(handle, forCore(at, { k: keys, v: values }, core, memory, false)));
         return length;
       },
       attention(q, callOptions = {}) {
@@ -474,7 +488,7 @@ class Relpos {
         if (merged.q.shape.length !== 2) {
           throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
         }
-        const given = withReferences(at, merged, core);
+        const given = forCore(at, merged, core, memory);
         core.releaseView();
         return attentionResult(
           unwrap(core.kvCacheAttention(handle, scheme ?? '', given, out ?? null, !bounded)),
@@ -502,10 +516,10 @@ class Relpos {
     // rp.alloc tensors are this instance's, checked now; their values are read when the call is
     // made (a job copies them as it starts, a pool's workers are sent copies), so the caller may
     // free or refill them while it runs.
-    const given = withReferences(where, merged, this.#core);
+    const given = forCore(where, merged, this.#core, this.#memory);
     if (workers !== undefined) {
       // Copied now, before the first await: the values are the ones given at the call.
-      const copied = { ...checked, merged: withCopies(where, merged) };
+      const copied = { ...checked, merged: forCore(where, merged, this.#core, this.#memory, false) };
       const pool = await withPool(where, workers);
       return (await poolModule()).splitAttention(pool, copied, { onProgress, signal, where });
     }
@@ -537,11 +551,12 @@ class Relpos {
     requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
+    const given = forCore(where, merged, this.#core, this.#memory, false);
     if (workers !== undefined) {
       const pool = await withPool(where, workers);
-      return (await poolModule()).splitMap(pool, merged, { onProgress, signal, where });
+      return (await poolModule()).splitMap(pool, given, { onProgress, signal, where });
     }
-    const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
+    const result = await runJob(this.#core, unwrap, 'attentionMap', given, { onProgress, signal, where });
     return result.data;
   }
 
@@ -550,7 +565,9 @@ class Relpos {
     if (control === null || typeof control !== 'object') {
       throw new TypeError('relpos.runJob: control must be an object { onProgress?, signal?, where? }');
     }
-    return runJob(this.#core, unwrap, kind, options, { where: 'relpos.runJob', ...control });
+    const where = control.where ?? 'relpos.runJob';
+    const given = isPlainObject(options) ? forCore(where, options, this.#core, this.#memory) : options;
+    return runJob(this.#core, unwrap, kind, given, { where: 'relpos.runJob', ...control });
   }
 
   /** Bytes the allocators hold: the core's, plus the analysis module's once loaded (for leak checks). */

@@ -11,7 +11,6 @@
 // error, and the dead worker's slot starts a fresh worker for the next job.
 
 import { attentionResult } from './attention-options.js';
-import { withCopies } from './heap-tensor.js';
 
 const ERRORS = { TypeError, RangeError, Error };
 
@@ -394,9 +393,9 @@ function placeRows(whole, part, axis, a) {
  * table P [n, m, d]) and queryOffset moved by the block's start, so every query keeps its position.
  * `checked` is attentionOptions' reading of the call (the tensors already converted).
  */
-export async function splitAttention(pool, { merged: given, scheme, out, shapes }, control) {
-  // Each worker has a heap of its own: rp.alloc tensors go to them as copies (heap-tensor.js).
-  const merged = withCopies(control.where, given);
+// Each worker has a heap of its own: the caller hands rp.alloc tensors over as copies (index.js,
+// attentionAsync; relpos/worker refuses them).
+export async function splitAttention(pool, { merged, scheme, out, shapes }, control) {
   const q = merged.q;
   const batched = q.shape.length === 3;
   const rowAxis = batched ? 1 : 0;

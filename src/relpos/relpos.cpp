@@ -6,13 +6,9 @@
 namespace relpos {
 
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
-  if (kind == "attentionMap") {
-    // Only attention reads tensors in place (OpOption::inPlace, ops/operations.cpp).
-    for (const auto& name : params.borrowedNames()) {
-      throwType(params.where() + ": " + name + " cannot be an rp.alloc tensor here (only rp.attention reads them)");
-    }
-    return startAttentionMap(params);
-  }
+  // A job outlives the call that starts it: a copy of the parameters owns any tensor it was lent.
+  if (params.lends()) return startJob(kind, Params(params));
+  if (kind == "attentionMap") return startAttentionMap(params);
   if (kind == "attention") return startAttention(params);
   // The lab's "train" job is the analysis module's (startAnalysisJob in analysis_lab.hpp).
   throwUnknownName("relpos", "job kind", kind, {"attention", "attentionMap"}, "job kinds", false);

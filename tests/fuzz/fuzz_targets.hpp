@@ -44,8 +44,8 @@ inline int runSchemes(const std::string& text) {
 }
 
 // relpos::compute("attention", scheme, params): q, k, v, B, P, heads, mode, queryOffset and every
-// scheme's own inputs. "borrowed": [names] hands those tensors over as rp.alloc does (read in place,
-// Value::borrowed), any name: the core must read them as copies or refuse them cleanly.
+// scheme's own inputs. "borrowed": [names] hands those of the options the table marks inPlace over
+// as rp.alloc does (read in place, Value::borrowed): the core must read them as it reads copies.
 inline int runAttention(const std::string& text) {
   relpos::JsonValue input;
   if (!parseInput(text, input)) return -1;
@@ -58,7 +58,12 @@ inline int runAttention(const std::string& text) {
     if (borrowed->type != relpos::JsonValue::Type::Array) return -1;
     for (const auto& name : borrowed->array) {
       if (name.type != relpos::JsonValue::Type::String) return -1;
+      bool inPlace = false;
+      for (const auto& op : relpos::operations()) {
+        for (const auto& o : op.options) inPlace |= op.name == "attention" && o.inPlace && o.name() == name.string;
+      }
       const relpos::Value* v = params.find(name.string);
+      if (!inPlace) continue;
       if (!v || v->type != relpos::Value::Type::Array || !v->wide.empty()) continue;
       lender.push_back(std::make_unique<relpos::FloatArray>(v->array));
       params.setBorrowedArray(name.string, lender.back()->data(), lender.back()->size(), v->shape);

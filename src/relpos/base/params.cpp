@@ -255,22 +255,11 @@ void Params::setBorrowedArray(const std::string& name, const float* data, size_t
   set(name, std::move(value));
 }
 
-void Params::ownBorrowed() {
-  for (auto& entry : values_) {
-    Value& v = entry.second;
-    if (!v.borrowed) continue;
-    v.array.assign(v.borrowed, v.borrowed + v.borrowedSize);
-    v.borrowed = nullptr;
-    v.borrowedSize = 0;
-  }
-}
-
-std::vector<std::string> Params::borrowedNames() const {
-  std::vector<std::string> out;
+bool Params::lends() const {
   for (const auto& entry : values_) {
-    if (entry.second.borrowed) out.push_back(entry.first);
+    if (entry.second.borrowed) return true;
   }
-  return out;
+  return false;
 }
 
 void Params::setWide(const std::string& name, std::vector<double> values) {

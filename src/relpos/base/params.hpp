@@ -76,9 +76,10 @@ struct Value {
   std::string text;
   FloatArray array;  // float32 payload, row-major
   // A tensor read in place (rp.alloc, docs/api.md): floats the binding holds for the caller, lent
-  // for one call and never copied; `array` is then empty. data() and size() read either kind.
-  // Only the options the operation table marks inPlace may be borrowed (checkedScheme refuses the
-  // rest), and a job owns its copy (ownBorrowed), so only readers of those options need data().
+  // for one call and never copied; `array` is then empty. data() and size() read either kind. Only
+  // the options the operation table marks inPlace are borrowed (the JS entry lends no other), and
+  // attention reads them with data(). A copy of a Value owns its floats (a job's copy of its
+  // parameters outlives the call that lent them); a move keeps them borrowed.
   const float* borrowed = nullptr;
   size_t borrowedSize = 0;
   const float* data() const { return borrowed ? borrowed : array.data(); }
@@ -94,9 +95,9 @@ struct Value {
   NonFinite nonFinite = NonFinite::Unknown;
 
   Value() = default;
-  Value(const Value&) = default;
+  Value(const Value& other);  // in arrays.cpp, with ~Value: copies borrowed floats into `array`
   Value(Value&&) noexcept = default;
-  Value& operator=(const Value&) = default;
+  Value& operator=(const Value& other);
   Value& operator=(Value&&) noexcept = default;
   ~Value();  // in arrays.cpp, at -O3 (see arrays.hpp)
 };
@@ -117,10 +118,8 @@ class Params {
   void setGivenArray(const std::string& name, FloatArray data, Shape shape, NonFinite nonFinite);
   // A tensor lent by the binding for this call (Value::borrowed): `count` floats at `data`.
   void setBorrowedArray(const std::string& name, const float* data, size_t count, Shape shape);
-  // Every borrowed tensor copied into storage of its own (a job outlives the call that lent them).
-  void ownBorrowed();
-  // The names of the borrowed tensors.
-  std::vector<std::string> borrowedNames() const;
+  // Whether any tensor is borrowed (Value::borrowed).
+  bool lends() const;
   // The float64 values of an array already set (Value::wide).
   void setWide(const std::string& name, std::vector<double> values);
   void erase(const std::string& name) { values_.erase(name); }

@@ -740,7 +740,7 @@ class AttentionRun {
 class AttentionJob : public Job {
  public:
   AttentionJob(const Params& params, const Scheme* scheme)
-      : params_(owned(params)), run_(params_, scheme, nullptr, ws_), units_(run_.units()) {}
+      : params_(params), run_(params_, scheme, nullptr, ws_), units_(run_.units()) {}
   double step(int64_t budget) override {
     for (int64_t done = 0; done < std::max<int64_t>(budget, 1) && next_ < units_; ++done) run_.run(next_++);
     return units_ ? static_cast<double>(next_) / static_cast<double>(units_) : 1.0;
@@ -749,13 +749,6 @@ class AttentionJob : public Job {
   Result result() override { return run_.finish(); }
 
  private:
-  // A borrowed tensor (rp.alloc) is the caller's again when the call that starts the job returns.
-  static Params owned(const Params& params) {
-    Params copy = params;
-    copy.ownBorrowed();
-    return copy;
-  }
-
   Params params_;
   Workspace ws_;
   AttentionRun run_;

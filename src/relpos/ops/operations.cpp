@@ -396,16 +396,6 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
                        [&](const OpOption& o) { return o.check != OpOption::Check::Binding && o.name() == name; });
   };
   const std::vector<std::string> given = params.names();
-  // A tensor read in place only where the table says the call reads it so (OpOption::inPlace): any
-  // other reader would take the owned copy it does not have.
-  for (const auto& name : params.borrowedNames()) {
-    const bool inPlace = std::any_of(operation.options.begin(), operation.options.end(),
-                                     [&](const OpOption& o) { return o.inPlace && o.name() == name; });
-    if (!inPlace) {
-      throwType(params.where() + ": " + name +
-                " cannot be an rp.alloc tensor here (only rp.attention's q, k, v, B and P are read in place)");
-    }
-  }
   if (!std::all_of(given.begin(), given.end(), accepts)) {
     std::set<std::string> accepted = extra, binding;
     for (const auto& o : operation.options) (o.check == OpOption::Check::Binding ? binding : accepted).insert(o.name());

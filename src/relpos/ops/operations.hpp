@@ -36,7 +36,7 @@ struct OpOption {
   // name); refused by the others.
   bool perScheme = false;
   // May come as a tensor the caller filled in place (rp.alloc), which the call reads without a copy
-  // (Value::borrowed); checkedScheme refuses a borrowed tensor for any other name.
+  // (Value::borrowed); the JS entry lends no other option (bindings/heap-tensor.js, IN_PLACE).
   bool inPlace = false;
   const std::string& name() const { return info.name; }
 };
