@@ -16,7 +16,7 @@ import { buildNative, buildPeakProbe, loadPeakProbe, startNative } from './nativ
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
-import { D, workload, seeded, SLOPE } from './workload.mjs';
+import { D, deviation, workload, seeded, SLOPE } from './workload.mjs';
 
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
 const REPS = { 512: 21, 1024: 15, 2048: 9, 4096: 5 };
@@ -24,25 +24,6 @@ const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
 const TOLERANCE = 2e-6;
 const CHECKED_ROWS = (n) => [0, 1, n >> 1, n - 1];
 const gc = globalThis.gc ?? (() => {});
-
-// Largest deviation of `rowOf(i)` from the float64 result over the checked rows.
-function deviation(n, { q, k, b }, rowOf) {
-  let worst = 0;
-  for (const [index, i] of CHECKED_ROWS(n).entries()) {
-    const logits = new Float64Array(n);
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let c = 0; c < D; c++) s += q[i * D + c] * k[j * D + c];
-      logits[j] = s / Math.sqrt(D) + b[i * n + j];
-    }
-    const top = Math.max(...logits);
-    let sum = 0;
-    for (let j = 0; j < n; j++) sum += Math.exp(logits[j] - top);
-    const row = rowOf(i, index);
-    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(row[j] - Math.exp(logits[j] - top) / sum));
-  }
-  return worst;
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const gflops = (n, ms) => (2 * n * n * D) / ms / 1e6;
@@ -117,10 +98,10 @@ async function check(n, data, entry, native) {
   if (entry.group === 'native') {
     await entry.run();
     const rows = await native.rows(CHECKED_ROWS(n));
-    return deviation(n, data, (_, index) => rows[index]);
+    return deviation(n, data, CHECKED_ROWS(n), (_, index) => rows[index]);
   }
   const w = await entry.run();
-  return deviation(n, data, (i) => w.subarray(i * n, (i + 1) * n));
+  return deviation(n, data, CHECKED_ROWS(n), (i) => w.subarray(i * n, (i + 1) * n));
 }
 
 async function measure(n, contenders, probe, iterations) {

@@ -12,7 +12,7 @@ import { readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { buildFmaProbe, buildPeakProbe } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 
@@ -86,20 +86,9 @@ async function main() {
   const loads = [loadavg()[0]];
   const server = await serve();
   const { port } = server.address();
-  const browser = await chromium.launch({
-    executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
-    // --no-liftoff as in the Node run (every wasm module measured at its optimising tier), and a
-    // garbage collection before each call (--expose-gc).
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--js-flags=--no-liftoff --expose-gc',
-    ],
-  });
+  // --no-liftoff as in the Node run (every wasm module measured at its optimising tier), and a
+  // garbage collection before each call (--expose-gc).
+  const browser = await launchChromium(['--js-flags=--no-liftoff --expose-gc']);
   let result;
   try {
     const tab = await browser.newPage();

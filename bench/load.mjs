@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { build } from 'vite';
 import { serveSite } from '../scripts/serve-site.mjs';
 
@@ -20,7 +20,6 @@ const TARGET_MS = 2500;
 const RUNS = Number(process.env.RELPOS_LOAD_RUNS ?? 5);
 const DESKTOP = process.env.RELPOS_LOAD_DESKTOP === '1';
 const PROFILE = { latency: 150, downloadKbps: 1600, uploadKbps: 750, cpu: 4, viewport: { width: 390, height: 844 } };
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
 
 const rootArg = process.argv.indexOf('--root');
 let root = rootArg > 0 ? process.argv[rootArg + 1] : null;
@@ -69,10 +68,7 @@ const kindOf = (url) => {
 };
 
 const host = await serveSite({ root, base: '/relpos/' });
-const browser = await chromium.launch({
-  executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
-  args: FLAGS,
-});
+const browser = await launchChromium();
 const runs = [];
 try {
   for (let run = 0; run < RUNS; run++) {

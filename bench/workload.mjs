@@ -19,3 +19,25 @@ export function workload(n) {
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) b[i * n + j] = -Math.abs(j - i) * SLOPE;
   return { q, k, b };
 }
+
+/**
+ * Largest deviation of each contender's weights from the float64 softmax(q·kᵀ/√D + B) over the query
+ * rows `rows`; `rowOf(i, index)` gives the contender's row i (index: its place in `rows`).
+ */
+export function deviation(n, { q, k, b }, rows, rowOf) {
+  let worst = 0;
+  for (const [index, i] of rows.entries()) {
+    const logits = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let c = 0; c < D; c++) s += q[i * D + c] * k[j * D + c];
+      logits[j] = s / Math.sqrt(D) + b[i * n + j];
+    }
+    const top = Math.max(...logits);
+    let sum = 0;
+    for (let j = 0; j < n; j++) sum += Math.exp(logits[j] - top);
+    const row = rowOf(i, index);
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(row[j] - Math.exp(logits[j] - top) / sum));
+  }
+  return worst;
+}

@@ -260,14 +260,15 @@ export interface Analysis {
   /**
    * Analytic f(r) and f'(r) of a profile at r = −(n−1) … n−1 or at the given real distances `at`: built-ins except box
    * and the bias schemes alibi (symmetric form), kerple-log, kerple-power, sin-freq, sandwich (one head). At the kink
-   * r = 0 of |r| forms the mean of the one-sided slopes (0). Others are a RangeError.
+   * r = 0 of |r| forms the mean of the one-sided slopes (0). Others are a RangeError. `bound` is sup |f(r)| over every
+   * real r where the form bounds f although no finite window shows it (sandwich: dBar/8), else NaN.
    * @example
    * rp.analysis.derivative({ name: 'alibi' }, { at: [1, 10, 100] }).derivative;  // −slope each
    */
   derivative(
     profile: Profile,
     options: { n?: number; at?: TensorLike },
-  ): { r: Float32Array; value: Float32Array; derivative: Float32Array };
+  ): { r: Float32Array; value: Float32Array; derivative: Float32Array; bound: number };
 
   /**
    * RoFormer §3.4.3 long-term decay: for r = 0 … maxDistance (default 1024), (1/(d/2)) Σ_{j=1}^{d/2} |S_j| with

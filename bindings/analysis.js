@@ -163,7 +163,7 @@ export function createAnalysis(call, { ready, buildInfo }) {
   function derivative(profile, options) {
     const where = `${WHERE}.derivative`;
     const r = call('derivative', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
-    return { r: r.r.data, value: r.value.data, derivative: r.derivative.data };
+    return { r: r.r.data, value: r.value.data, derivative: r.derivative.data, bound: number(r.bound) };
   }
 
   // Analyses that return one curve: options (with a nested `params`) in, the values out.

@@ -59,6 +59,7 @@ const LAYER_OPTIONS = [
   'params',
   'heads',
   'kvHeads',
+  'valueHeadDim',
   'causal',
   'scale',
   'slidingWindow',
@@ -71,9 +72,6 @@ function withLayer(where, layer, options) {
     throw new TypeError(
       `${where}: layer must be a group of rp.fromConfig(…).groups or rp.presets[…].groups ({ scheme, params, heads, … }), got ${layer === null ? 'null' : typeof layer}`,
     );
-  }
-  if (typeof layer.refuses === 'string') {
-    throw new RangeError(`${where}: this layer cannot run as one call: ${layer.refuses}`);
   }
   const set = {};
   for (const name of LAYER_OPTIONS) if (layer[name] !== undefined) set[name] = layer[name];

@@ -1,7 +1,8 @@
 // The Embind layer of the core module (relpos.simd / relpos.baseline): the calls on schemes,
-// attention, the catalogue, presets, config.json reading and the core's jobs (pooled maps,
-// attention beyond the synchronous budget). The analyses and the lab are the second module's
-// (analysis_bindings.cpp). Converts and validates only; no math here.
+// attention, the catalogue and the core's jobs (pooled maps, attention beyond the synchronous
+// budget). The analyses and the lab are the analysis module's (analysis_bindings.cpp), presets and
+// config.json reading the models module's (models_bindings.cpp). Converts and validates only; no
+// math here.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -254,14 +255,6 @@ val operationsJson() {
   return guarded("relpos.operations", [] { return jsonBytes(relpos::operationsJson()); });
 }
 
-val presetsJson() {
-  return guarded("relpos.presets", [] { return jsonBytes(relpos::presetsJson()); });
-}
-
-val fromConfigJson(const std::string& configText) {
-  return guarded("relpos.fromConfig", [&] { return jsonBytes(relpos::fromConfigJson(configText)); });
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(relpos) {
@@ -277,8 +270,6 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("heapTensorFree", &heapTensorFree);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);
-  emscripten::function("presetsJson", &presetsJson);
-  emscripten::function("fromConfigJson", &fromConfigJson);
   emscripten::function("heapInUse", &relpos_binding::heapInUse);
   relpos_binding::Jobs<relpos::Job, &relpos::startJob, &jobNotes>::bind();
 }

@@ -210,6 +210,8 @@ export interface LayerGroup {
   /** Query heads, key/value heads and the softmax scale of the model (scale: when not 1/√headDim). */
   heads?: number;
   kvHeads?: number;
+  /** DeepSeek: the value head width (v_head_dim) when it differs from the query/key head width params.d; v is then [m, kvHeads·valueHeadDim]. */
+  valueHeadDim?: number;
   scale?: number;
   /** Decoder layers are causal; T5's encoder and DeBERTa are not. */
   causal?: boolean;
@@ -219,8 +221,6 @@ export interface LayerGroup {
   temperatureTuning?: { floorScale: number; attnScale: number };
   /** Inputs the layer needs that a config.json does not hold (gpt-oss: sinks; T5: table); rp.attention({ layer }) refuses without them. */
   needs?: { option: string; why: string }[];
-  /** Why rp.attention({ layer }) cannot run this layer as one call (DeepSeek's split heads), and what to do instead. */
-  refuses?: string;
   /** What the layers do beyond their scheme that relpos does not compute. */
   notes?: string[];
 }
@@ -230,8 +230,10 @@ export interface ModelFacts {
   type?: string;
   /** The query/key head width (DeepSeek: nope + rope dims). */
   headDim?: number;
-  /** DeepSeek: the width of the rotated part of the head. */
+  /** DeepSeek: the width of the rotated part of the head (its last dims: params.startIndex on). */
   ropeHeadDim?: number;
+  /** DeepSeek: the value head width (v_head_dim). */
+  valueHeadDim?: number;
   kvHeads?: number;
   layerCount?: number;
   maxPositionEmbeddings?: number;
@@ -395,7 +397,8 @@ export interface Relpos {
 
   /**
    * A KV cache resident in the wasm heap: append(k, v) copies only the new rows; attention(q,
-   * options) runs rp.attention over the cached keys at positions 0 … length − 1.
+   * options) runs rp.attention over the cached keys at positions 0 … length − 1. dv defaults to the
+   * layer's valueHeadDim (DeepSeek), else d.
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
   kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
@@ -459,7 +462,17 @@ export interface Relpos {
     control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal; where?: string },
   ): Promise<Record<string, Tensor<Float32Array | Int32Array>>>;
 
-  /** Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa. */
+  /**
+   * Resolves once the models module (rp.presets, rp.fromConfig) is there, starting its loading.
+   * load() waits for it; after load({ models: false }) await it before using those two.
+   * @example const rp = await load({ models: false }); await rp.modelsReady; rp.presets;
+   */
+  readonly modelsReady: Promise<void>;
+
+  /**
+   * Real-model presets: Llama-2/3.1/4-Scout, Qwen2/3, Mistral, DeepSeek-V3, Gemma-3, gpt-oss, GPT-NeoX, GPT-J, Phi-3/4-mini, BLOOM, MPT, T5, DeBERTa.
+   * From the models module: an Error naming relpos.presets before it has loaded (see modelsReady).
+   */
   readonly presets: readonly Preset[];
 
   /**
@@ -501,6 +514,11 @@ export interface LoadOptions {
    * not Node 20 without --experimental-wasm-relaxed-simd).
    */
   relaxed?: boolean;
+  /**
+   * Load the models module (rp.presets, rp.fromConfig) beside the core and resolve once both are
+   * there (default true); false resolves with the core alone (then `await rp.modelsReady`).
+   */
+  models?: boolean;
   /** Also load the analysis module (rp.analysis, rp.lab) before resolving. */
   analysis?: boolean;
   /** The same as `analysis`: the lab lives in the analysis module. */
@@ -509,8 +527,9 @@ export interface LoadOptions {
 
 /**
  * Instantiates the wasm core once per build; later calls return the same instance. Picks the SIMD
- * build when the engine validates SIMD128, unless `simd` forces a build. With `analysis: true` the
- * instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
+ * build when the engine validates SIMD128, unless `simd` forces a build. The models module
+ * (rp.presets, rp.fromConfig) is loaded beside the core unless `models: false`. With `analysis: true`
+ * the instance's analysis module (rp.analysis, rp.lab) is loaded too before the promise resolves.
  * @example const rp = await load();
  * @example const rp = await load({ analysis: true }); rp.analysis.svd(M);
  */

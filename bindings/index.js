@@ -3,10 +3,12 @@
 // arguments; every number is computed in the core. The calls on schemes (rp.encoding, rp.bias, …)
 // are built from the core's operation table (rp.operations).
 //
-// Two wasm modules per build flavour: the core (schemes, attention, maps, presets, configs), which
-// load() instantiates, and the analysis module (rp.analysis with Eigen, rp.lab), which arrives on
-// first use — `await rp.analysis.ready` (or `load({ analysis: true })`) before the synchronous
-// rp.analysis calls; rp.lab.train() loads it by itself (docs/api.md, "Loading").
+// Three wasm modules: the core (schemes, attention, maps), which load() instantiates; the models
+// module (rp.presets, rp.fromConfig: the config.json reader and the presets table), which load()
+// instantiates beside it unless `models: false` — then `await rp.modelsReady` before those two; and
+// the analysis module (rp.analysis with Eigen, rp.lab), which arrives on first use — `await
+// rp.analysis.ready` (or `load({ analysis: true })`) before the synchronous rp.analysis calls;
+// rp.lab.train() loads it by itself (docs/api.md, "load").
 import { exceptionsSupported, relaxedSimdSupported, simdSupported } from './simd.js';
 import {
   deepFreeze,
@@ -45,14 +47,16 @@ export async function terminateWorkers() {
 export const version = '0.1.0';
 
 const instances = new Map();
-const LOAD_OPTIONS = ['simd', 'relaxed', 'analysis', 'lab'];
+const LOAD_OPTIONS = ['simd', 'relaxed', 'models', 'analysis', 'lab'];
 
 /**
  * Instantiates the wasm core (once per flavour; later calls return the same instance).
- * @param {{ simd?: boolean, relaxed?: boolean, analysis?: boolean, lab?: boolean }} [options] `simd`
- *   forces the SIMD (true) or baseline (false) build; `relaxed` forces the relaxed build (the SIMD
- *   core with the fused attention kernels of a relaxed-SIMD side module) on or off; `analysis` /
- *   `lab` also load the analysis module (rp.analysis and rp.lab) before resolving
+ * @param {{ simd?: boolean, relaxed?: boolean, models?: boolean, analysis?: boolean, lab?: boolean }} [options]
+ *   `simd` forces the SIMD (true) or baseline (false) build; `relaxed` forces the relaxed build (the
+ *   SIMD core with the fused attention kernels of a relaxed-SIMD side module) on or off; `models`
+ *   (default true) loads the models module (rp.presets, rp.fromConfig) beside the core and resolves
+ *   once both are there — false resolves with the core alone; `analysis` / `lab` also load the
+ *   analysis module (rp.analysis and rp.lab) before resolving
  */
 export function load(options = {}) {
   const where = 'relpos.load';
@@ -64,9 +68,9 @@ export function load(options = {}) {
       );
     }
   }
-  const { simd = simdSupported(), analysis = false, lab = false } = options;
+  const { simd = simdSupported(), models = true, analysis = false, lab = false } = options;
   const { relaxed = simd && relaxedSimdSupported() } = options;
-  for (const [name, value] of Object.entries({ simd, relaxed, analysis, lab })) {
+  for (const [name, value] of Object.entries({ simd, relaxed, models, analysis, lab })) {
     if (typeof value !== 'boolean') throw new TypeError(`${where}: ${name} must be a boolean`);
   }
   if (simd && !simdSupported()) {
@@ -84,6 +88,8 @@ export function load(options = {}) {
   // The relaxed flavour asked for by default falls back to the SIMD one if its side module is
   // missing (a build without clang-19); asked for explicitly, it fails.
   const flavour = relaxed ? 'relaxed' : simd ? 'simd' : 'baseline';
+  // The models module is fetched while the core is, not after it.
+  if (models) loadModels().catch(() => {}); // a failure is reported through the promise below
   if (!instances.has(flavour)) {
     const compiled = relaxed ? compileFusedKernels() : null;
     compiled?.catch(() => {}); // its failure is handled below, once the core is there
@@ -99,7 +105,26 @@ export function load(options = {}) {
     instances.set(flavour, created);
   }
   const core = instances.get(flavour);
-  return analysis || lab ? core.then((rp) => rp.analysis.ready.then(() => rp)) : core;
+  if (!models && !analysis && !lab) return core;
+  return core.then((rp) =>
+    Promise.all([models && rp.modelsReady, (analysis || lab) && rp.analysis.ready]).then(() => rp),
+  );
+}
+
+// The models module: one build for every flavour (its code reads configs and copies a table; no
+// SIMD to gain), shared by every instance. `module` is set once it has arrived.
+const modelsState = { loading: null, module: null };
+
+function loadModels() {
+  if (!modelsState.loading) {
+    modelsState.loading = instantiate('models', false).then((module) => {
+      modelsState.module = module;
+    });
+    modelsState.loading.catch(() => {
+      modelsState.loading = null; // a later use retries
+    });
+  }
+  return modelsState.loading;
 }
 
 // Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
@@ -121,6 +146,10 @@ const BUILDS = {
   'analysis/baseline': () => ({
     glue: import('../dist/relpos-analysis.baseline.mjs'),
     wasm: new URL('../dist/relpos-analysis.baseline.wasm', import.meta.url),
+  }),
+  'models/baseline': () => ({
+    glue: import('../dist/relpos-models.mjs'),
+    wasm: new URL('../dist/relpos-models.wasm', import.meta.url),
   }),
 };
 
@@ -160,7 +189,7 @@ async function withFusedKernels(core, compiled) {
   return true;
 }
 
-/** Instantiates one wasm module ('core' | 'analysis') of one flavour; resolves to its Embind module. */
+/** Instantiates one wasm module ('core' | 'analysis' | 'models') of one flavour; resolves to its Embind module. */
 async function instantiate(part, simd) {
   const { glue, wasm } = BUILDS[`${part}/${simd ? 'simd' : 'baseline'}`]();
   const factory = (await glue).default;
@@ -171,6 +200,18 @@ async function instantiate(part, simd) {
     moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
   }
   return factory(moduleOptions);
+}
+
+// rp.kvCache's value head width: dv, or a layer's valueHeadDim (DeepSeek's value heads differ from its
+// query/key heads), else d.
+function cacheValueWidth(where, given, layer) {
+  const own = layer?.valueHeadDim;
+  if (given.dv !== undefined && own !== undefined && given.dv !== own) {
+    throw new RangeError(
+      `${where}: dv is set by the layer (valueHeadDim ${own}); got ${given.dv} as well — leave it out`,
+    );
+  }
+  return given.dv ?? own ?? given.d;
 }
 
 class Relpos {
@@ -268,9 +309,26 @@ class Relpos {
     return this.#schemes;
   }
 
+  /**
+   * Resolves once the models module (rp.presets, rp.fromConfig) is there, starting its loading;
+   * load() waits for it unless given `models: false`.
+   */
+  get modelsReady() {
+    return loadModels();
+  }
+
+  // The models module, or an Error naming `where` and how to wait for it (its loading starts).
+  #modelsModule(where) {
+    if (modelsState.module) return modelsState.module;
+    loadModels().catch(() => {}); // the caller learns of a failed load from modelsReady or the next call
+    throw new Error(
+      `${where}: the models module (rp.presets, rp.fromConfig) is not loaded yet; await rp.modelsReady, or load() without models: false, before calling it`,
+    );
+  }
+
   /** Real-model presets (docs/presets.md): { id, name, scheme, params, heads, source, model }. */
   get presets() {
-    this.#presets ??= deepFreeze(parseJson(unwrap(this.#core.presetsJson())));
+    this.#presets ??= deepFreeze(parseJson(unwrap(this.#modelsModule('relpos.presets').presetsJson())));
     return this.#presets;
   }
 
@@ -280,6 +338,7 @@ class Relpos {
    */
   fromConfig(configJson) {
     const where = 'relpos.fromConfig';
+    const models = this.#modelsModule(where);
     let text = configJson;
     if (typeof configJson !== 'string') {
       if (configJson === null || typeof configJson !== 'object' || Array.isArray(configJson)) {
@@ -291,7 +350,7 @@ class Relpos {
         throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`, { cause: error });
       }
     }
-    return parseJson(unwrap(this.#core.fromConfigJson(text)));
+    return parseJson(unwrap(models.fromConfigJson(text)));
   }
 
   /**
@@ -437,7 +496,7 @@ class Relpos {
     const heads = given.heads ?? layer?.heads;
     const kvHeads = given.kvHeads ?? layer?.kvHeads ?? heads;
     const { d } = given;
-    const dv = given.dv ?? d;
+    const dv = cacheValueWidth(where, given, layer);
     for (const [name, value] of Object.entries({ heads, kvHeads, d, dv })) {
       if (typeof value !== 'number') throw new TypeError(`${where}: ${name} must be a number, got ${typeof value}`);
       if (!Number.isInteger(value) || value < 1 || value > 65536) {
@@ -570,9 +629,10 @@ class Relpos {
     return runJob(this.#core, unwrap, kind, given, { where: 'relpos.runJob', ...control });
   }
 
-  /** Bytes the allocators hold: the core's, plus the analysis module's once loaded (for leak checks). */
+  /** Bytes the allocators hold: the core's, plus the analysis and models modules' once loaded (for leak checks). */
   heapInUse() {
-    return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0);
+    const models = modelsState.module ? modelsState.module.heapInUse() : 0;
+    return this.#core.heapInUse() + (this.#second ? this.#second.heapInUse() : 0) + models;
   }
 }
 

@@ -249,8 +249,10 @@ export type RopeParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules) */
   invFreq?: TensorLike;
 };
@@ -263,8 +265,10 @@ export type XposParams = {
   base?: number;
   /** interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2}) (default 'interleaved') */
   layout?: 'interleaved' | 'half';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** xPos decay length B (> 0, ≤ 1000000000, default 512) */
   scaleBase?: number;
   /** xPos zeta_k = (2k/d + gamma)/(1 + gamma) (> 0, ≤ 1000000, default 0.4) */
@@ -283,8 +287,10 @@ export type RopeLinearParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
 };
@@ -297,8 +303,10 @@ export type RopeNtkParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
 };
@@ -311,8 +319,10 @@ export type RopeDynamicParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 2048) */
@@ -329,8 +339,10 @@ export type RopeYarnParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 2048) */
@@ -357,8 +369,10 @@ export type RopeLlama3Params = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 8) */
   factor?: number;
   /** Llama 3: wavelengths above L0/low get theta/s (> 0, ≤ 1000000, default 1) */
@@ -377,8 +391,10 @@ export type RopeLongropeParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** context extension factor s (> 0, ≤ 1000000, default 1) */
   factor?: number;
   /** pre-extension context length L0 (integer, ≥ 1, ≤ 1000000000, default 4096) */
@@ -431,8 +447,10 @@ export type PRopeParams = {
   base?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** fraction of the pairs that rotate, the highest frequencies first (1: RoPE, 0: NoPE) (≥ 0, ≤ 1, default 0.75) */
   p?: number;
 };
@@ -445,8 +463,10 @@ export type Rope2dParams = {
   base?: number;
   /** interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2}) (default 'interleaved') */
   layout?: 'interleaved' | 'half';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  startIndex?: number;
   /** grid columns: token t sits at column t mod width, row floor(t / width) (integer, ≥ 1, ≤ 1048576, default 8) */
   width?: number;
 };
@@ -692,11 +712,11 @@ export interface RotateCallOptions {
   heads?: number;
   /** head width; the first rotaryDim dims of it rotate (rp.rotate: from x and heads) (integer, ≥ 2, ≤ 65536) */
   d?: number;
-  /** rp.rotate: the rotated dims of each head start here (rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
+  /** the rotated dims of each head start here (rotaryDim default: d - startIndex); the dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; rotary-embedding-torch start_index) (integer, ≥ 0, ≤ 65536, default 0) */
   startIndex?: number;
   /** half: pair k = (x_k, x_{k+r/2}) (GPT-NeoX/Llama); interleaved: (x_2k, x_2k+1) (GPT-J, Llama 4) (default 'half') */
   layout?: 'half' | 'interleaved';
-  /** rotated dims (even, <= d; default d); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
+  /** rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through (partial rotary) (integer, ≥ 2, ≤ 65536) */
   rotaryDim?: number;
   /** bnd: [batch?, n, heads*d]; bhnd: [batch, heads, n, d] (PyTorch); nhd: [n, heads, d] (default 'bnd') */
   axes?: 'bnd' | 'bhnd' | 'nhd';
@@ -872,11 +892,13 @@ export interface AttentionCallOptions {
   positions?: TensorLike;
   /** positions of the keys [m], or per sequence [batch, m] (default 0 .. m-1) */
   keyPositions?: TensorLike;
+  /** the head width of v when it differs from q's and k's: v is [m, kvHeads * valueHeadDim] (DeepSeek's v_head_dim) (integer, ≥ 1, ≤ 65536) */
+  valueHeadDim?: number;
   /** return views into the wasm heap, valid until the next call (default false) */
   view?: boolean;
   /** bnd: [batch?, n, heads*d]; bhnd: [batch, heads, n, d] (PyTorch); nhd: [n, heads, d] (default 'bnd') */
   axes?: 'bnd' | 'bhnd' | 'nhd';
-  /** a layer group of rp.fromConfig(...).groups or rp.presets[...].groups: its scheme, params, heads, kvHeads, causal, scale, window, chunk, soft-cap and temperature */
+  /** a layer group of rp.fromConfig(...).groups or rp.presets[...].groups: its scheme, params, heads, kvHeads, valueHeadDim, causal, scale, window, chunk, soft-cap and temperature */
   layer?: LayerGroup;
   /** a Float32Array that receives the weights (weights: false: the output) and is returned */
   out?: Float32Array;

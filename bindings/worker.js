@@ -3,7 +3,8 @@
 //   { type: 'hello', lock }            hold the Web Lock `lock` while alive, then answer { type: 'alive' }
 //   { id, type: 'call', method, args } method: a member of the loaded instance ('bias', 'schemes', …)
 //                                       or of its analysis / lab ('analysis.svd', 'lab.train'); the
-//                                       analysis module is loaded before the first such call
+//                                       analysis module is loaded before the first such call, and
+//                                       the models module before the first 'presets' / 'fromConfig'
 //   { id, type: 'cancel' }             aborts that call's job
 // Messages out: { id, type: 'progress', value, detail }, { id, type: 'result', result } (typed
 // arrays transferred, not copied), { id, type: 'error', error: { name, message } }, and
@@ -13,10 +14,12 @@
 import { load } from './index.js';
 
 const NAMESPACES = ['analysis', 'lab'];
+// The members of the models module (rp.modelsReady): a worker that only computes never fetches it.
+const MODELS_MEMBERS = ['presets', 'fromConfig'];
 // runJob's third argument holds functions (onProgress, signal), which cannot cross to a worker;
 // the jobs it runs are served as attentionMap and lab.train, with progress and cancellation.
 // unbounded: the worker's instance is already the one without a work budget.
-const NOT_SERVED = ['constructor', 'runJob', 'unbounded', ...NAMESPACES];
+const NOT_SERVED = ['constructor', 'runJob', 'unbounded', 'modelsReady', ...NAMESPACES];
 
 // Every typed-array buffer in a result, so postMessage can transfer instead of copy.
 function transferables(value, out = new Set()) {
@@ -58,7 +61,7 @@ function operation(rp, method) {
 
 // Off the page's main thread a long call blocks nothing: the worker's instance has no work budget
 // (docs/api.md, "Limits"); memory limits still hold.
-const loadUnbounded = () => load().then((rp) => rp.unbounded());
+const loadUnbounded = () => load({ models: false }).then((rp) => rp.unbounded());
 
 /**
  * Answers the protocol on `scope` (a worker's global scope, or anything with onmessage,
@@ -90,6 +93,7 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
       const rp = await ready;
       const namespace = typeof method === 'string' ? NAMESPACES.find((ns) => method.startsWith(`${ns}.`)) : undefined;
       if (namespace) await rp[namespace].ready;
+      if (MODELS_MEMBERS.includes(method)) await rp.modelsReady;
       const fn = operation(rp, method);
       if (!Array.isArray(args)) throw new TypeError(`relpos worker: args of ${method} must be an array`);
       // Long calls take { onProgress, signal } in their options object (the last argument).

@@ -3,8 +3,7 @@
 // (390×844) widths, light and dark, English and 中文, into build/screens/ (never committed).
 //   npm run build:site && node scripts/screens.mjs [--full] [page …]
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../tests/browser/browser.js';
+import { launchChromium } from './chromium.mjs';
 import { serveSite } from './serve-site.mjs';
 
 const PAGES = { chapter: '', playground: 'playground.html', lab: 'lab.html', notfound: 'missing-page' };
@@ -16,10 +15,7 @@ const out = 'build/screens';
 mkdirSync(out, { recursive: true });
 
 const site = await serveSite();
-const browser = await chromium.launch({
-  executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
-  args: CHROMIUM_FLAGS,
-});
+const browser = await launchChromium();
 try {
   for (const [name, path] of Object.entries(PAGES)) {
     if (wanted.length && !wanted.includes(name)) continue;

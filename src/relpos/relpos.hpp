@@ -1,7 +1,8 @@
 // relpos: the public interface of the core module, the header its JS binding includes
 // (bindings/core_bindings.cpp). The analyses and the lab are a second module with its own header,
-// analysis_lab.hpp, which includes this one; this one never includes analysis/ or lab/, so the
-// module a page loads first holds neither Eigen nor the lab.
+// analysis_lab.hpp, and presets and config reading a third, models.hpp; both include this one, and
+// this one never includes analysis/, lab/ or models/, so the module a page loads first holds
+// neither Eigen, the lab nor the config.json reader.
 //
 // The core's parts include one way — base → kernels → schemes → ops → {analysis, lab, models} →
 // the public headers (tests/node/layers.test.js enforces it; docs/architecture.md explains the layers):
@@ -18,7 +19,6 @@
 #include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
-#include "relpos/models/models.hpp"
 #include "relpos/ops/operations.hpp"
 
 namespace relpos {

@@ -1,20 +1,10 @@
 // Shared set-up for browser tests: a Vite dev server on 127.0.0.1 (what `npm start` serves) and
 // Debian's Chromium driven by playwright-core. Never a downloaded browser; no network beyond loopback.
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createServer } from 'vite';
 import { fileURLToPath } from 'node:url';
 
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--disable-quic',
-];
+import { launchChromium } from '../../scripts/chromium.mjs';
 
 export async function startSite() {
   const server = await createServer({
@@ -32,7 +22,7 @@ export async function startSite() {
 }
 
 export async function startBrowser() {
-  return chromium.launch({ executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  return launchChromium();
 }
 
 /** A page that records console errors and uncaught exceptions; `init` runs before the page's own scripts. */

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'vite';
-import { CHROMIUM_FLAGS } from './browser.js';
-import { chromium } from 'playwright-core';
+import { startBrowser } from './browser.js';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 const repo = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
@@ -97,10 +96,7 @@ beforeAll(async () => {
   });
   await server.listen();
   origin = `http://127.0.0.1:${server.httpServer.address().port}`;
-  browser = await chromium.launch({
-    executablePath: process.env.RELPOS_CHROMIUM ?? '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
-  });
+  browser = await startBrowser();
 });
 
 afterAll(async () => {

@@ -27,7 +27,9 @@ export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN
     const pixels = context.getImageData(0, 0, copy.width, copy.height).data;
     const rows = el.tensor.shape.at(-2);
     const cols = el.tensor.shape.at(-1);
-    const head = el.figure().meta.head; // the head shown (the attribute is clamped to the heads computed)
+    // The shown head as drawn (the attribute is clamped to the heads computed; a weights view's masked
+    // cells are −∞ there, while el.tensor keeps the core's 0).
+    const shown = el.figure().data;
     const [x0, y0, x1, y1] = el.window;
     const cells = {};
     const cellValues = {};
@@ -37,15 +39,14 @@ export async function readHeatmap(page, { selector = 'relpos-heatmap', expectedN
         const py = Math.floor(((i + 0.5 - y0) / (y1 - y0)) * copy.height);
         const at = (py * copy.width + px) * 4;
         cells[`${i},${j}`] = [pixels[at], pixels[at + 1], pixels[at + 2]];
-        const v = el.tensor.data[head * rows * cols + i * cols + j];
+        const v = shown[i * cols + j];
         cellValues[`${i},${j}`] = Number.isFinite(v) ? v : String(v);
       }
     }
-    const slice = el.tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
-    const finite = slice.filter(Number.isFinite);
+    const finite = shown.filter(Number.isFinite);
     const [lo, hi] = finite.reduce(([a, b], v) => [Math.min(a, v), Math.max(b, v)], [Infinity, -Infinity]);
     // Whole-slice values only for small maps (serialising millions of numbers is slow).
-    const values = rows * cols <= 65536 ? Array.from(slice, (v) => (Number.isFinite(v) ? v : String(v))) : null;
+    const values = rows * cols <= 65536 ? Array.from(shown, (v) => (Number.isFinite(v) ? v : String(v))) : null;
     return {
       shape: el.tensor.shape,
       rows,

@@ -191,6 +191,30 @@ describe('views', () => {
     expect(w.data[11 * 12 + 11]).toBeGreaterThan(w.data[11 * 12 + 0]);
   });
 
+  it('weights: the cells the call masks are drawn grey and read "masked"; kept cells keep their colour', async () => {
+    const sel = await addHeatmap(page, { scheme: 'alibi', n: 12, heads: 1, view: 'weights', causal: 'true' });
+    const shot = await readHeatmap(page, { selector: sel });
+    const shown = await page.evaluate((s) => {
+      const el = document.querySelector(s);
+      const cells = [...el.shadowRoot.querySelectorAll('table tr')]
+        .slice(1)
+        .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+      return { tensor: Array.from(el.tensor.data), figure: Array.from(el.figure().data), cells };
+    }, sel);
+    for (let i = 0; i < 12; i++) {
+      for (let j = 0; j < 12; j++) {
+        const future = j > i;
+        // The element's tensor stays the core's result: a masked key's weight is 0.
+        expect(shown.tensor[i * 12 + j] === 0).toBe(future);
+        expect(shown.figure[i * 12 + j]).toBe(future ? -Infinity : shown.tensor[i * 12 + j]);
+        expect(shown.cells[i][j] === '−∞ (masked)').toBe(future);
+        expect(cellColor(shot, i, j)[0] === 128 && cellColor(shot, i, j)[1] === 128).toBe(future);
+      }
+    }
+    const finite = shot.values.filter(Number.isFinite);
+    expect(expectPixelsFollowData(shot, 'viridis', [Math.min(...finite), Math.max(...finite)])).toBe(144);
+  });
+
   it('distances: symmetric, zero diagonal, equal to the euclidean distances of rp.encoding rows', async () => {
     const sel = await addHeatmap(page, { scheme: 'sinusoidal', n: 20, d: 16, view: 'distances' });
     const t = await tensorOf(sel);

@@ -260,9 +260,10 @@ describe('chapter 2.1', () => {
             .map((e) => e.name),
         );
         // One core module (SIMD or baseline) and, Chromium having relaxed SIMD, the relaxed build's
-        // side module (docs/build.md); the analysis module may already be on its way, as it is
-        // fetched once the first heatmap has drawn (publish.test.js times what comes before it).
-        const core = wasm.filter((name) => !/relpos-analysis/.test(name));
+        // side module (docs/build.md); the analysis and models modules may already be on their way,
+        // as they are fetched once the first heatmap has drawn (publish.test.js times what comes
+        // before it).
+        const core = wasm.filter((name) => !/relpos-(analysis|models)/.test(name));
         expect(core.filter((name) => !/relpos-fused\.relaxed/.test(name))).toHaveLength(1);
         expect(core.filter((name) => /relpos-fused\.relaxed/.test(name)).length).toBeLessThanOrEqual(1);
         await page.goto(`${url}playground.html`);

@@ -156,6 +156,8 @@ beforeAll(async () => {
     'dist/relpos-analysis.simd.mjs',
     'dist/relpos-analysis.baseline.wasm',
     'dist/relpos-analysis.baseline.mjs',
+    'dist/relpos-models.wasm',
+    'dist/relpos-models.mjs',
     'dist/web/relpos-web.js',
   ];
   const missing = required.filter((f) => !existsSync(join(repo, f)));
@@ -215,6 +217,8 @@ describe('npm pack', () => {
       'dist/relpos-analysis.simd.mjs',
       'dist/relpos-analysis.baseline.wasm',
       'dist/relpos-analysis.baseline.mjs',
+      'dist/relpos-models.wasm',
+      'dist/relpos-models.mjs',
       'dist/web/relpos-web.js',
       'web/index.js',
       'web/index.d.ts',
@@ -231,7 +235,7 @@ describe('npm pack', () => {
       expect(files).toContain(f);
     }
     const allowed =
-      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|figure\/[\w.-]+\.js|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/relpos-fused\.relaxed\.wasm|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/(messages(\.zh)?|reproduction-words)\.js|docs\/[\w./-]+\.(md|svg|png))$/;
+      /^(package\.json|README\.md|CHANGELOG\.md|LICENSE|bin\/[\w.-]+\.js|bindings\/[\w.-]+\.(js|d\.ts)|figure\/[\w.-]+\.js|dist\/relpos(-analysis)?\.(simd|baseline)\.(mjs|wasm)|dist\/relpos-models\.(mjs|wasm)|dist\/relpos-fused\.relaxed\.wasm|dist\/web\/[\w./-]+\.js|web\/index\.(js|d\.ts)|web\/components\/[\w.-]+\.(js|d\.ts)|web\/lab\/(messages(\.zh)?|reproduction-words)\.js|docs\/[\w./-]+\.(md|svg|png))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.some((f) => /\.(cpp|hpp|h)$|^(src|tests|build|scripts)\/|CMakeLists/.test(f))).toBe(false);
   });
@@ -298,8 +302,11 @@ describe('(a) Node 20', () => {
       const rp = await load();
       const bias = rp.bias('alibi', { n: 4, heads: 2, causal: true });
       const { invFreq } = rp.frequencies('rope', { d: 8 });
+      // The models module, which load() instantiates beside the core.
+      const llama = rp.fromConfig({ model_type: 'llama', hidden_size: 64, num_attention_heads: 4, rope_theta: 500000 });
       console.log(JSON.stringify({ version, pkg: pkg.version, simd: rp.simd, shape: bias.shape,
-        row: Array.from(bias.data.subarray(4, 8)), invFreq: Array.from(invFreq), schemes: rp.schemes.length }));
+        row: Array.from(bias.data.subarray(4, 8)), invFreq: Array.from(invFreq), schemes: rp.schemes.length,
+        presets: rp.presets.length, config: [llama.scheme, llama.params.base, llama.heads] }));
     `,
     );
     const { stdout } = await node(['node.mjs'], app);
@@ -311,6 +318,8 @@ describe('(a) Node 20', () => {
     expect(out.row).toEqual([-0.0625, 0, null, null]); // row 1 of head 0 (slope 2^-4); −Infinity → null in JSON
     expect(out.invFreq.map((v) => Number(v.toFixed(6)))).toEqual([1, 0.1, 0.01, 0.001]);
     expect(out.schemes).toBeGreaterThan(15);
+    expect(out.presets).toBeGreaterThan(10);
+    expect(out.config).toEqual(['rope', 500000, 4]);
   });
 
   it('loads the analysis module on first use, in both builds', async () => {

@@ -206,3 +206,31 @@ TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {
     }
   }
 }
+
+// A plan with an offset (DeepSeek's [nope | rope] heads) rotates dims offset .. offset + rotaryDim - 1
+// as a plan without one rotates the sub-row starting there; the dims before and after pass through.
+TEST(Kernels, AnOffsetPlanRotatesTheSubRowFromTheOffset) {
+  for (bool interleaved : {false, true}) {
+    RotaryPlan plain;
+    plain.rotaryDim = 8;
+    plain.invFreq = ropeInvFreq(8, 10000);
+    plain.interleaved = interleaved;
+    RotaryPlan shifted = plain;
+    shifted.offset = 5;
+    const RotaryTable table(shifted, 0, 100, true);
+    for (int64_t position : {0, 3, 99}) {
+      const auto row = randomMatrix(1, 16, static_cast<uint32_t>(position + 7));
+      auto direct = row;
+      auto cached = row;
+      auto sub = std::vector<float>(row.begin() + 5, row.begin() + 13);
+      rotateRow(shifted, static_cast<double>(position), true, direct.data());
+      table.apply(position, cached.data());
+      rotateRow(plain, static_cast<double>(position), true, sub.data());
+      for (int c = 0; c < 16; ++c) {
+        const float want = c >= 5 && c < 13 ? sub[c - 5] : row[c];
+        EXPECT_EQ(direct[c], want) << position << " " << c;
+        EXPECT_NEAR(cached[c], want, 2e-6) << position << " " << c;
+      }
+    }
+  }
+}

@@ -86,7 +86,7 @@ Failure failure(const std::string& text) {
 
 // Parameter names each scheme accepts, as rp.schemes lists them (docs/schemes/).
 const std::map<std::string, std::set<std::string>>& acceptedParams() {
-  static const std::set<std::string> rope = {"d", "base", "layout", "rotaryDim"};
+  static const std::set<std::string> rope = {"d", "base", "layout", "rotaryDim", "startIndex"};
   auto with = [](std::set<std::string> names) {
     names.insert(rope.begin(), rope.end());
     return names;

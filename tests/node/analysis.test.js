@@ -1,5 +1,6 @@
 // rp.analysis through the public API against the real wasm build: what each chapter section computes
 // (tutorial.md 2.1.2–2.1.8), and bad input named precisely without harming the instance.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { randomNormal } from '../../web/tutorial/random.js';
@@ -382,6 +383,26 @@ describe('2.1.8 numerical stability', () => {
           2e-3 * Math.max(1, Math.abs(fd)),
         );
       });
+    }
+  });
+
+  it('derivative: bound is sup |f(r)| where the form states one (sandwich: dBar/8 at every dBar, base, r), else NaN', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1 << 15 }),
+        fc.double({ min: 1.5, max: 1e6, noNaN: true }),
+        fc.array(fc.double({ min: -1e9, max: 1e9, noNaN: true }), { minLength: 1, maxLength: 16 }),
+        (half, base, at) => {
+          const dBar = 2 * half;
+          const { value, bound } = A.derivative({ name: 'sandwich', dBar, base }, { at });
+          expect(bound).toBe(dBar / 8);
+          for (const v of value) expect(Math.abs(v)).toBeLessThanOrEqual(bound * (1 + 1e-6));
+        },
+      ),
+      { numRuns: 60, seed: 2026 },
+    );
+    for (const profile of ['exp-decay', 'gaussian', 'alibi', 'kerple-log', 'kerple-power', 'sin-freq']) {
+      expect(A.derivative(profile, { at: [1] }).bound, profile).toBeNaN();
     }
   });
 

@@ -38,6 +38,8 @@ const expectClose = (got, want, tol, what) => {
 
 // The README's families (README.md, "rp.fromConfig reads …"): each has a file here.
 const README_FAMILIES = [
+  'deepseek-v2',
+  'deepseek-v3',
   'llama-2',
   'llama-3.1',
   'llama-4',
@@ -59,7 +61,7 @@ const README_FAMILIES = [
 ];
 
 describe('rp.attention({ layer }): every group of every family against the model’s own attention', () => {
-  it('every README family has its layer fixture (DeepSeek is refused, below)', () => {
+  it('every README family has its layer fixture', () => {
     expect(families.map((f) => f.family).sort()).toEqual([...README_FAMILIES].sort());
   });
 
@@ -75,10 +77,18 @@ describe('rp.attention({ layer }): every group of every family against the model
         const { n, m } = family.inputs;
         const heads = layer.heads;
         const kvHeads = layer.kvHeads ?? heads;
-        const d = group.expected.output.shape[1] / heads;
+        // DeepSeek: query/key heads of qkHeadDim, value heads of the output's width.
+        const dv = group.expected.output.shape[1] / heads;
+        const d = family.inputs.qkHeadDim ?? dv;
         const q = { shape: [n, heads * d], data: inputs(n * heads * d, group.seed) };
         const k = { shape: [m, kvHeads * d], data: inputs(m * kvHeads * d, group.seed + 1) };
-        const v = { shape: [m, kvHeads * d], data: inputs(m * kvHeads * d, group.seed + 2) };
+        const v = { shape: [m, kvHeads * dv], data: inputs(m * kvHeads * dv, group.seed + 2) };
+        // DeepSeek's k_pe: the last sharedKeyRope dims of every key head are head 0's.
+        const shared = family.inputs.sharedKeyRope ?? 0;
+        for (let j = 0; j < m && shared; j++) {
+          const row = k.data.subarray(j * kvHeads * d, (j + 1) * kvHeads * d);
+          for (let h = 1; h < kvHeads; h++) row.copyWithin(h * d + d - shared, d - shared, d);
+        }
         const result = rp.attention({ q, k, v, layer, ...tensorOptions(group.call) });
         expect(result.weights.shape).toEqual(group.expected.weights.shape);
         expect(result.notes).toBeUndefined();
@@ -94,11 +104,11 @@ describe('rp.attention({ layer }): every group of every family against the model
         for (let i = 0; i < n; i++) {
           for (let h = 0; h < heads; h++) {
             let s = 0;
-            for (let c = 0; c < d; c++) s += result.output.data[i * heads * d + h * d + c];
+            for (let c = 0; c < dv; c++) s += result.output.data[i * heads * dv + h * dv + c];
             sums.push(s);
           }
         }
-        expectClose(sums, headSums, { abs: family.tol.abs * d, rel: family.tol.rel }, 'per-head output sums');
+        expectClose(sums, headSums, { abs: family.tol.abs * dv, rel: family.tol.rel }, 'per-head output sums');
       });
     }
   }
@@ -115,11 +125,60 @@ describe('rp.attention({ layer }): what a layer needs, and what it cannot run, i
     const t5 = rp.presets.find((p) => p.id === 't5-base').groups[0];
     expect(() => rp.attention({ q: x(2, 12 * 64), k: x(2, 12 * 64), layer: t5 })).toThrow(/this layer needs table/);
   });
-  it('DeepSeek (heads [nope | rope]) is refused with the way to run it', () => {
+  it('DeepSeek-V3 (heads [nope 128 | rope 64], values of 128): the layer rotates only the rope part', () => {
     const ds = rp.presets.find((p) => p.id === 'deepseek-v3').groups[0];
-    expect(ds.refuses).toMatch(/last qk_rope_head_dim dims/);
-    expect(() => rp.attention({ q: x(2, 128 * 192), k: x(2, 128 * 192), layer: ds })).toThrow(
-      /relpos\.attention: this layer cannot run as one call: DeepSeek's heads are \[nope \| rope\]/,
+    expect(ds).toMatchObject({ heads: 128, kvHeads: 128, valueHeadDim: 128 });
+    expect(ds.params).toMatchObject({ d: 192, rotaryDim: 64, startIndex: 128 });
+    const n = 3;
+    const q = x(n, 128 * 192);
+    const k = x(n, 128 * 192);
+    const v = x(n, 128 * 128);
+    const { weights, output } = rp.attention({ q, k, v, layer: ds });
+    expect(weights.shape).toEqual([128, n, n]);
+    expect(output.shape).toEqual([n, 128 * 128]);
+    // The same call by hand: the nope dims pass through, so rotating the rope part of q and k with
+    // rp.rotate and running the whole heads without a scheme at the layer's scale gives the same weights.
+    const { scheme, params } = ds;
+    const rotate = (t) => rp.rotate(t, { scheme, ...params, heads: 128 });
+    const plain = rp.attention({ q: rotate(q), k: rotate(k), v, heads: 128, scale: ds.scale, causal: true });
+    expectClose(weights.data, Array.from(plain.weights.data), { abs: 2e-6, rel: 1e-5 }, 'weights by hand');
+    expectClose(output.data, Array.from(plain.output.data), { abs: 2e-6, rel: 1e-5 }, 'output by hand');
+  });
+  it('DeepSeek: v, q and k of the wrong width are refused, naming relpos.attention and the argument', () => {
+    const ds = rp.presets.find((p) => p.id === 'deepseek-v3').groups[0];
+    const q = x(2, 128 * 192);
+    expect(() => rp.attention({ q, k: x(2, 128 * 192), v: x(2, 128 * 192), layer: ds })).toThrow(
+      /relpos\.attention: v must have kvHeads \* valueHeadDim = 128 \* 128 = 16384 columns, got \[2, 24576\]/,
+    );
+    expect(() => rp.attention({ q: x(2, 128 * 128), k: x(2, 128 * 128), layer: ds })).toThrow(
+      /relpos\.attention: q must have heads of d = 192 dims \(the scheme's d\), got 128/,
+    );
+    expect(() => rp.attention({ q, k: x(2, 128 * 64), layer: ds })).toThrow(/relpos\.attention: k must have/);
+    expect(() => rp.attention({ q, k: x(2, 128 * 192), layer: ds, valueHeadDim: 192 })).toThrow(
+      /valueHeadDim is set by the layer \(128\); got 192/,
+    );
+    // The module keeps working.
+    expect(rp.attention({ q, k: x(2, 128 * 192), v: x(2, 128 * 128), layer: ds }).output.shape).toEqual([2, 16384]);
+  });
+  it('DeepSeek through rp.kvCache({ layer }): dv is the layer’s valueHeadDim, and a step matches rp.attention', () => {
+    const config = families.find((f) => f.family === 'deepseek-v3').config;
+    const layer = rp.fromConfig(config).groups[0];
+    const heads = layer.heads;
+    const cache = rp.kvCache({ layer, d: 48 });
+    const k = x(5, heads * 48);
+    const v = x(5, heads * 24);
+    expect(cache.append(k, v)).toBe(5);
+    const q = x(2, heads * 48);
+    const step = cache.attention(q);
+    const direct = rp.attention({ q, k, v, layer });
+    expect(step.output.shape).toEqual([2, heads * 24]);
+    expectClose(step.output.data, Array.from(direct.output.data), { abs: 1e-6, rel: 1e-6 }, 'cached step');
+    expect(() => cache.append(k, x(5, heads * 48))).toThrow(
+      /relpos\.kvCache\.append: k and v must be \[rows, 192\] and \[rows, 96\]/,
+    );
+    cache.free();
+    expect(() => rp.kvCache({ layer, d: 48, dv: 48 })).toThrow(
+      /relpos\.kvCache: dv is set by the layer \(valueHeadDim 24\); got 48/,
     );
   });
   it('an option the layer sets is not overridden in silence; params add to the layer’s', () => {

@@ -1,9 +1,10 @@
 // The core's layers include one way (docs/architecture.md): base → kernels → schemes → ops →
 // {analysis, lab, models} → the public headers. A file may include its own folder and any lower
-// layer; the three top folders do not include each other. Two wasm modules, two public headers
-// (docs/build.md): src/relpos/relpos.hpp for the core module, which reaches neither analysis/ nor
-// lab/, and src/relpos/analysis_lab.hpp for the analysis module, which builds on it — never the
-// other way. This test reads every #include "relpos/…" and fails on a wrong-way one.
+// layer; the three top folders do not include each other. Three wasm modules, three public headers
+// (docs/build.md): src/relpos/relpos.hpp for the core module, which reaches none of analysis/, lab/
+// and models/; src/relpos/analysis_lab.hpp for the analysis module and src/relpos/models.hpp for
+// the models module, which build on it — never the other way. This test reads every
+// #include "relpos/…" and fails on a wrong-way one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,9 +93,10 @@ describe('the core includes one way', () => {
     expect(includes(binding('binding.hpp'))).toEqual(['relpos.hpp']);
     expect(includes(binding('core_bindings.cpp'))).toEqual(['relpos.hpp']);
     expect(includes(binding('analysis_bindings.cpp'))).toEqual(['analysis_lab.hpp']);
+    expect(includes(binding('models_bindings.cpp'))).toEqual(['models.hpp']);
   });
 
-  it('keeps the core module free of the analyses and the lab, and includes one way between the headers', () => {
+  it('keeps the core module free of the analyses, the lab and the models, and includes one way between the headers', () => {
     // Every core file a file reaches through its includes, transitively.
     const reach = (start) => {
       const seen = new Set();
@@ -110,8 +112,18 @@ describe('the core includes one way', () => {
       return [...seen];
     };
     const coreReach = [...reach('relpos.hpp'), ...reach('relpos.cpp')];
-    expect(coreReach.filter((path) => /^(analysis|lab)\//.test(path) || path === 'analysis_lab.hpp')).toEqual([]);
+    expect(
+      coreReach.filter(
+        (path) => /^(analysis|lab|models)\//.test(path) || ['analysis_lab.hpp', 'models.hpp'].includes(path),
+      ),
+    ).toEqual([]);
     expect(includes(join(core, 'analysis_lab.hpp'))).toContain('relpos.hpp');
+    expect(includes(join(core, 'models.hpp'))).toContain('relpos.hpp');
+    // The analysis module does not hold the models, nor the models module the analyses.
+    expect(reach('analysis_lab.hpp').filter((path) => /^models\//.test(path) || path === 'models.hpp')).toEqual([]);
+    expect(reach('models.hpp').filter((path) => /^(analysis|lab)\//.test(path) || path === 'analysis_lab.hpp')).toEqual(
+      [],
+    );
   });
 
   it('keeps the SIMD kernels free of schemes', () => {

@@ -1,4 +1,5 @@
-// Loading (docs/api.md, load): load() instantiates the core module only; the analysis module
+// Loading (docs/api.md, load): load() instantiates the core module and the models module (the
+// models' own test: tests/node/loading-models.test.js); the analysis module
 // (rp.analysis, rp.lab) arrives on first use — rp.analysis.ready, load({ analysis: true }) or
 // rp.lab.train() — and until then the synchronous analysis calls say what to wait for. Each Vitest
 // file runs in a fresh module context, so nothing here is loaded before the test loads it.
@@ -66,10 +67,11 @@ describe('load() and the analysis module', () => {
   it('refuses unknown or mistyped load options', () => {
     expect(() => load({ analyses: true })).toThrow(RangeError);
     expect(() => load({ analyses: true })).toThrow(
-      "relpos.load: unknown option 'analyses'; allowed: 'simd', 'relaxed', 'analysis', 'lab'",
+      "relpos.load: unknown option 'analyses'; allowed: 'simd', 'relaxed', 'models', 'analysis', 'lab'",
     );
     expect(() => load({ analysis: 'yes' })).toThrow(new TypeError('relpos.load: analysis must be a boolean'));
     expect(() => load({ lab: 1 })).toThrow(TypeError);
+    expect(() => load({ models: 'no' })).toThrow(new TypeError('relpos.load: models must be a boolean'));
     expect(() => load(null)).toThrow(TypeError);
   });
 });

@@ -11,6 +11,7 @@ const rp = await load();
 const layerSettings = (reading) => ({
   heads: reading.heads,
   ...(reading.model.kvHeads ? { kvHeads: reading.model.kvHeads } : {}),
+  ...(reading.model.valueHeadDim ? { valueHeadDim: reading.model.valueHeadDim } : {}),
   ...(reading.model.attentionScale ? { scale: reading.model.attentionScale } : {}),
   causal: true,
 });
@@ -57,12 +58,14 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);
   });
 
-  it('DeepSeek-V3: the 64 qk_rope_head_dim dims rotate, interleaved (rope_interleave defaults to true); YaRN mscale pair', () => {
+  it('DeepSeek-V3: the last 64 (qk_rope_head_dim) of the 192 head dims rotate, interleaved (rope_interleave defaults to true); YaRN mscale pair', () => {
     const reading = rp.fromConfig(config('deepseek-v3.json'));
     expect(reading.warnings).toEqual([]);
     expect(reading.scheme).toBe('rope-yarn');
     expect(reading.params).toEqual({
-      d: 64,
+      d: 192,
+      rotaryDim: 64,
+      startIndex: 128,
       base: 10000,
       layout: 'interleaved',
       factor: 40,
@@ -73,7 +76,13 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
       mscaleAllDim: 1,
     });
     expect(reading.heads).toBe(128);
-    expect(reading.model).toMatchObject({ type: 'deepseek_v3', headDim: 192, ropeHeadDim: 64, kvHeads: 128 });
+    expect(reading.model).toMatchObject({
+      type: 'deepseek_v3',
+      headDim: 192,
+      ropeHeadDim: 64,
+      valueHeadDim: 128,
+      kvHeads: 128,
+    });
     expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
     expect(reading.groups).toEqual([
       {
@@ -81,10 +90,13 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
         layers: range(61),
         scheme: reading.scheme,
         params: reading.params,
-        refuses: expect.stringMatching(/DeepSeek's heads are \[nope \| rope\]/),
         ...layerSettings(reading),
       },
     ]);
+    expect(reading.groups[0]).toMatchObject({ heads: 128, kvHeads: 128, valueHeadDim: 128 });
+    expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
+    // The rotated part alone gives the frequencies of the 64 rope dims.
+    expect(rp.frequencies(reading.scheme, reading.params).invFreq).toHaveLength(32);
   });
 
   it('DeepSeek-V3 with rope_interleave: false rotates halves', () => {
@@ -96,8 +108,18 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
   it('DeepSeek-V2-Lite: 64 rotated dims, adjacent pairs, mscale = mscale_all_dim = 0.707; HF omits the softmax factor (noted)', () => {
     const reading = rp.fromConfig(config('deepseek-v2-lite.json'));
     expect(reading.warnings).toEqual([]);
-    expect(reading.params).toMatchObject({ d: 64, layout: 'interleaved', mscale: 0.707, mscaleAllDim: 0.707 });
-    expect(reading.model).toMatchObject({ type: 'deepseek_v2', headDim: 192, ropeHeadDim: 64 });
+    expect(reading.params).toMatchObject({
+      d: 192,
+      rotaryDim: 64,
+      startIndex: 128,
+      layout: 'interleaved',
+      mscale: 0.707,
+      mscaleAllDim: 0.707,
+    });
+    expect(reading.model).toMatchObject({ type: 'deepseek_v2', headDim: 192, ropeHeadDim: 64, valueHeadDim: 128 });
+    expect(reading.groups[0].valueHeadDim).toBe(128);
+    expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5, 15);
+    expect(reading.groups[0]).not.toHaveProperty('refuses');
     expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5, 12);
     expect(reading.model.note).toMatch(/mscale/);
     expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);

@@ -351,7 +351,12 @@ function alternative(name, id, call, base) {
       id === 'transformer-xl' && call === 'scores'
         ? { value: d + 4, extra: { v: vector(d + 4, 3) } }
         : { value: d + 4 },
-    startIndex: () => ({ value: 2, context: { rotaryDim: 4 } }),
+    // startIndex moves the rotated dims (probes that differ show it in the scores) and, without
+    // rotaryDim, sets how many rotate (d − startIndex: the frequencies).
+    startIndex: () =>
+      call === 'frequencies'
+        ? { value: 4 }
+        : { value: 2, context: { rotaryDim: 4, ...(call === 'scores' ? { q: vector(d, 3), k: vector(d, 4) } : {}) } },
     // Probe vectors [d], or content matrices where the scheme reads them (CoPE, DeBERTa's alias q / k,
     // and Shaw's / Transformer-XL's k, which comes with content queries).
     q: () => ({ value: base.q ? tensor(...base.q.shape, 21) : id === 'deberta' ? tensor(n, d) : vector(d, 11) }),

@@ -180,6 +180,8 @@ describe('the service worker’s list', () => {
         'assets/KaTeX_Main-Regular-c5.ttf',
         'assets/relpos.simd-d6.wasm',
         'assets/relpos.baseline-e7.wasm',
+        'assets/relpos-models-f8.wasm',
+        'assets/relpos-analysis.simd-g9.wasm',
       ];
       for (const f of files) {
         mkdirSync(dirname(join(dir, f)), { recursive: true });
@@ -195,7 +197,11 @@ describe('the service worker’s list', () => {
         'favicon.svg',
         'index.html',
       ]);
-      expect(manifest.wasm).toEqual({ simd: 'assets/relpos.simd-d6.wasm', baseline: 'assets/relpos.baseline-e7.wasm' });
+      expect(manifest.wasm).toEqual({
+        simd: 'assets/relpos.simd-d6.wasm',
+        baseline: 'assets/relpos.baseline-e7.wasm',
+        models: 'assets/relpos-models-f8.wasm',
+      });
       // A change to any cached byte is a new version (and a new cache).
       writeFileSync(join(dir, 'index.html'), 'changed');
       expect(precacheManifest(dir).version).not.toBe(manifest.version);

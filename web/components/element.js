@@ -194,7 +194,8 @@ export class RelposElement extends HTMLElement {
     const token = ++this.#token;
     const started = performance.now();
     try {
-      const rp = this.needsCore() ? await load() : null;
+      // The elements read no presets or configs: the models module is not theirs to fetch.
+      const rp = this.needsCore() ? await load({ models: false }) : null;
       if (rp && this.needsAnalysis()) await rp.analysis.ready;
       if (token !== this.#token) return;
       // { tensor, source, renderer, computeMs, drawMs } of what the element computed and drew.

@@ -9,7 +9,7 @@
 // the readout is an aria-live region. Maps up to 32×32 also carry a visually hidden <table>.
 // The toolbar, export menu, words and events come from element.js; docs/elements.md has it all.
 import { colormapTable } from '../../figure/colormap.js';
-import { VIEWS, computeView, defaultView, viewCall, viewsFor } from '../../figure/views.js';
+import { VIEWS, computeView, defaultView, maskedCells, viewCall, viewsFor } from '../../figure/views.js';
 import { RelposElement, elementTemplate } from './element.js';
 import { createHeatmapView } from './heatmap-view.js';
 import { formatMessage } from './messages.js';
@@ -93,7 +93,8 @@ export class RelposHeatmap extends RelposElement {
   #view = null;
   #viewRenderer = null; // the renderer attribute #view was made for
   #tensor = null;
-  #matrix = null; // { rows, cols, data } of the shown head
+  #masked = null; // the cells the weights view's call masks (figure/views.js maskedCells), or null
+  #matrix = null; // { rows, cols, data } of the shown head, masked cells −∞
   #scale = null; // { colormap, range }
   #info = null;
   #viewName = '';
@@ -249,6 +250,7 @@ export class RelposHeatmap extends RelposElement {
     if (key === this.#computeKey && this.#tensor) return 0;
     const t = performance.now();
     this.#tensor = computeView(rp, info, view, options);
+    this.#masked = maskedCells(rp, info, view, options);
     this.#source = viewCall(info, view, options);
     this.#computeKey = key;
     this.#info = info;
@@ -274,11 +276,12 @@ export class RelposHeatmap extends RelposElement {
     const rows = tensor.shape.at(-2);
     const cols = tensor.shape.at(-1);
     const sizeChanged = !this.#matrix || this.#matrix.rows !== rows || this.#matrix.cols !== cols;
-    this.#matrix = { rows, cols, data: tensor.data };
+    const previous = this.#matrix?.data;
+    this.#matrix = { rows, cols, data: tensor.data }; // #head() counts heads by this size
     const head = this.#head();
-    this.#matrix.data = tensor.data.subarray(head * rows * cols, (head + 1) * rows * cols);
     // A colormap or range change only swaps the LUT / uniforms: the texture stays.
     const fresh = this.#uploaded?.tensor !== tensor || this.#uploaded.head !== head;
+    this.#matrix.data = fresh ? this.#shownHead(tensor, head, rows * cols) : previous;
     const { scaleKey, scale } = this.#pickScale(fresh, this.#matrix.data);
     this.#scale = scale;
     const t = performance.now();
@@ -300,12 +303,24 @@ export class RelposHeatmap extends RelposElement {
     return { tensor, source: this.#source, renderer: this.renderer, computeMs, drawMs };
   }
 
+  /**
+   * The head's map as drawn: in the weights view a masked key's weight is 0, as is one that
+   * underflowed, so the cells the call masks become −∞ and are drawn and read out as masked, like the
+   * bias view's. `tensor` stays the core's result.
+   */
+  #shownHead(tensor, head, size) {
+    const data = tensor.data.subarray(head * size, (head + 1) * size);
+    const masked = this.#masked;
+    return masked ? Float32Array.from(data, (v, cell) => (masked[cell] ? -Infinity : v)) : data;
+  }
+
   resized() {
     this.#requestDraw();
   }
 
   renderFailed() {
     this.#tensor = null;
+    this.#masked = null;
     this.#uploaded = null;
     this.#computeKey = '';
   }

@@ -164,7 +164,7 @@ export class RelposLab extends HTMLElement {
   }
 
   async #load() {
-    const rp = await load({ lab: true });
+    const rp = await load({ lab: true, models: false });
     this.#schema = rp.lab.schema;
     if (!this.#root.firstChild) this.#build();
   }
@@ -383,7 +383,7 @@ export class RelposLab extends HTMLElement {
     }
     const workers = this.workers;
     if (workers === 'none' || typeof Worker !== 'function') {
-      const rp = await load();
+      const rp = await load({ models: false });
       return rp.lab.trainMany(runs, control);
     }
     const { createRelposWorker } = await import('../../bindings/worker-client.js');

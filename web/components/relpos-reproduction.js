@@ -370,7 +370,9 @@ export class RelposReproduction extends HTMLElement {
     const controller = (this.#controller = new AbortController());
     const runner =
       this.#runner ??
-      (await load({ lab: true }).then((rp) => (options, control) => rp.lab.train({ ...options, ...control })));
+      (await load({ lab: true, models: false }).then(
+        (rp) => (options, control) => rp.lab.train({ ...options, ...control }),
+      ));
     const w = this.#words;
     const start = performance.now();
     try {

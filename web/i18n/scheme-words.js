@@ -7,7 +7,8 @@
 import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAMS_ZH } from './schemes.zh.js';
 
 // Parameters the page sets itself (n, d, heads, causal), that only one call reads (role, center,
-// output, seqLen, rotaryDim) or that need arrays (positions, probes q and k) are not controls.
+// output, seqLen), that lay out the head (rotaryDim, startIndex) or that need arrays (positions, probes
+// q and k) are not controls.
 const SKIP = new Set([
   'n',
   'd',
@@ -15,6 +16,7 @@ const SKIP = new Set([
   'causal',
   'positions',
   'rotaryDim',
+  'startIndex',
   'seqLen',
   'role',
   'center',

@@ -78,7 +78,7 @@ function showingResults(runMany) {
 
 async function pageRunMany() {
   const { load } = await import('../../bindings/index.js');
-  const rp = await load();
+  const rp = await load({ models: false });
   return (runs, control) => rp.lab.trainMany(runs, control);
 }
 

@@ -45,8 +45,8 @@ function walk(dir, root = dir) {
 /**
  * What the service worker caches at install: pages, scripts, styles, icons and the woff2 fonts
  * (every browser that runs a service worker reads woff2, so .woff / .ttf are never fetched); the
- * wasm builds are listed apart (with the relaxed build's side module), one of them is cached on
- * request. Source maps and the link-preview
+ * wasm builds are listed apart (with the relaxed build's side module and the models module), one
+ * of them is cached on request, with the models module. Source maps and the link-preview
  * image stay out.
  */
 export function precacheManifest(outDir) {
@@ -57,6 +57,8 @@ export function precacheManifest(outDir) {
     if (build) wasm[build] = file;
     // The relaxed build's side module, cached beside the SIMD build where the engine runs it.
     if (/relpos-fused\.relaxed[^/]*\.wasm$/.test(file)) wasm.relaxed = file;
+    // The models module (rp.presets, rp.fromConfig): one build for every engine.
+    if (/relpos-models[^/]*\.wasm$/.test(file)) wasm.models = file;
   }
   const cached = files.filter((f) => /\.(html|js|css|woff2|svg)$/.test(f) && f !== 'sw.js');
   const hash = createHash('sha256');
@@ -66,6 +68,8 @@ export function precacheManifest(outDir) {
 
 // Pages whose first view is a live heatmap, computed as soon as the core is ready.
 const CORE_AT_ONCE = new Set(['chapter', 'playground']);
+// Pages whose first view also lists the presets (rp.presets): they ask for the models module at once too.
+const MODELS_AT_ONCE = new Set(['playground']);
 
 /** The chunk whose entry module matches `pattern` and every chunk it imports statically. */
 function staticClosure(bundle, pattern) {
@@ -129,6 +133,20 @@ export function relposSite({ siteUrl = '' } = {}) {
           tags.push({ rel: 'preload', href: base + wasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
         }
         if (glue) tags.push({ rel: 'modulepreload', href: base + glue, crossorigin: '' });
+        if (MODELS_AT_ONCE.has(pageOf(filename))) {
+          const modelsWasm = file(/relpos-models-[^/]*\.wasm$/);
+          const modelsGlue = file(/relpos-models-[^/]*\.js$/);
+          if (modelsWasm) {
+            tags.push({
+              rel: 'preload',
+              href: base + modelsWasm,
+              as: 'fetch',
+              type: 'application/wasm',
+              crossorigin: '',
+            });
+          }
+          if (modelsGlue) tags.push({ rel: 'modulepreload', href: base + modelsGlue, crossorigin: '' });
+        }
         // The chapter's entry imports chapter.js dynamically (so the core starts first); its chunk
         // and static imports are asked for at once too, not after the entry has run.
         if (pageOf(filename) === 'chapter') {

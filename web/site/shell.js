@@ -70,6 +70,9 @@ async function registerServiceWorker() {
     });
   const reply = await cache(simdSupported() ? 'simd' : 'baseline');
   if (reply.error) throw new Error(reply.error);
+  // The models module (rp.presets, rp.fromConfig), which the playground reads at once.
+  const models = await cache('models');
+  if (models.error) throw new Error(models.error);
   // The relaxed build's side module too, where load() picks it (docs/build.md, "The relaxed build").
   if (simdSupported() && relaxedSimdSupported()) {
     const relaxed = await cache('relaxed');

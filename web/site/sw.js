@@ -31,8 +31,9 @@ self.addEventListener('activate', (event) => {
   );
 });
 
-// { type: 'cache-wasm', build: 'simd' | 'baseline' | 'relaxed' } → caches that build (relaxed: the
-// side module loaded beside the SIMD build); replies { cached, version }.
+// { type: 'cache-wasm', build: 'simd' | 'baseline' | 'relaxed' | 'models' } → caches that build
+// (relaxed: the side module loaded beside the SIMD build; models: the models module of every
+// build); replies { cached, version }.
 self.addEventListener('message', (event) => {
   const { data } = event;
   if (!data || data.type !== 'cache-wasm') return;

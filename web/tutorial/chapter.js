@@ -184,12 +184,13 @@ export async function start(rpReady) {
   const rp = await rpReady;
   showBuild(rp);
   // The explorer's heatmap needs only the core. The claims, the section demos and the labs read
-  // rp.analysis / rp.lab, which arrive as a second module: fetched once the explorer has drawn (or
-  // failed to), so the first view does not wait for it (docs/build.md).
+  // rp.analysis / rp.lab and rp.presets, which arrive as modules of their own (the analysis and the
+  // models module): fetched once the explorer has drawn (or failed to), so the first view does not
+  // wait for them (docs/build.md).
   // The demos mount once formulas can be typeset too, so a mounted section is a finished one.
   const analysisReady = startExplorer(rp).then(() => {
     releaseMath();
-    return Promise.all([rp.analysis.ready, loadMath(), laterModules()]);
+    return Promise.all([rp.analysis.ready, loadMath(), laterModules(), rp.modelsReady]);
   });
   analysisReady.then(([, , lab]) => {
     rpLoaded = rp;

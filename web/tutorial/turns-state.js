@@ -26,9 +26,18 @@ export const CHOICES = Object.freeze({
   rotD: [64, 96, 128],
 });
 
-// What a preset's params say about the frequencies beyond d, base, factor and the original length
-// (Llama 3.1's low/high frequency factors, YaRN's betas, …): kept only while the preset is chosen.
-const SHAPE_IGNORED = new Set(['d', 'rotaryDim', 'base', 'layout', 'factor', 'originalMaxPositionEmbeddings']);
+// What a preset's params say about the frequencies beyond the head's layout (d, rotaryDim, startIndex),
+// base, factor and the original length (Llama 3.1's low/high frequency factors, YaRN's betas, …): kept
+// only while the preset is chosen.
+const SHAPE_IGNORED = new Set([
+  'd',
+  'rotaryDim',
+  'startIndex',
+  'base',
+  'layout',
+  'factor',
+  'originalMaxPositionEmbeddings',
+]);
 
 /** The presets this part can show: rotary models with a scaling of the menu (or none). */
 export function turnsPresets(rp) {

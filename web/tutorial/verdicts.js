@@ -791,16 +791,6 @@ export function bounded(profile, near = maxAbs(profile.subarray(0, 512))) {
   return { verdict: window || peak, value: far / (near || 1), near, far, peak };
 }
 
-/**
- * Biases bounded by their form where no finite window shows it: Sandwich's b(r) = (Σ_m cos(rω_m) −
- * d̄/2)/(8(h+1)/H) lies in [−d̄/8, 0] for head 0 of one (docs/schemes/bias.md), but its slowest cosine
- * (period 2π·10⁴) is still approaching that bound at r = 1023. `bound(info)` is the bound from the
- * scheme's declared defaults; `formBounded` checks it on the core's f(r) out to r = 10⁶.
- */
-export const FORM_BOUNDS = {
-  sandwich: (info) => info.params.dBar.default / 8,
-};
-
 /** The Bounded column: the finite tests of `bounded`, or the scheme's form bound where it has one. */
 function boundedWithForm(rp, info, profile, near) {
   const b = bounded(profile, near);
@@ -808,12 +798,18 @@ function boundedWithForm(rp, info, profile, near) {
   return { ...b, form, verdict: b.verdict || Boolean(form?.verdict) };
 }
 
+/**
+ * Bounded by its form where no finite window shows it: the core's closed form states sup |f(r)| for
+ * the scheme's declared defaults (Sandwich's b(r) lies in [−d̄/8, 0], but its slowest cosine, period
+ * 2π·10⁴, is still approaching that bound at r = 1023); checked on the core's f(r) out to r = 10⁶.
+ * null when the scheme has no closed form or its form states no bound.
+ */
 export function formBounded(rp, info) {
-  const bound = FORM_BOUNDS[info.id]?.(info);
-  if (bound === undefined) return null;
+  if (!info.capabilities.closedForm) return null;
   const at = range(4000, 1).map((k) => k * 250 + 0.5);
-  const worst = maxAbs(rp.analysis.derivative({ name: info.id }, { at }).value);
-  return { verdict: worst <= bound * (1 + 1e-6), bound, worst };
+  const { value, bound } = rp.analysis.derivative({ name: info.id }, { at });
+  if (Number.isNaN(bound)) return null;
+  return { verdict: maxAbs(value) <= bound * (1 + 1e-6), bound, worst: maxAbs(value) };
 }
 
 /**

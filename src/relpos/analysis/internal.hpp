@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,7 +74,8 @@ struct Profile {
   int64_t n = 1;     // the table covers r = -(n-1) .. n-1
   std::function<double(double)> value;
   std::function<double(double)> slope;
-  std::vector<double> table;  // k(r) for r = -(n-1) .. n-1
+  double bound = std::numeric_limits<double>::quiet_NaN();  // the closed form's sup |k(r)| (scheme.hpp)
+  std::vector<double> table;                                // k(r) for r = -(n-1) .. n-1
 };
 
 // Names every profile-taking analysis accepts besides its own.

@@ -128,6 +128,7 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
     const ClosedForm form = builtin->form(params.number(builtin->param));
     out.value = form.value;
     out.slope = form.slope;
+    out.bound = form.bound;
   } else {
     const Scheme* scheme = nullptr;
     for (const auto& s : catalogue()) {
@@ -151,6 +152,7 @@ Profile readProfile(const Params& params, int64_t n, const std::set<std::string>
       const ClosedForm form = scheme->closedForm(sp);
       out.value = form.value;
       out.slope = form.slope;
+      out.bound = form.bound;
     }
     if (needTable) {
       // One head, the query at position n-1 against keys 0 .. 2n-2: r = j - (n-1) covers -(n-1) .. n-1.
@@ -441,7 +443,10 @@ Result derivative(const Params& params) {
     value.push_back(profileValue(profile, r));
     slope.push_back(profileDerivative(profile, r, params.where()));
   }
-  return {{"r", vectorTensor(at)}, {"value", vectorTensor(value)}, {"derivative", vectorTensor(slope)}};
+  return {{"r", vectorTensor(at)},
+          {"value", vectorTensor(value)},
+          {"derivative", vectorTensor(slope)},
+          {"bound", Tensor::scalar(profile.bound)}};
 }
 
 }  // namespace relpos::analysis

@@ -39,7 +39,7 @@ void rotateRow(const RotaryPlan& plan, const RotaryPoint& point, bool queryRole,
 }
 
 RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole)
-    : first_(firstPosition), pairs_(plan.pairs()), interleaved_(plan.interleaved) {
+    : first_(firstPosition), pairs_(plan.pairs()), offset_(plan.offset), interleaved_(plan.interleaved) {
   cos_.resize(static_cast<size_t>(count * pairs_));
   sin_.resize(static_cast<size_t>(count * pairs_));
   for (int64_t t = 0; t < count; ++t) {
@@ -66,10 +66,10 @@ struct TableKey {
     const RotaryPlan& a = plan;
     const RotaryPlan& b = o.plan;
     return std::tie(first, count, queryRole) == std::tie(o.first, o.count, o.queryRole) &&
-           std::tie(a.invFreq, a.attentionFactor, a.rotaryDim, a.interleaved, a.gridWidth, a.axis, a.xposZeta,
-                    a.xposScaleBase, a.xposCenter) == std::tie(b.invFreq, b.attentionFactor, b.rotaryDim, b.interleaved,
-                                                               b.gridWidth, b.axis, b.xposZeta, b.xposScaleBase,
-                                                               b.xposCenter);
+           std::tie(a.invFreq, a.attentionFactor, a.rotaryDim, a.offset, a.interleaved, a.gridWidth, a.axis, a.xposZeta,
+                    a.xposScaleBase, a.xposCenter) == std::tie(b.invFreq, b.attentionFactor, b.rotaryDim, b.offset,
+                                                               b.interleaved, b.gridWidth, b.axis, b.xposZeta,
+                                                               b.xposScaleBase, b.xposCenter);
   }
 };
 
@@ -102,7 +102,8 @@ std::shared_ptr<const RotaryTable> RotaryTable::shared(const RotaryPlan& plan, i
   return table;
 }
 
-void RotaryTable::apply(int64_t position, float* row) const {
+void RotaryTable::apply(int64_t position, float* whole) const {
+  float* row = whole + offset_;
   const float* c = cos_.data() + (position - first_) * pairs_;
   const float* s = sin_.data() + (position - first_) * pairs_;
   if (interleaved_) {

@@ -15,14 +15,16 @@ struct RotaryPoint {
   double y = 0;
 };
 
-// Pair k of the first rotaryDim dims turns by angle(point, k) and both its coordinates are scaled
+// Pair k of the rotaryDim dims from `offset` on turns by angle(point, k) and both its coordinates are scaled
 // by magnitude(point, k, role): the attention factor, times xPos's zeta_k^(±(x − center)/scaleBase)
 // (+ for queries, − for keys) when xposZeta is set.
 struct RotaryPlan {
   std::vector<double> invFreq;  // rotaryDim / 2 entries, float64
   double attentionFactor = 1.0;
   int64_t rotaryDim = 0;
-  bool interleaved = false;  // pair k is (x_2k, x_2k+1); otherwise (x_k, x_{k + rotaryDim/2})
+  // The first rotated dim of a row: 0, or e.g. DeepSeek's qk_nope_head_dim (its heads are [nope | rope]).
+  int64_t offset = 0;
+  bool interleaved = false;  // pair k is (x_2k, x_2k+1); otherwise (x_k, x_{k + rotaryDim/2}), both after offset
   // Axial (2-D) plans: tokens on a grid of gridWidth columns, and pair k turns with the column
   // (axis[k] == 0) or the row (axis[k] == 1). gridWidth 0: a 1-D position.
   int64_t gridWidth = 0;
@@ -37,7 +39,8 @@ struct RotaryPlan {
   int64_t pairs() const { return rotaryDim / 2; }
   // The two coordinates of a row that pair k rotates.
   std::pair<int64_t, int64_t> pairIndex(int64_t k) const {
-    return interleaved ? std::make_pair(2 * k, 2 * k + 1) : std::make_pair(k, k + rotaryDim / 2);
+    return interleaved ? std::make_pair(offset + 2 * k, offset + 2 * k + 1)
+                       : std::make_pair(offset + k, offset + k + rotaryDim / 2);
   }
   // The point of a 1-D position: itself, or (column, row) on the grid.
   RotaryPoint at(double position) const;
@@ -49,7 +52,7 @@ struct RotaryPlan {
   double decay(int64_t k, double delta) const;
 };
 
-// Rotates the first plan.rotaryDim dims of one row in place. The angles are formed in float64 (a
+// Rotates dims offset .. offset + rotaryDim - 1 of one row in place. The angles are formed in float64 (a
 // float32 product p*theta loses ~p*2^-24 rad at large p); `queryRole` picks the sign of the xPos
 // exponent.
 void rotateRow(const RotaryPlan& plan, const RotaryPoint& point, bool queryRole, float* row);
@@ -66,12 +69,13 @@ class RotaryTable {
   // range (the last few are kept; building costs ~1000x applying at n = 2048).
   static std::shared_ptr<const RotaryTable> shared(const RotaryPlan& plan, int64_t firstPosition, int64_t count,
                                                    bool queryRole);
-  // Rotates one row of width >= rotaryDim in place at `position` (within the table's range).
+  // Rotates one row of width >= offset + rotaryDim in place at `position` (within the table's range).
   void apply(int64_t position, float* row) const;
 
  private:
   int64_t first_;
   int64_t pairs_;
+  int64_t offset_;
   bool interleaved_;
   std::vector<float> cos_;
   std::vector<float> sin_;

@@ -145,7 +145,6 @@ struct Group {
   std::optional<double> softcap;                           // Gemma-2's attn_logit_softcapping
   std::optional<std::pair<double, double>> temperature;    // Llama-4 NoPE layers: floor_scale, attn_scale
   std::vector<std::pair<std::string, std::string>> needs;  // inputs the layer needs and the config lacks
-  std::string refuses;  // why rp.attention({ layer }) cannot run this layer as the model does (empty: it can)
   std::vector<std::string> notes;
   bool mainRope = true;  // reads the config's main rope parameters (ordered first)
 
@@ -172,17 +171,20 @@ struct Group {
       for (const auto& [option, why] : needs) list.push(jsonObject({{"option", str(option)}, {"why", str(why)}}));
       out.set("needs", std::move(list));
     }
-    if (!refuses.empty()) out.set("refuses", str(refuses));
     if (!notes.empty()) out.set("notes", jsonStrings(notes));
     return out;
   }
 };
 
-// A group as rp.attention({ layer }) runs it: the model's heads, kvHeads, softmax scale and
-// causality beside the group's own scheme, window, chunk, soft-cap and temperature (docs/models.md).
+// A group as rp.attention({ layer }) runs it: the model's heads, kvHeads, value head width (when it
+// differs from the query/key head: DeepSeek), softmax scale and causality beside the group's own
+// scheme, window, chunk, soft-cap and temperature (docs/models.md).
 JsonValue withLayerSettings(JsonValue group, int64_t heads, bool causal, const JsonValue& model) {
   if (heads > 0) group.set("heads", num(static_cast<double>(heads)));
   if (const JsonValue* kv = model.find("kvHeads"); kv && kv->type == JsonValue::Type::Number) group.set("kvHeads", *kv);
+  if (const JsonValue* dv = model.find("valueHeadDim"); dv && dv->type == JsonValue::Type::Number) {
+    group.set("valueHeadDim", *dv);
+  }
   if (const JsonValue* scale = model.find("attentionScale"); scale && scale->type == JsonValue::Type::Number) {
     group.set("scale", *scale);
   }
@@ -351,9 +353,10 @@ JsonValue withClassDefaults(const JsonValue& config, const std::string& modelTyp
   } else if (modelType == "deepseek_v3") {
     defaults = {{"qk_rope_head_dim", num(64)},
                 {"qk_nope_head_dim", num(128)},
+                {"v_head_dim", num(128)},
                 {"rope_interleave", JsonValue::makeBoolean(true)}};
   } else if (modelType == "deepseek_v2") {
-    defaults = {{"qk_rope_head_dim", num(64)}, {"qk_nope_head_dim", num(128)}};
+    defaults = {{"qk_rope_head_dim", num(64)}, {"qk_nope_head_dim", num(128)}, {"v_head_dim", num(128)}};
   }
   JsonValue out = config;
   for (auto& [key, value] : defaults) {
@@ -578,10 +581,11 @@ void readRopeScaling(Section& config, Section& block, const std::string& type, i
   }
 }
 
-// What every rotary group shares: head width, rotated width, layout.
+// What every rotary group shares: head width, rotated width and where it starts, layout.
 struct RotaryShape {
-  int64_t width = 0;      // the width the rotation acts on: the head, or DeepSeek's rope sub-head
-  int64_t rotaryDim = 0;  // the rotated dims of it
+  int64_t width = 0;       // the query/key head width
+  int64_t rotaryDim = 0;   // the rotated dims of it
+  int64_t startIndex = 0;  // the first rotated dim: DeepSeek's heads are [nope | rope]
   std::string layout;
 };
 
@@ -596,6 +600,7 @@ RopeRead readRopeBlock(Section& config, std::optional<Section> block, std::optio
   }
   out.params.set("d", num(static_cast<double>(shape.width)));
   if (shape.rotaryDim < shape.width) out.params.set("rotaryDim", num(static_cast<double>(shape.rotaryDim)));
+  if (shape.startIndex > 0) out.params.set("startIndex", num(static_cast<double>(shape.startIndex)));
   out.params.set("base", num(base.value_or(10000.0)));
   out.params.set("layout", str(shape.layout));
   // mrope (Qwen2-VL): text tokens sit at one position in all three sections, plain RoPE for text.
@@ -696,16 +701,21 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
   out.heads = readHeads(config);
   RotaryShape shape;
   if (isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) {
-    // The rotation acts on the separate 64-dim q_pe / k_pe (qk_rope_head_dim); the head is [nope | rope].
-    shape.width = *config.positiveInteger("qk_rope_head_dim");
+    // The head is [nope | rope]: the rotation acts on its last qk_rope_head_dim dims (q_pe, and k_pe
+    // which every head shares); the value head is v_head_dim wide.
+    const int64_t rope = *config.positiveInteger("qk_rope_head_dim");
     const int64_t nope = config.positiveInteger("qk_nope_head_dim").value_or(0);
-    noteModel(config, out, modelType, nope + shape.width);
-    out.model.set("ropeHeadDim", num(static_cast<double>(shape.width)));
+    shape.width = nope + rope;
+    shape.rotaryDim = rope;
+    shape.startIndex = nope;
+    noteModel(config, out, modelType, shape.width);
+    out.model.set("ropeHeadDim", num(static_cast<double>(rope)));
+    out.model.set("valueHeadDim", num(static_cast<double>(*config.positiveInteger("v_head_dim"))));
   } else {
     shape.width = readHeadDim(config, out.heads);
     noteModel(config, out, modelType, shape.width);
+    shape.rotaryDim = readRotaryDim(config, blocks.main, shape.width);
   }
-  shape.rotaryDim = readRotaryDim(config, blocks.main, shape.width);
   shape.layout = rotaryLayout(config, modelType, out.warnings);
   const RopeRead main = readRopeBlock(config, blocks.main, base, shape, out.warnings);
 
@@ -738,12 +748,6 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
   const std::optional<double> softcap = config.positive("attn_logit_softcapping");
   for (Group& g : groups) {
     if (softcap) g.softcap = softcap;
-    if (isOneOf(modelType, {"deepseek_v2", "deepseek_v3"})) {
-      g.refuses =
-          "DeepSeek's heads are [nope | rope]: the rotation acts on the last qk_rope_head_dim dims of each head "
-          "(q_pe, and k_pe shared by every head), which rp.attention does not split; rotate q_pe and k_pe with "
-          "rp.rotate and run the whole heads without a scheme, with scale: model.attentionScale";
-    }
     if (modelType == "gpt_oss") {
       g.needs.emplace_back("sinks",
                            "gpt-oss's learned per-head sink logits, [heads], from the checkpoint's self_attn.sinks");

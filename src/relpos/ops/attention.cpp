@@ -120,6 +120,15 @@ RELPOS_COLD Inputs readInputs(const Params& params) {
       throwType(params.where() + ": v must be a tensor of shape [m, " + kvName + "*dv] with m = " +
                 std::to_string(s.m) + (s.batched ? " (and the batch of q)" : "") + ", got " + shapeText(in.v->shape));
     }
+    const ParamInfo& valueHeadDim = modelAttentionParams().valueHeadDim;
+    if (params.has(valueHeadDim.name)) {
+      const int64_t dv = params.integer(valueHeadDim);
+      if (in.v->shape[rank - 1] != s.kvHeads * dv) {
+        throwRange(params.where() + ": v must have " + kvName + " * valueHeadDim = " + std::to_string(s.kvHeads) +
+                   " * " + std::to_string(dv) + " = " + std::to_string(s.kvHeads * dv) + " columns, got " +
+                   shapeText(in.v->shape));
+      }
+    }
     s.dv = headWidth(params, "v", in.v->shape[rank - 1], s.kvHeads, kvName);
   }
   s.queryOffset = params.has(common::queryOffset().name) ? params.integer(common::queryOffset()) : s.m - s.n;
@@ -219,6 +228,15 @@ RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const
       }
       break;
     case AttentionTerm::Rotary: {
+      // The scheme's d names the head width of q and k (or the rotary width, rotaryDim).
+      const ParamInfo& width = rotaryParams().width;
+      const ParamInfo& rotaryDim = rotaryParams().rotaryDim;
+      if (params.has(width.name) && params.integer(width) != s.dh &&
+          !(params.has(rotaryDim.name) && params.integer(width) == params.integer(rotaryDim))) {
+        throwRange(params.where() + ": q must have heads of d = " + std::to_string(params.integer(width)) +
+                   " dims (the scheme's d), got " + std::to_string(s.dh) + " (q has " + std::to_string(s.heads * s.dh) +
+                   " columns over " + std::to_string(s.heads) + " heads)");
+      }
       const int64_t seqLen = positioned ? positionedSeqLen : std::max(s.n - 1 + s.queryOffset, s.m - 1) + 1;
       t.rotary = rotaryPlan(*scheme, params, s.dh, seqLen);
       t.hasRotary = true;
@@ -771,7 +789,10 @@ RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
                  "floorScale) + 1) * attnScale + 1 (Llama-4 NoPE layers)"),
       arrayParam("positions",
                  "query positions [n] or [batch, n] for rotary and bias schemes (Hugging Face's position_ids)"),
-      common::keyPositions()};
+      common::keyPositions(),
+      integerParam("valueHeadDim", kNaN, 1, 1 << 16,
+                   "the head width of v when it differs from q's and k's: v is [m, kvHeads * valueHeadDim] "
+                   "(DeepSeek's v_head_dim)")};
   return p;
 }
 

@@ -36,12 +36,13 @@ class WeightsSink {
 // scaling, before bias and mask), attentionChunkSize c (with causal: keys in the query's chunk),
 // temperatureTuning [floorScale, attnScale] (queries scaled by log(floor((p + 1) / floorScale) + 1)
 // · attnScale + 1 at p = i + queryOffset), positions [n] / [batch, n] and keyPositions [m] /
-// [batch, m] (where rotary and bias schemes place the queries and keys).
+// [batch, m] (where rotary and bias schemes place the queries and keys), valueHeadDim dv (v must
+// then be [m, kvHeads*dv]: a layer whose value heads differ from its query/key heads, DeepSeek).
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink = nullptr);
 
 // The options above, for the operation table.
 struct ModelAttentionParams {
-  ParamInfo sinks, softcap, chunk, temperature, positions, keyPositions;
+  ParamInfo sinks, softcap, chunk, temperature, positions, keyPositions, valueHeadDim;
 };
 const ModelAttentionParams& modelAttentionParams();
 

@@ -487,8 +487,8 @@ void rotateForMap(const Scheme& scheme, const Params& params, bool content, int6
   const auto keys = RotaryTable::shared(plan, 0, n, false);
   for (int64_t i = 0; i < n; ++i) {
     if (!content) {
-      std::fill_n(q.begin() + i * d, plan.rotaryDim, 1.0f);
-      std::fill_n(k.begin() + i * d, plan.rotaryDim, 1.0f);
+      std::fill_n(q.begin() + i * d + plan.offset, plan.rotaryDim, 1.0f);
+      std::fill_n(k.begin() + i * d + plan.offset, plan.rotaryDim, 1.0f);
     }
     queries->apply(i, q.data() + i * d);
     keys->apply(i, k.data() + i * d);

@@ -228,7 +228,7 @@ const std::vector<Operation>& operations() {
               "rows of x [n, heads*d] rotated by position, every head",
               &Scheme::rotate,
               {tensor("x", "rows [n, heads*d]", Check::Always, true), positions, heads, perScheme(rotary.width),
-               perScheme(rotary.startIndex), rotary.halfLayout, rotary.rotaryDim, scheme, axes, view},
+               rotary.startIndex, rotary.halfLayout, rotary.rotaryDim, scheme, axes, view},
               rotateWork};
     ops[4].input = "x";
     ops[4].defaultScheme = "rope";
@@ -266,6 +266,7 @@ const std::vector<Operation>& operations() {
          modelAttention.temperature,
          modelAttention.positions,
          modelAttention.keyPositions,
+         modelAttention.valueHeadDim,
          scheme,
          params,
          view,
@@ -273,7 +274,7 @@ const std::vector<Operation>& operations() {
          {optionsParam(
               "layer",
               "a layer group of rp.fromConfig(...).groups or rp.presets[...].groups: its scheme, params, heads, "
-              "kvHeads, causal, scale, window, chunk, soft-cap and temperature"),
+              "kvHeads, valueHeadDim, causal, scale, window, chunk, soft-cap and temperature"),
           Check::Binding},
          {arrayParam("out", "a Float32Array that receives the weights (weights: false: the output) and is returned"),
           Check::Binding}},

@@ -30,14 +30,18 @@ const RotaryParams& rotaryParams() {
     r.interleavedLayout = actsIn(
         choiceParam("layout", "interleaved|half", "interleaved: pair k = (x_2k, x_2k+1); half: (x_k, x_{k+r/2})"),
         moves);
-    r.rotaryDim = integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
-                               "rotated dims (even, <= d; default d); the rest pass through (partial rotary)");
+    r.rotaryDim =
+        integerParam("rotaryDim", std::nan(""), 2, 1 << 16,
+                     "rotated dims (even; default d - startIndex: all from startIndex on); the rest pass through "
+                     "(partial rotary)");
     r.positions = arrayParam(
         "positions",
         "positions of the rows (default 0..n-1; any finite values); axial schemes also take (x, y) rows [n, 2]");
-    r.startIndex =
-        integerParam("startIndex", 0, 0, 1 << 16,
-                     "rp.rotate: the rotated dims of each head start here (rotary-embedding-torch start_index)");
+    // Every call: it moves the rotated dims and, without rotaryDim, sets how many rotate (d - startIndex).
+    r.startIndex = integerParam("startIndex", 0, 0, 1 << 16,
+                                "the rotated dims of each head start here (rotaryDim default: d - startIndex); the "
+                                "dims before them pass through (DeepSeek's [nope | rope] heads: qk_nope_head_dim; "
+                                "rotary-embedding-torch start_index)");
     r.invFreq = arrayParam(
         "invFreq", "caller-given inverse frequencies [rotaryDim/2] in place of base^(-2k/r) (custom schedules)");
     r.seqLen =
@@ -81,20 +85,43 @@ int64_t currentSeqLen(const RotaryContext& c, int64_t original) {
 
 namespace {
 
-int64_t rotaryDimFor(const Params& params, int64_t d) {
-  int64_t r = d;
-  if (params.has(rotaryParams().rotaryDim.name)) r = params.integer(rotaryParams().rotaryDim);
-  if (r % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(r));
-  if (r > d)
-    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " + std::to_string(r));
-  return r;
+// The rotated dims of a head of width d: rotaryDim of them (default: all from startIndex on), from
+// startIndex (default 0) on.
+struct RotarySpan {
+  int64_t start = 0;
+  int64_t dims = 0;
+};
+
+RotarySpan rotarySpan(const Params& params, int64_t d) {
+  RotarySpan span;
+  span.start = params.integer(rotaryParams().startIndex);
+  span.dims = d - span.start;
+  if (params.has(rotaryParams().rotaryDim.name)) span.dims = params.integer(rotaryParams().rotaryDim);
+  if (span.start >= d) {
+    throwRange(params.where() + ": startIndex must be < d (" + std::to_string(d) + "), got " +
+               std::to_string(span.start));
+  }
+  if (span.dims % 2 != 0 && span.start > 0 && !params.has(rotaryParams().rotaryDim.name)) {
+    throwRange(params.where() + ": the rotated dims d - startIndex (" + std::to_string(span.dims) +
+               ") must be even; give rotaryDim");
+  }
+  if (span.dims % 2 != 0) throwRange(params.where() + ": rotaryDim must be even, got " + std::to_string(span.dims));
+  if (span.start == 0 && span.dims > d)
+    throwRange(params.where() + ": rotaryDim must be <= d (" + std::to_string(d) + "), got " +
+               std::to_string(span.dims));
+  if (span.start + span.dims > d) {
+    throwRange(params.where() + ": startIndex + rotaryDim (" + std::to_string(span.start + span.dims) +
+               ") must be <= the head width d (" + std::to_string(d) + ")");
+  }
+  return span;
 }
 
-// The plan of a validated rotary dimension, with the scheme's layout.
-RotaryPlan planFor(const Scheme& scheme, const Params& params, int64_t rotaryDim, int64_t seqLen) {
+// The plan of a validated rotary span, with the scheme's layout.
+RotaryPlan planFor(const Scheme& scheme, const Params& params, RotarySpan span, int64_t seqLen) {
   RotaryPlan plan =
-      scheme.rotary(RotaryContext{params, rotaryDim, params.number(*scheme.param(common::base().name)), seqLen});
-  plan.rotaryDim = rotaryDim;
+      scheme.rotary(RotaryContext{params, span.dims, params.number(*scheme.param(common::base().name)), seqLen});
+  plan.rotaryDim = span.dims;
+  plan.offset = span.start;
   plan.interleaved = params.choice(*scheme.param(rotaryParams().halfLayout.name)) == "interleaved";
   return plan;
 }
@@ -112,7 +139,7 @@ RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int
                  std::to_string(d));
     }
   }
-  return planFor(scheme, params, rotaryDimFor(params, d), seqLen);
+  return planFor(scheme, params, rotarySpan(params, d), seqLen);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,9 +219,10 @@ int64_t frequenciesSeqLen(const Scheme& scheme, const Params& params) {
 Result frequencies(const Scheme& scheme, const Params& params) {
   const int64_t width = frequenciesWidth(scheme, params);
   if (width % 2 != 0) throwRange(params.where() + ": d must be even, got " + std::to_string(width));
-  // d is the head width; the first rotaryDim dims rotate (rotaryDim defaults to d).
-  const int64_t r = rotaryDimFor(params, width);
-  const RotaryPlan plan = planFor(scheme, params, r, frequenciesSeqLen(scheme, params));
+  // d is the head width; rotaryDim dims rotate (default: all from startIndex on).
+  const RotarySpan span = rotarySpan(params, width);
+  const int64_t r = span.dims;
+  const RotaryPlan plan = planFor(scheme, params, span, frequenciesSeqLen(scheme, params));
   Tensor inv = Tensor::floats({r / 2});
   for (int64_t k = 0; k < r / 2; ++k) inv.f32[k] = static_cast<float>(plan.invFreq[k]);
   return {{"invFreq", std::move(inv)}, {"attentionFactor", Tensor::scalar(plan.attentionFactor)}};
@@ -345,19 +373,19 @@ Result rotate(const Scheme& scheme, const Params& params) {
   }
   const RowPositions positions = rowPositions(params, n);
   // The plan reads the scheme's parameters: everything but x (not copied: it can be large) and d
-  // (checked above against the width of x).
+  // (checked above against the width of x); it rotates from startIndex on.
   Params withRotary(params.where());
   for (const auto& name : params.names()) {
     if (name != "x" && name != rotaryParams().width.name) withRotary.set(name, *params.find(name));
   }
   withRotary.setNumber(rotaryParams().rotaryDim.name, static_cast<double>(r));
-  const RotaryPlan plan = rotaryPlan(scheme, withRotary, room, seqLenOf(positions.flat));
+  const RotaryPlan plan = rotaryPlan(scheme, withRotary, layout.headWidth, seqLenOf(positions.flat));
   // x, rotated in place below: copied (one memcpy), not zero-filled first.
   Tensor out;
   out.shape = {n, width};
   out.f32.assign(x->array.data(), x->array.data() + x->array.size());
   std::vector<int64_t> columns;
-  for (int64_t h = 0; h < layout.heads; ++h) columns.push_back(h * layout.headWidth + layout.startIndex);
+  for (int64_t h = 0; h < layout.heads; ++h) columns.push_back(h * layout.headWidth);
   rotateRows(plan, positions, params, width, columns, out.f32.data());
   return single(std::move(out));
 }
@@ -423,11 +451,11 @@ Result offsetScores(const Scheme& scheme, const Params& params, const std::vecto
 // places queries and keys alike), with probe vectors (default: ones on the rotary dims), one head.
 Result scores(const Scheme& scheme, const Params& params) {
   const int64_t d = params.integer(rotaryParams().width);
-  const int64_t r = rotaryDimFor(params, d);
+  const RotarySpan span = rotarySpan(params, d);
   std::vector<float> q(static_cast<size_t>(d), 0.0f);
   std::vector<float> k(static_cast<size_t>(d), 0.0f);
-  std::fill(q.begin(), q.begin() + r, 1.0f);
-  std::fill(k.begin(), k.begin() + r, 1.0f);
+  std::fill_n(q.begin() + span.start, span.dims, 1.0f);
+  std::fill_n(k.begin() + span.start, span.dims, 1.0f);
   if (const Value* v = params.array("q", d, "[d]")) q.assign(v->array.begin(), v->array.end());
   if (const Value* v = params.array("k", d, "[d]")) k.assign(v->array.begin(), v->array.end());
   if (params.choice(kScoresOutput) == "offsets") return offsetScores(scheme, params, q, k, d);
@@ -500,12 +528,12 @@ std::vector<double> profile(const Scheme& scheme, const Params& params, const Pr
 Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
                     std::vector<ParamInfo> extra, RotaryFn rotary) {
   const RotaryParams& p = rotaryParams();
-  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim});
+  extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim, p.startIndex});
   Scheme s = describedScheme(std::move(id), std::move(family), std::move(name), std::move(cite), std::move(description),
                              std::move(extra));
   s.reads = {{"encoding", {"positions", "output"}},
              {"frequencies", {"positions"}},
-             {"rotate", {"positions", "startIndex"}},
+             {"rotate", {"positions"}},
              {"scores", {"q", "k", "offsets", "output", "positions"}}};
   s.frequencies = frequencies;
   s.rotate = rotate;

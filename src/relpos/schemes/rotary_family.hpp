@@ -17,7 +17,7 @@ struct RotaryParams {
   ParamInfo interleavedLayout;  // "layout", default 'interleaved'
   ParamInfo rotaryDim;
   ParamInfo positions;   // a call option of rotate, encoding, frequencies and scores, not a scheme parameter
-  ParamInfo startIndex;  // rp.rotate: where the rotated dims start in each head
+  ParamInfo startIndex;  // where the rotated dims start in each head (default 0)
   ParamInfo invFreq;     // caller-given inverse frequencies (rope)
   ParamInfo seqLen;
   ParamInfo factor;        // context extension factor s, default 1
@@ -48,12 +48,13 @@ int64_t callSeqLen(const Params& params, const std::string& call);
 // The current sequence length: seqLen if given, else the length the call covers, else `original`.
 int64_t currentSeqLen(const RotaryContext& c, int64_t original);
 
-// The plan a rotary scheme applies for a head of dimension d (rotaryDim defaults to d); seqLen is
+// The plan a rotary scheme applies for a head of dimension d (it rotates rotaryDim dims from
+// startIndex on; rotaryDim defaults to d - startIndex, startIndex to 0); seqLen is
 // the sequence length the call covers (schemes that scale with it use it when seqLen is not given).
 // A `d` among the parameters must be that head width or the rotary width (rotaryDim).
 RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int64_t seqLen);
 
-// A rotary scheme: the common parameters (d, base, layout, rotaryDim) and `extra`, the
+// A rotary scheme: the common parameters (d, base, layout, rotaryDim, startIndex) and `extra`, the
 // calls frequencies / rotate / encoding (Hugging Face's cos / sin cache) / scores, the rotary term
 // in attention, shift-invariant with the ones-probe profile for pooled maps.
 Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,

@@ -36,7 +36,8 @@ void fillSandwich(const Params& params, const BiasWindow& w, float* out) {
   fillByDistance(w, out, [&](int64_t h, double r) { return sandwich(freq, r, h, w.heads); });
 }
 
-// One head: the divisor is 8.
+// One head: the divisor is 8. Each of the dBar/2 cosines lies in [-1, 1], so b(r) lies in
+// [-dBar/8, 0] at every r: the bound.
 ClosedForm sandwichClosedForm(const Params& params) {
   const std::vector<double> freq = sandwichFrequencies(params);
   return {[freq](double r) { return sandwich(freq, r, 0, 1); },
@@ -44,7 +45,8 @@ ClosedForm sandwichClosedForm(const Params& params) {
             double sum = 0;
             for (double w : freq) sum -= w * std::sin(r * w);
             return sum / 8.0;
-          }};
+          },
+          static_cast<double>(freq.size()) / 4.0};
 }
 
 }  // namespace

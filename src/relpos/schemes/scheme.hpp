@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -107,6 +108,9 @@ using SyntheticFn = std::vector<std::string> (*)(const Scheme&, const Params&, c
 struct ClosedForm {
   std::function<double(double)> value;
   std::function<double(double)> slope;
+  // sup |value(r)| over every real r where the form bounds it although no finite window shows it
+  // (Sandwich's slowest cosine); NaN: the form states no bound.
+  double bound = std::numeric_limits<double>::quiet_NaN();
 };
 using ClosedFormFn = ClosedForm (*)(const Params&);
 
@@ -120,7 +124,7 @@ struct Scheme {
   std::vector<ParamInfo> params;
 
   // The scheme-specific options each call of it reads besides its parameters (the operation table
-  // marks them perScheme: d, q, k, offsets, output, positions, startIndex); others refuse them.
+  // marks them perScheme: d, q, k, offsets, output, positions); others refuse them.
   std::map<std::string, std::vector<std::string>> reads;
 
   // The public calls it offers (nullptr: not offered); ops/operations.cpp names them.
