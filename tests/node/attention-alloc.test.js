@@ -54,14 +54,44 @@ const biasValues = (count) => {
   return values;
 };
 
+// The wasm heap's size, and bytes that cannot be allocated without growing it: more than its free
+// space and at least `share` of its size (one growth step adds at most a fifth of the size).
+function heapNow() {
+  const probe = rp.alloc([1]);
+  const size = probe.data.buffer.byteLength;
+  probe.free();
+  return { size, beyondFree: (share) => Math.ceil(Math.max(size - rp.heapInUse(), size * share) + (1 << 20)) };
+}
+
+describe('rp.alloc: B is read where it is', () => {
+  // B is larger than the heap was, so the heap holds it with little room beside it: a call that
+  // copied B in would grow the heap by most of B's size; the in-place call grows it at most by one
+  // growth step (a fifth of its size) for its scratch.
+  it('a call with B in place grows the heap by far less than B; the same B copied in grows it by most of B', () => {
+    const side = Math.ceil(Math.sqrt(heapNow().beyondFree(1) / 4));
+    const bytes = side * side * 4;
+    const x = tensor([side, 8], wave(side * 8, 0.37, 0.1));
+    const B = filled(rp, [side, side], wave(side * side, 0.001, 0));
+    const heapBytes = () => B.data.buffer.byteLength;
+    const before = heapBytes();
+    const inPlace = rp.attention({ q: x, k: x, v: x, B, weights: false });
+    const grownInPlace = heapBytes() - before;
+    const copied = rp.attention({ q: x, k: x, v: x, B: tensor([side, side], B.data.slice()), weights: false });
+    const grownCopied = heapBytes() - before - grownInPlace;
+    expect(grownInPlace).toBeLessThan(bytes / 2);
+    expect(grownCopied).toBeGreaterThan(bytes / 2);
+    expectSameTensor(inPlace.output, copied.output);
+    B.free();
+  });
+});
+
 describe('rp.alloc: memory growth', () => {
-  // First in the file, while the heap is small: an allocation larger than the whole heap grows it.
   it('data stays the same floats when the heap grows while the tensor is live, and attention still reads them', () => {
     const values = biasValues(n * m);
     const B = filled(rp, [n, m], values);
     const before = B.data;
     const bytes = before.buffer.byteLength;
-    const big = rp.alloc([Math.max(1 << 22, bytes >> 2)]);
+    const big = rp.alloc([heapNow().beyondFree(0.25) >> 2]);
     expect(B.data.buffer.byteLength).toBeGreaterThan(bytes); // the heap grew
     expect(before.length).toBe(0); // the old view went empty with its buffer
     expect(B.data).toEqual(values);
@@ -71,18 +101,16 @@ describe('rp.alloc: memory growth', () => {
   });
 
   it('its data handed over as a plain { shape, data } is copied right even when that copy grows the heap', () => {
-    // Larger than the whole heap, so copying it into the core cannot fit without growing the heap,
-    // which empties the view the call was given (the binding reads the floats from their address).
-    const probe = rp.alloc([1]);
-    const bytes = probe.data.buffer.byteLength;
-    probe.free();
-    const rows = Math.ceil(bytes / 256);
+    // After x is allocated the heap cannot hold a copy of it without growing: the call that copies
+    // it in grows the heap, which empties the view it was given.
+    const unbounded = rp.unbounded(); // made first: making it calls the core, which may grow the heap
+    const rows = Math.ceil(heapNow().beyondFree(0.25) / 256);
     const x = filled(rp, [rows, 64], wave(rows * 64, 0.001, 0.2));
     const copy = tensor([rows, 64], x.data.slice());
     const view = x.data;
-    const got = rp.unbounded().rotate({ shape: [rows, 64], data: view });
+    const got = unbounded.rotate({ shape: [rows, 64], data: view });
     expect(view.length).toBe(0); // the heap grew during the call
-    expectSameTensor(got, rp.unbounded().rotate(copy));
+    expectSameTensor(got, unbounded.rotate(copy));
     x.free();
   });
 });
