@@ -172,6 +172,18 @@ async function main() {
       (r) => ratio(r.medians[peer(r)], r.medians[`relpos ${best}: given B, copied result`]),
     ],
     [
+      `faster peer ÷ relpos ${best}, given B in place (rp.alloc), copied (≥ 1.8)`,
+      (r) => ratio(r.medians[peer(r)], r.medians[`relpos ${best}: given B in place (rp.alloc), copied result`]),
+    ],
+    [
+      `relpos ${best}: given B copied in ÷ given B in place (the copy of B)`,
+      (r) =>
+        ratio(
+          r.medians[`relpos ${best}: given B, copied result`],
+          r.medians[`relpos ${best}: given B in place (rp.alloc), copied result`],
+        ),
+    ],
+    [
       `relpos ${best}: copied ÷ zero-copy view, scheme bias (≤ 1.15)`,
       (r) =>
         ratio(

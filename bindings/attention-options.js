@@ -12,9 +12,15 @@ import {
   toMask,
   toTensor,
 } from './convert.js';
+import { IN_PLACE } from './heap-tensor.js';
+
+// With axes 'bhnd' or 'nhd' q, k, v are rearranged in JS into the core's layout, so an rp.alloc
+// tensor there is copied like any other; B and P are read in place whatever the axes.
+const IN_PLACE_REARRANGED = new Set([...IN_PLACE].filter((name) => !['q', 'k', 'v'].includes(name)));
 
 // attention's options: a layer's settings filled in, params merged in (params wins), `view` and
 // `out` taken out, q / k / v read in their `axes`, the mask turned into a tensor plus maskKind.
+// rp.alloc tensors stay as they are where they are read in place (heap-tensor.js).
 // Returns what the call needs to put the output back into the caller's axes too.
 // `cached`: the m keys live in a KV cache (rp.kvCache), not in the options.
 export function attentionOptions(where, options, cached) {
@@ -29,7 +35,8 @@ export function attentionOptions(where, options, cached) {
     throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
   }
   if (view && out !== undefined) throw new TypeError(`${where}: out and view exclude each other`);
-  const merged = normaliseOptions(where, given);
+  const inPlace = axes === undefined || axes === 'bnd' ? IN_PLACE : IN_PLACE_REARRANGED;
+  const merged = normaliseOptions(where, given, inPlace);
   if (temperatureTuning !== undefined) merged.temperatureTuning = toTemperature(where, temperatureTuning);
   const shapes = readAxes(where, merged, axes);
   if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {

@@ -23,7 +23,9 @@ using emscripten::val;
 // A tensor's data (the wrapper hands a Float32Array) copied into fresh storage, never zero-filled
 // first, and what they hold besides finite numbers. The copy goes a chunk at a time, each chunk
 // scanned while it is still in cache: a std::vector<float>(n) would write zeros over all of it first
-// (16 MB for a 2048 x 2048 bias), and a scan afterwards would read it all again.
+// (16 MB for a 2048 x 2048 bias), and a scan afterwards would read it all again. The wrapper never
+// hands over a view into this module's own heap (bindings/heap-tensor.js, forCore): allocating
+// `values` could grow the heap and empty it.
 inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite) {
   constexpr size_t kChunk = size_t{1} << 15;  // floats: 128 KiB, well within L2
   // rp.runJob passes options as they are: a plain number list becomes a Float32Array first.
@@ -43,8 +45,18 @@ inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite)
   return values;
 }
 
-// The JS wrapper hands over only numbers, booleans, strings, string lists and tensors
-// { shape: number[], data: Float32Array }; anything else is a TypeError in the wrapper already.
+// Tensors a caller fills in place (rp.alloc): their floats live here, in this module's heap, from
+// heapTensorCreate to heapTensorFree (core_bindings.cpp), each under the decimal address of its
+// first float (a Params is the map the core already has). A call handed one as { shape,
+// heapTensor: address } reads it where it is (Params::setBorrowedArray), never copying it.
+inline relpos::Params& heapTensors() {
+  static relpos::Params held("relpos.alloc");
+  return held;
+}
+
+// The JS wrapper hands over only numbers, booleans, strings, string lists, tensors
+// { shape: number[], data: Float32Array } and rp.alloc tensors { shape, heapTensor: handle };
+// anything else is a TypeError in the wrapper already.
 // `reading` names the option being converted (an allocation failure there names it).
 inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
   const val keys = val::global("Object").call<val>("keys", options);
@@ -72,6 +84,15 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       relpos::Shape shape;
       for (double extent : emscripten::vecFromJSArray<double>(value["shape"]))
         shape.push_back(static_cast<int64_t>(extent));
+      if (const val handle = value["heapTensor"]; !handle.isUndefined()) {
+        // The wrapper has checked that the tensor is this instance's and alive; this is the backstop.
+        const relpos::Value* held = heapTensors().find(std::to_string(handle.as<uint32_t>()));
+        if (!held || relpos::elementCount(shape) != static_cast<int64_t>(held->array.size())) {
+          relpos::throwRange(params.where() + ": " + name + " is an rp.alloc tensor that was freed");
+        }
+        params.setBorrowedArray(name, held->array.data(), held->array.size(), std::move(shape));
+        continue;
+      }
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
       const val data = value["data"];
       relpos::FloatArray values = copyIn(data, nonFinite);

@@ -1,5 +1,6 @@
 // Normalises user options into what the Embind layer accepts: numbers, booleans, strings, string
 // lists and tensors { shape, data: Float32Array }. Wrong kinds are TypeErrors naming the argument.
+import { HeapTensor, isHeapTensor } from './heap-tensor.js';
 
 // The typed arrays a tensor's numbers may come in (BigInt arrays hold no numbers).
 const TYPED_ARRAYS = [
@@ -146,6 +147,9 @@ function flattenMlp(where, list) {
  * typed array, nested lists, a list of typed-array rows, or { shape, data }.
  */
 export function toTensor(where, name, value, wide = WIDE_OPTIONS.has(name)) {
+  // An rp.alloc tensor where it is not read in place: its values, copied out of the heap first (a
+  // view into the heap would go empty if the copy into the core grew it).
+  if (isHeapTensor(value)) value = HeapTensor.copy(where, name, value);
   if (isTypedArray(value)) return { shape: [value.length], data: toFloat32(where, name, value, wide) };
   if (Array.isArray(value)) {
     if (value.length > 0 && (Array.isArray(value[0]) || isTypedArray(value[0]))) {
@@ -173,15 +177,18 @@ export function toTensor(where, name, value, wide = WIDE_OPTIONS.has(name)) {
   throw new TypeError(`${where}: ${name} must be a number array or a tensor { shape, data }, got ${kindOf(value)}`);
 }
 
-// Converts one options object. `undefined` entries are dropped, as if absent.
-export function normaliseOptions(where, options) {
+// Converts one options object. `undefined` entries are dropped, as if absent. rp.alloc tensors under
+// the names in `inPlace` stay as they are (the call reads them in place; heap-tensor.js).
+export function normaliseOptions(where, options, inPlace) {
   if (options === undefined) return {};
   requireOptionsObject(where, 'options', options);
   const out = {};
   for (const name of Object.keys(options)) {
     const value = options[name];
     if (value === undefined) continue;
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') {
+    if (inPlace?.has(name) && isHeapTensor(value)) {
+      out[name] = value;
+    } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') {
       out[name] = value;
     } else if (Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')) {
       out[name] = value.slice();
@@ -249,7 +256,8 @@ export function requireTensor(where, name, tensor, what) {
 // 'additive', or the option maskKind) always wins. Returns the tensor and its kind.
 export function toMask(where, mask, maskKind) {
   let kind = maskKind;
-  let value = mask;
+  // An rp.alloc tensor: its floats (a Float32Array, so additive unless kind says otherwise).
+  let value = isHeapTensor(mask) ? HeapTensor.copy(where, 'mask', mask) : mask;
   if (isPlainObject(mask) && 'kind' in mask) {
     ({ kind, ...value } = mask);
     if (maskKind !== undefined && maskKind !== kind) {

@@ -227,6 +227,26 @@ void kvCacheFree(int handle) {
   kvCaches().erase(handle);
 }
 
+// rp.alloc: `count` floats, zero-filled, that stay in the wasm heap until heapTensorFree. Returns
+// the address of the first float (its handle and the byte offset of the wrapper's view), or 0 when
+// the heap cannot hold them.
+double heapTensorCreate(double count) {
+  try {
+    relpos::FloatArray data = relpos::uninitialisedFloats(static_cast<size_t>(count));
+    std::fill(data.begin(), data.end(), 0.0f);
+    const auto address = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(data.data()));
+    relpos_binding::heapTensors().setGivenArray(std::to_string(address), std::move(data), {},
+                                                relpos::NonFinite::Unknown);
+    return address;
+  } catch (const std::bad_alloc&) {
+    return 0;
+  }
+}
+
+void heapTensorFree(double address) {
+  relpos_binding::heapTensors().erase(std::to_string(static_cast<uint32_t>(address)));
+}
+
 val catalogueJson() {
   return guarded("relpos.schemes", [] { return jsonBytes(relpos::catalogueJson()); });
 }
@@ -246,6 +266,8 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("kvCacheAttention", &kvCacheAttention);
   emscripten::function("kvCacheFree", &kvCacheFree);
   emscripten::function("releaseView", &releaseView);
+  emscripten::function("heapTensorCreate", &heapTensorCreate);
+  emscripten::function("heapTensorFree", &heapTensorFree);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);
   emscripten::function("heapInUse", &relpos_binding::heapInUse);

@@ -242,13 +242,30 @@ export interface ModelFacts {
   [fact: string]: unknown;
 }
 
+/**
+ * rp.alloc: a tensor in the instance's wasm heap, zero-filled, that the caller fills in place and
+ * rp.attention reads as q, k, v, B or P without copying. Elsewhere it is read like any tensor.
+ */
+export interface HeapTensor {
+  readonly shape: readonly number[];
+  /**
+   * The floats, row-major, as a view into the wasm heap; a getter that makes a fresh view when the
+   * heap has grown (the old one is then empty), so read it again after a call. Throws once freed.
+   */
+  readonly data: Float32Array;
+  /** Whether free() was called. */
+  readonly freed: boolean;
+  /** Returns the floats to the heap; later uses throw; a second call does nothing. */
+  free(): void;
+}
+
 /** rp.kvCache: keys [length, kvHeads·d] and values [length, kvHeads·dv] kept in the wasm heap. */
 export interface KvCache {
   readonly length: number;
   /** Appends rows of k [rows, kvHeads·d] and v [rows, kvHeads·dv]; returns the new length. */
   append(k: TensorLike, v: TensorLike): number;
   /** rp.attention with q [n, heads·d] over every cached key (query i at length − n + i unless queryOffset says). */
-  attention(q: TensorLike, options?: Record<string, unknown>): AttentionResult;
+  attention(q: TensorLike | HeapTensor, options?: Record<string, unknown>): AttentionResult;
   free(): void;
 }
 
@@ -385,6 +402,13 @@ export interface Relpos {
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
   kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
+
+  /**
+   * A tensor of `shape` (1 to 4 extents) in this instance's wasm heap for the caller to fill in place:
+   * rp.attention reads it as q, k, v, B or P without a copy. free() it when done.
+   * @example const B = rp.alloc([n, n]); B.data.set(myBias); rp.attention({ q, k, B }); B.free()
+   */
+  alloc(shape: readonly number[]): HeapTensor;
   /**
    * The same call as a job, for any size (the synchronous call stops at 2^34 multiply-adds), with
    * progress and cancellation; also through the worker.

@@ -21,6 +21,7 @@ import {
   toTensor,
 } from './convert.js';
 import { attentionOptions, attentionResult, checkAxes, headsToRows, withNotes } from './attention-options.js';
+import { HeapTensor, forCore } from './heap-tensor.js';
 import { createAnalysis } from './analysis.js';
 import { runJob } from './jobs.js';
 import { createLab } from './lab.js';
@@ -173,12 +174,16 @@ function compileFusedKernels() {
   return bytes.then((b) => WebAssembly.compile(b));
 }
 
+// The core's memory, one of its exports (emscripten minifies their names at -O3).
+function memoryOf(core) {
+  return Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+}
+
 // Instantiates the compiled side module on the core's own memory; the core's kernels call its
 // fusedRows once per block of rows (through Module.fusedRows, src/relpos/kernels/kernels.cpp).
 // Resolves to true.
 async function withFusedKernels(core, compiled) {
-  // The core's memory is one of its exports (emscripten minifies their names at -O3).
-  const memory = Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+  const memory = memoryOf(core);
   const instance = await WebAssembly.instantiate(await compiled, { env: { memory } });
   core.fusedRows = instance.exports.fusedRows;
   return true;
@@ -211,6 +216,7 @@ function cacheValueWidth(where, given, layer) {
 
 class Relpos {
   #core;
+  #memory; // the core's WebAssembly.Memory (heap-tensor.js: rp.alloc, views into the heap)
   #unboundedView; // the instance unbounded() returns
   #bounded;
   #schemes;
@@ -227,6 +233,7 @@ class Relpos {
   // the instance unbounded() returns.
   constructor(core, simd, bounded = true, relaxed = false) {
     this.#core = core;
+    this.#memory = memoryOf(core);
     this.#bounded = bounded;
     this.simd = simd;
     this.relaxed = relaxed;
@@ -366,10 +373,16 @@ class Relpos {
     if (isPlainObject(options) && options.view !== undefined) {
       const { view, ...rest } = options;
       if (typeof view !== 'boolean') throw new TypeError(`relpos.${op}: view must be a boolean, got ${typeof view}`);
-      if (view) return unwrap(this.#core.computeView(op, id, normaliseOptions(`relpos.${op}`, rest), !this.#bounded));
+      if (view) return unwrap(this.#core.computeView(op, id, this.#given(op, rest), !this.#bounded));
       options = rest;
     }
-    return unwrap(this.#core.compute(op, id, normaliseOptions(`relpos.${op}`, options), !this.#bounded));
+    return unwrap(this.#core.compute(op, id, this.#given(op, options), !this.#bounded));
+  }
+
+  // The options of a call on a scheme as the core takes them (convert.js, heap-tensor.js).
+  #given(op, options) {
+    const where = `relpos.${op}`;
+    return forCore(where, normaliseOptions(where, options), this.#core, this.#memory, false);
   }
 
   // One call of the operation table: (id, options), or (input, { scheme = defaultScheme, … }) for an
@@ -420,11 +433,46 @@ class Relpos {
   attention(options) {
     const where = 'relpos.attention';
     const { scheme, merged, view, out, shapes } = attentionOptions(where, options);
+    const given = forCore(where, merged, this.#core, this.#memory);
     this.#core.releaseView();
     const result = view
-      ? unwrap(this.#core.computeView('attention', scheme ?? '', merged, !this.#bounded))
-      : unwrap(this.#core.computeAttention(scheme ?? '', merged, out ?? null, !this.#bounded));
+      ? unwrap(this.#core.computeView('attention', scheme ?? '', given, !this.#bounded))
+      : unwrap(this.#core.computeAttention(scheme ?? '', given, out ?? null, !this.#bounded));
     return attentionResult(result, shapes);
+  }
+
+  /**
+   * A tensor in this instance's wasm heap for the caller to fill in place (docs/api.md, "rp.alloc"):
+   * rp.attention reads it as q, k, v, B or P without copying it. `data` stays valid across memory
+   * growth (a getter); free() returns the floats.
+   */
+  alloc(shape) {
+    const where = 'relpos.alloc';
+    if (!Array.isArray(shape) || shape.length < 1 || shape.length > 4) {
+      throw new TypeError(
+        `${where}: shape must be a list of 1 to 4 extents ([n, m] for a bias B), got ${Array.isArray(shape) ? `[${shape.join(', ')}]` : typeof shape}`,
+      );
+    }
+    for (const extent of shape) {
+      if (typeof extent !== 'number') throw new TypeError(`${where}: shape must hold numbers, got ${typeof extent}`);
+      if (!Number.isInteger(extent) || extent < 1) {
+        throw new RangeError(`${where}: shape must hold positive integers, got [${shape.join(', ')}]`);
+      }
+    }
+    const count = shape.reduce((a, b) => a * b, 1);
+    // The heap holds at most 2 GiB, so one tensor at most 2^28 floats (1 GiB).
+    if (count > 2 ** 28) {
+      throw new RangeError(
+        `${where}: shape [${shape.join(', ')}] holds ${count} floats, over the 268435456 (1 GiB) one tensor may hold in the wasm heap`,
+      );
+    }
+    const address = this.#core.heapTensorCreate(count);
+    if (!address) {
+      throw new RangeError(
+        `${where}: out of memory for shape [${shape.join(', ')}] (the wasm heap holds at most 2 GiB, shared with the inputs and anything still held); use smaller sizes`,
+      );
+    }
+    return new HeapTensor(this.#core, this.#memory, address, shape, count);
   }
 
   /**
@@ -459,6 +507,7 @@ class Relpos {
       throw new RangeError(`${where}: kvHeads (${kvHeads}) must divide heads (${heads}), got ${heads}`);
     }
     const core = this.#core;
+    const memory = this.#memory;
     const bounded = this.#bounded;
     const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
     let length = 0;
@@ -480,7 +529,7 @@ class Relpos {
             `${at}: k and v must be [rows, ${kvHeads * d}] and [rows, ${kvHeads * dv}] with the same rows, got [${keys.shape.join(', ')}] and [${values.shape.join(', ')}]`,
           );
         }
-        length = unwrap(core.kvCacheAppend(handle, { k: keys, v: values }));
+        length = unwrap(core.kvCacheAppend(handle, forCore(at, { k: keys, v: values }, core, memory, false)));
         return length;
       },
       attention(q, callOptions = {}) {
@@ -498,9 +547,10 @@ class Relpos {
         if (merged.q.shape.length !== 2) {
           throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
         }
+        const given = forCore(at, merged, core, memory);
         core.releaseView();
         return attentionResult(
-          unwrap(core.kvCacheAttention(handle, scheme ?? '', merged, out ?? null, !bounded)),
+          unwrap(core.kvCacheAttention(handle, scheme ?? '', given, out ?? null, !bounded)),
           shapes,
         );
       },
@@ -522,13 +572,19 @@ class Relpos {
     const checked = attentionOptions(where, rest);
     const { scheme, merged, view, out, shapes } = checked;
     if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+    // rp.alloc tensors are this instance's, checked now; their values are read when the call is
+    // made (a job copies them as it starts, a pool's workers are sent copies), so the caller may
+    // free or refill them while it runs.
+    const given = forCore(where, merged, this.#core, this.#memory);
     if (workers !== undefined) {
+      // Copied now, before the first await: the values are the ones given at the call.
+      const copied = { ...checked, merged: forCore(where, merged, this.#core, this.#memory, false) };
       const pool = await withPool(where, workers);
-      return (await poolModule()).splitAttention(pool, checked, { onProgress, signal, where });
+      return (await poolModule()).splitAttention(pool, copied, { onProgress, signal, where });
     }
-    if (scheme !== undefined) merged.scheme = scheme;
+    if (scheme !== undefined) given.scheme = scheme;
     const result = attentionResult(
-      await runJob(this.#core, unwrap, 'attention', merged, { onProgress, signal, where }),
+      await runJob(this.#core, unwrap, 'attention', given, { onProgress, signal, where }),
       shapes,
     );
     if (out) {
@@ -554,11 +610,12 @@ class Relpos {
     requireOptionsObject(where, 'params', params);
     const merged = normaliseOptions(where, { ...rest, ...params });
     if (scheme !== undefined) merged.scheme = scheme;
+    const given = forCore(where, merged, this.#core, this.#memory, false);
     if (workers !== undefined) {
       const pool = await withPool(where, workers);
-      return (await poolModule()).splitMap(pool, merged, { onProgress, signal, where });
+      return (await poolModule()).splitMap(pool, given, { onProgress, signal, where });
     }
-    const result = await runJob(this.#core, unwrap, 'attentionMap', merged, { onProgress, signal, where });
+    const result = await runJob(this.#core, unwrap, 'attentionMap', given, { onProgress, signal, where });
     return result.data;
   }
 
@@ -567,7 +624,9 @@ class Relpos {
     if (control === null || typeof control !== 'object') {
       throw new TypeError('relpos.runJob: control must be an object { onProgress?, signal?, where? }');
     }
-    return runJob(this.#core, unwrap, kind, options, { where: 'relpos.runJob', ...control });
+    const where = control.where ?? 'relpos.runJob';
+    const given = isPlainObject(options) ? forCore(where, options, this.#core, this.#memory) : options;
+    return runJob(this.#core, unwrap, kind, given, { where: 'relpos.runJob', ...control });
   }
 
   /** Bytes the allocators hold: the core's, plus the analysis and models modules' once loaded (for leak checks). */

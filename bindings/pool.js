@@ -393,6 +393,8 @@ function placeRows(whole, part, axis, a) {
  * table P [n, m, d]) and queryOffset moved by the block's start, so every query keeps its position.
  * `checked` is attentionOptions' reading of the call (the tensors already converted).
  */
+// Each worker has a heap of its own: the caller hands rp.alloc tensors over as copies (index.js,
+// attentionAsync; relpos/worker refuses them).
 export async function splitAttention(pool, { merged, scheme, out, shapes }, control) {
   const q = merged.q;
   const batched = q.shape.length === 3;

@@ -12,6 +12,7 @@
 // pending call with an Error saying so, and the next call starts a fresh worker.
 
 import { attentionOptions } from './attention-options.js';
+import { heapTensorIn } from './heap-tensor.js';
 import { Connection, Pool, poolSize, splitAttention, splitMap, splitTrain } from './pool.js';
 
 const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
@@ -86,6 +87,17 @@ export function createRelposWorker(url) {
   }
 
   function call(method, ...rawArgs) {
+    // The worker's instance cannot read the page's heap (and an rp.alloc tensor does not survive
+    // postMessage): refused here, naming the option. Its own tensors the page could not write.
+    if (method === 'alloc') {
+      return Promise.reject(
+        new TypeError(
+          "relpos.alloc: not available through relpos/worker (the tensor would live in the worker's wasm heap, which the page cannot write); use load() in the thread that fills it",
+        ),
+      );
+    }
+    const foreign = heapTensorIn(`relpos.${method}`, rawArgs);
+    if (foreign) return Promise.reject(foreign);
     const workers = workersOf(method, rawArgs);
     if (workers !== undefined) {
       try {
@@ -100,6 +112,8 @@ export function createRelposWorker(url) {
 
   const client = {
     call,
+    /** Refused: its tensors would live in the worker's heap, which the page cannot fill. */
+    alloc: (...args) => call('alloc', ...args),
     /** The pool of calls with `workers` (null before the first): its size, live workers, workerOf(i). */
     get pool() {
       return pool;

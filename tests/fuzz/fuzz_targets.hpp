@@ -44,7 +44,8 @@ inline int runSchemes(const std::string& text) {
 }
 
 // relpos::compute("attention", scheme, params): q, k, v, B, P, heads, mode, queryOffset and every
-// scheme's own inputs.
+// scheme's own inputs. "borrowed": [names] hands those of the options the table marks inPlace over
+// as rp.alloc does (read in place, Value::borrowed): the core must read them as it reads copies.
 inline int runAttention(const std::string& text) {
   relpos::JsonValue input;
   if (!parseInput(text, input)) return -1;
@@ -52,6 +53,22 @@ inline int runAttention(const std::string& text) {
   if (id && id->type != relpos::JsonValue::Type::String) return -1;
   relpos::Params params("relpos.attention");
   if (!toParams(input.find("params"), params, Caps{})) return -1;
+  std::vector<std::unique_ptr<relpos::FloatArray>> lender;  // alive for the call, as the binding's heapTensors()
+  if (const relpos::JsonValue* borrowed = input.find("borrowed")) {
+    if (borrowed->type != relpos::JsonValue::Type::Array) return -1;
+    for (const auto& name : borrowed->array) {
+      if (name.type != relpos::JsonValue::Type::String) return -1;
+      bool inPlace = false;
+      for (const auto& op : relpos::operations()) {
+        for (const auto& o : op.options) inPlace |= op.name == "attention" && o.inPlace && o.name() == name.string;
+      }
+      const relpos::Value* v = params.find(name.string);
+      if (!inPlace) continue;
+      if (!v || v->type != relpos::Value::Type::Array || !v->wide.empty()) continue;
+      lender.push_back(std::make_unique<relpos::FloatArray>(v->array));
+      params.setBorrowedArray(name.string, lender.back()->data(), lender.back()->size(), v->shape);
+    }
+  }
   const std::string scheme = id ? id->string : "";
   const std::string what = "attention('" + scheme + "')";
   expectCleanErrors(what, [&] { checkResult(relpos::compute("attention", scheme, params), what); });

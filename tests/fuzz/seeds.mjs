@@ -52,6 +52,12 @@ for (const file of readdirSync(goldenDir)
     delete params.scheme;
     params.mode ??= c.scheme.replace(/^attention-/, '');
     writeFileSync(`${out}/attention/${name}.json`, JSON.stringify(id ? { id, params } : { params }));
+    // The same call with its tensors read in place, as rp.alloc hands them over (fuzz_targets.hpp).
+    const borrowed = ['q', 'k', 'v', 'B', 'P'].filter((t) => t in params);
+    writeFileSync(
+      `${out}/attention/${name}-borrowed.json`,
+      JSON.stringify({ ...(id ? { id } : {}), params, borrowed }),
+    );
   } else if (OPS[c.kind]) {
     writeFileSync(
       `${out}/schemes/${name}.json`,

@@ -1,5 +1,5 @@
 // A strict TypeScript consumer of the public API: `tsc --strict --noEmit` must accept it.
-import { load, terminateWorkers, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
+import { load, terminateWorkers, type HeapTensor, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
 
 async function main(): Promise<void> {
   const rp: Relpos = await load();
@@ -52,6 +52,19 @@ async function main(): Promise<void> {
     onProgress: () => {},
   });
   console.log(only.output.data === out, later.output.shape);
+  // A bias filled in place in the wasm heap, read without a copy.
+  const B: HeapTensor = rp.alloc([2, 2]);
+  B.data.set([0, -1, -1, 0]);
+  const given: Float32Array = rp.attention({
+    q: [[1, 0]],
+    k: [
+      [1, 0],
+      [0, 1],
+    ],
+    B: rp.alloc([1, 2]),
+  }).weights.data;
+  console.log(rp.attention({ q: B, k: B, B }).weights.shape, given[0], B.freed);
+  B.free();
   console.log(
     simd,
     schemes.length,

@@ -38,6 +38,22 @@ NonFinite scanNonFinite(const float* data, size_t count) {
 
 // Here at -O3 the vectors' destructors free their storage without visiting the elements.
 Value::~Value() = default;
+
+// Every member but the borrowed floats, which the copy owns (params.hpp).
+Value::Value(const Value& other)
+    : type(other.type),
+      number(other.number),
+      boolean(other.boolean),
+      text(other.text),
+      array(other.borrowed ? FloatArray(other.borrowed, other.borrowed + other.borrowedSize) : other.array),
+      wide(other.wide),
+      shape(other.shape),
+      strings(other.strings),
+      nonFinite(other.nonFinite) {}
+
+Value& Value::operator=(const Value& other) {
+  return *this = Value(other);
+}
 Tensor::~Tensor() = default;
 
 }  // namespace relpos

@@ -56,7 +56,7 @@ std::string describeValue(const Value& v) {
     }
     case Value::Type::Array:
       return v.shape.size() > 1 ? "a tensor of shape " + shapeText(v.shape)
-                                : "an array of " + std::to_string(v.array.size()) + " values";
+                                : "an array of " + std::to_string(v.size()) + " values";
     case Value::Type::Strings:
       return "a list of " + std::to_string(v.strings.size()) + " strings";
   }
@@ -246,6 +246,22 @@ void Params::setGivenArray(const std::string& name, FloatArray data, Shape shape
   set(name, std::move(value));
 }
 
+void Params::setBorrowedArray(const std::string& name, const float* data, size_t count, Shape shape) {
+  Value value;
+  value.type = Value::Type::Array;
+  value.borrowed = data;
+  value.borrowedSize = count;
+  value.shape = std::move(shape);
+  set(name, std::move(value));
+}
+
+bool Params::lends() const {
+  for (const auto& entry : values_) {
+    if (entry.second.borrowed) return true;
+  }
+  return false;
+}
+
 void Params::setWide(const std::string& name, std::vector<double> values) {
   auto it = values_.find(name);
   if (it != values_.end()) it->second.wide = std::move(values);
@@ -330,21 +346,25 @@ namespace {
 
 // What v's array holds besides finite numbers: as its filler found it, else by a scan.
 NonFinite nonFiniteOf(const Value& v) {
-  return v.nonFinite != NonFinite::Unknown ? v.nonFinite : scanNonFinite(v.array.data(), v.array.size());
+  return v.nonFinite != NonFinite::Unknown ? v.nonFinite : scanNonFinite(v.data(), v.size());
 }
 
 }  // namespace
+
+void Params::checkMasked(const std::string& name, const float* data, size_t count) const {
+  if (scanNonFinite(data, count) != NonFinite::Other) return;
+  for (size_t i = 0; i < count; ++i) {
+    const float x = data[i];
+    if (std::isnan(x) || x == std::numeric_limits<float>::infinity())
+      throwRange(where_ + ": " + name + " must hold finite numbers or -Infinity, got " + formatNumber(x));
+  }
+}
 
 const Value* Params::maskedArray(const std::string& name) const {
   const Value* v = find(name);
   if (!v) return nullptr;
   if (v->type != Value::Type::Array) throwType(where_ + ": " + name + " must be an array, got " + describeValue(*v));
-  if (nonFiniteOf(*v) == NonFinite::Other) {
-    for (float x : v->array) {
-      if (std::isnan(x) || x == std::numeric_limits<float>::infinity())
-        throwRange(where_ + ": " + name + " must hold finite numbers or -Infinity, got " + formatNumber(x));
-    }
-  }
+  if (v->nonFinite == NonFinite::Unknown || v->nonFinite == NonFinite::Other) checkMasked(name, v->data(), v->size());
   return v;
 }
 
@@ -355,12 +375,13 @@ const Value* Params::array(const std::string& name, int64_t expected, const std:
     throwType(where_ + ": " + name + " must be an array" + (shapeText.empty() ? "" : " of shape " + shapeText) +
               ", got " + describeValue(*v));
   }
-  if (expected >= 0 && static_cast<int64_t>(v->array.size()) != expected) {
+  if (expected >= 0 && static_cast<int64_t>(v->size()) != expected) {
     throwRange(where_ + ": " + name + " must hold " + std::to_string(expected) + " values" +
-               (shapeText.empty() ? "" : " (shape " + shapeText + ")") + ", got " + std::to_string(v->array.size()));
+               (shapeText.empty() ? "" : " (shape " + shapeText + ")") + ", got " + std::to_string(v->size()));
   }
   if (nonFiniteOf(*v) != NonFinite::None) {
-    for (float x : v->array) {
+    for (size_t i = 0; i < v->size(); ++i) {
+      const float x = v->data()[i];
       if (!std::isfinite(x)) throwRange(where_ + ": " + name + " must hold finite numbers, got " + formatNumber(x));
     }
   }

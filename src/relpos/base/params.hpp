@@ -75,10 +75,19 @@ struct Value {
   bool boolean = false;
   std::string text;
   FloatArray array;  // float32 payload, row-major
+  // A tensor read in place (rp.alloc, docs/api.md): floats the binding holds for the caller, lent
+  // for one call and never copied; `array` is then empty. data() and size() read either kind. Only
+  // the options the operation table marks inPlace are borrowed (the JS entry lends no other), and
+  // attention reads them with data(). A copy of a Value owns its floats (a job's copy of its
+  // parameters outlives the call that lent them); a move keeps them borrowed.
+  const float* borrowed = nullptr;
+  size_t borrowedSize = 0;
+  const float* data() const { return borrowed ? borrowed : array.data(); }
+  size_t size() const { return borrowed ? borrowedSize : array.size(); }
   // The same numbers in float64 when the caller gave them so (a Float64Array; the JS entry hands
   // invFreq, LongRoPE's factors and positions over that way): empty otherwise. at() reads them.
   std::vector<double> wide;
-  double at(size_t i) const { return wide.empty() ? static_cast<double>(array[i]) : wide[i]; }
+  double at(size_t i) const { return wide.empty() ? static_cast<double>(data()[i]) : wide[i]; }
   Shape shape;  // of array; {size} when the caller gave a flat list
   std::vector<std::string> strings;
   // What `array` holds besides finite numbers, when whoever filled it scanned it on the way (the
@@ -86,9 +95,9 @@ struct Value {
   NonFinite nonFinite = NonFinite::Unknown;
 
   Value() = default;
-  Value(const Value&) = default;
+  Value(const Value& other);  // in arrays.cpp, with ~Value: copies borrowed floats into `array`
   Value(Value&&) noexcept = default;
-  Value& operator=(const Value&) = default;
+  Value& operator=(const Value& other);
   Value& operator=(Value&&) noexcept = default;
   ~Value();  // in arrays.cpp, at -O3 (see arrays.hpp)
 };
@@ -107,6 +116,10 @@ class Params {
   void setArray(const std::string& name, const std::vector<float>& data, Shape shape);
   // A tensor as the binding hands it over: moved in, with what its scan found in it (nonFinite).
   void setGivenArray(const std::string& name, FloatArray data, Shape shape, NonFinite nonFinite);
+  // A tensor lent by the binding for this call (Value::borrowed): `count` floats at `data`.
+  void setBorrowedArray(const std::string& name, const float* data, size_t count, Shape shape);
+  // Whether any tensor is borrowed (Value::borrowed).
+  bool lends() const;
   // The float64 values of an array already set (Value::wide).
   void setWide(const std::string& name, std::vector<double> values);
   void erase(const std::string& name) { values_.erase(name); }
@@ -127,6 +140,9 @@ class Params {
   // An array whose -Infinity entries mean "masked" (an additive bias or mask); NaN and +Infinity are
   // refused as array() refuses every non-finite value.
   const Value* maskedArray(const std::string& name) const;
+  // The check of maskedArray() over `count` floats of the array `name` (a part of it, when the
+  // caller scans a borrowed tensor block by block as it reads it).
+  void checkMasked(const std::string& name, const float* data, size_t count) const;
   std::vector<std::string> strings(const std::string& name, const std::vector<std::string>& fallback) const;
 
   // Plain required numbers without metadata (sizes such as n, d).

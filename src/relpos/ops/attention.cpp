@@ -142,27 +142,32 @@ struct Given {
   int64_t headStride = 0;
   int64_t batchStride = 0;
   int64_t rowStride = 0;  // m, or 0 for one row broadcast over the queries (a key-padding mask)
+  // Borrowed (rp.alloc) and not scanned for NaN / +Infinity yet: AttentionRun::run() scans each
+  // block of rows just before the kernel reads it, so the values cross from memory once.
+  bool unscanned = false;
   const float* at(int64_t b, int64_t h) const { return data + b * batchStride + h * headStride; }
 };
 
 // A mask may also be [batch, heads or 1, 1, m]: one row for every query (Hugging Face's key-padding
 // attention_mask [batch, m], which the JS entry hands over in that shape).
 RELPOS_COLD Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
-  const Value* v = params.maskedArray(name);  // -Infinity masks a pair
+  const Value* v = params.find(name);
+  const bool later = v && v->borrowed && v->nonFinite == NonFinite::Unknown;
+  if (!later) v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
   const int64_t nm = s.n * s.m;
   const Shape& shape = v->shape;
   const size_t rank = shape.size();
   const bool tail = rank >= 2 && shape[rank - 2] == s.n && shape[rank - 1] == s.m;
-  Given g{v->array.data(), 0, 0, s.m};
+  Given g{v->data(), 0, 0, s.m, later};
   if (tail && rank == 2) return g;
-  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0, s.m};
+  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0, s.m, later};
   if (tail && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1)) {
-    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm, s.m};
+    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm, s.m, later};
   }
   if (rowBroadcast && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1) && shape[2] == 1 &&
       shape[3] == s.m) {
-    return {g.data, shape[1] == 1 ? 0 : s.m, shape[1] * s.m, 0};
+    return {g.data, shape[1] == 1 ? 0 : s.m, shape[1] * s.m, 0, later};
   }
   const std::string n = std::to_string(s.n), m = std::to_string(s.m);
   throwRange(params.where() + ": " + name + " must have shape [n, m] = [" + n + ", " + m + "], [heads, n, m] = [" +
@@ -200,10 +205,10 @@ RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const
   if (params.has(kMaskKind.name) && !t.mask.data) throwRange(params.where() + ": maskKind needs a mask");
   if (const Value* p = params.array("P")) {
     const int64_t perKey = s.m * s.dh;
-    if (static_cast<int64_t>(p->array.size()) == perKey) {
-      t.keyVectors.assign(p->array.begin(), p->array.end());
-    } else if (static_cast<int64_t>(p->array.size()) == s.n * perKey) {
-      t.pairVectors = p->array.data();
+    if (static_cast<int64_t>(p->size()) == perKey) {
+      t.keyVectors.assign(p->data(), p->data() + p->size());
+    } else if (static_cast<int64_t>(p->size()) == s.n * perKey) {
+      t.pairVectors = p->data();
     } else {
       throwRange(params.where() + ": P must have shape [m, d] or [n, m, d] with d the head dim (" +
                  std::to_string(s.dh) + "), got " + shapeText(p->shape));
@@ -385,6 +390,7 @@ class AttentionRun {
                               kPos_.empty() ? nullptr : kPos_.data() + b * s_.m};
       scheme_->fillBias(params_, window, sized(ws_.bias, s_.heads * rows * s_.m));
     }
+    if (terms_.bias.unscanned) scanBiasRows(b, h, i0, rows);
     headBlock(b, h, i0, rows);
   }
 
@@ -502,7 +508,7 @@ class AttentionRun {
   // (q.(k + w p_j) = q.k + w q.p_j). A logits scheme keeps them unpacked for its own hook.
   void packSequence(int64_t b) {
     const int64_t width = s_.kvHeads * s_.dh;
-    const float* k = in_.k->array.data() + b * s_.m * width;
+    const float* k = in_.k->data() + b * s_.m * width;
     panelFloats_ = kernels::packedSize(s_.m, s_.dh);
     const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
     float* panels = terms_.logits ? nullptr : sized(ws_.panels, s_.kvHeads * panelFloats_);
@@ -532,7 +538,7 @@ class AttentionRun {
     const int64_t g = h / s_.group;
     const int64_t qWidth = s_.heads * s_.dh;
     // The block's queries, read in place unless they are rotated (or handed to a scheme's hook).
-    const float* q = in_.q->array.data() + (b * s_.n + i0) * qWidth + h * s_.dh;
+    const float* q = in_.q->data() + (b * s_.n + i0) * qWidth + h * s_.dh;
     int64_t ldq = qWidth;
     if (terms_.hasRotary || terms_.logits || tuned_) {
       float* copy = sized(ws_.queries, rows * s_.dh);
@@ -559,7 +565,7 @@ class AttentionRun {
     spec.mask = maskTerm(b, h, i0, rows);
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
-    const float* v = in_.v ? in_.v->array.data() + b * s_.m * vWidth + g * s_.dv : nullptr;
+    const float* v = in_.v ? in_.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
     float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
     const bool needWeights =
@@ -598,6 +604,15 @@ class AttentionRun {
   }
 
   const float* panel(int64_t g) const { return ws_.panels.data() + g * panelFloats_; }
+
+  // Rows i0 .. i0 + rows - 1 of a borrowed B for sequence b and head h, checked as maskedArray()
+  // checks a copied one, while they are in cache for the kernel; a slice that several heads or
+  // sequences share is checked when its first reader comes (units run heads innermost).
+  void scanBiasRows(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
+    const Given& bias = terms_.bias;
+    if ((h > 0 && bias.headStride == 0) || (b > 0 && bias.batchStride == 0)) return;
+    params_.checkMasked("B", bias.at(b, h) + i0 * bias.rowStride, static_cast<size_t>(rows * s_.m));
+  }
 
   kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
     const auto weight = static_cast<float>(weights_.bias);

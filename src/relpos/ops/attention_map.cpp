@@ -436,7 +436,7 @@ std::vector<float> matrixOrRandom(const Params& params, const std::string& name,
       throwRange(params.where() + ": " + name + " must have shape [n, d] = [" + std::to_string(n) + ", " +
                  std::to_string(d) + "]");
     }
-    return std::vector<float>(v->array.begin(), v->array.end());
+    return std::vector<float>(v->data(), v->data() + v->size());
   }
   std::vector<float> out(static_cast<size_t>(n * d));
   for (float& x : out) x = static_cast<float>(rng->next());

@@ -30,7 +30,7 @@ double sizeOf(const Params& params, const Scheme* scheme, const std::string& nam
 
 double elementsOf(const Params& params, const std::string& name) {
   const Value* v = params.find(name);
-  return v && v->type == Value::Type::Array ? static_cast<double>(v->array.size()) : 0.0;
+  return v && v->type == Value::Type::Array ? static_cast<double>(v->size()) : 0.0;
 }
 
 // Whether the call asks for an alternative result (`output`): its size is then the scheme's to know.
@@ -193,6 +193,10 @@ const std::vector<Operation>& operations() {
     const auto tensor = [](const char* name, const char* doc, Check check = Check::Always, bool required = false) {
       return OpOption{arrayParam(name, doc), check, required};
     };
+    const auto inPlace = [](OpOption o) {
+      o.inPlace = true;
+      return o;
+    };
     // The query-key grid of bias, buckets and scores (schemes/grid.hpp).
     const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
                    keyPositions = common::keyPositions();
@@ -239,9 +243,9 @@ const std::vector<Operation>& operations() {
         "attention",
         "attention weights [batch?, heads, n, m] and output [batch?, n, heads*dv] with a positional term",
         nullptr,
-        {tensor("q", "queries [n, heads*d] or [batch, n, heads*d]", Check::ByCall, true),
-         tensor("k", "keys [m, kvHeads*d] or [batch, m, kvHeads*d]", Check::ByCall, true),
-         tensor("v", "values [m, kvHeads*dv] or [batch, m, kvHeads*dv]", Check::ByCall),
+        {inPlace(tensor("q", "queries [n, heads*d] or [batch, n, heads*d]", Check::ByCall, true)),
+         inPlace(tensor("k", "keys [m, kvHeads*d] or [batch, m, kvHeads*d]", Check::ByCall, true)),
+         inPlace(tensor("v", "values [m, kvHeads*dv] or [batch, m, kvHeads*dv]", Check::ByCall)),
          heads,
          common::kvHeads(),
          common::attentionMode(),
@@ -252,8 +256,8 @@ const std::vector<Operation>& operations() {
          common::slidingWindow(),
          common::attentionScale(),
          common::attentionWeights(),
-         tensor("B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
-         tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall),
+         inPlace(tensor("B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall)),
+         inPlace(tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall)),
          tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
          common::maskKind(),
          modelAttention.sinks,
@@ -506,6 +510,7 @@ std::string operationsJson() {
       if (o.untyped) entry.set("type", JsonValue::makeString("unknown"));
       entry.set("check", JsonValue::makeString(checkName(o.check)));
       entry.set("required", JsonValue::makeBoolean(o.required));
+      entry.set("inPlace", JsonValue::makeBoolean(o.inPlace));
       options.push(std::move(entry));
     }
     JsonValue returns = JsonValue::makeObject();

@@ -35,6 +35,9 @@ struct OpOption {
   // Read only by the schemes that list it in Scheme::reads for this call (or own a parameter of that
   // name); refused by the others.
   bool perScheme = false;
+  // May come as a tensor the caller filled in place (rp.alloc), which the call reads without a copy
+  // (Value::borrowed); the JS entry lends no other option (bindings/heap-tensor.js, IN_PLACE).
+  bool inPlace = false;
   const std::string& name() const { return info.name; }
 };
 
@@ -108,7 +111,8 @@ CallNotes callNotes(const std::string& op, const std::string& id, const Params& 
 std::string catalogueJson();
 
 // The operation table as JSON text: [{ name, doc, options: [{ name, doc, type, default, min, max,
-// exclusiveMin, integer, choices?, check, required }], input?, defaultScheme?, job?, budget, returns }].
+// exclusiveMin, integer, choices?, check, required, inPlace }], input?, defaultScheme?, job?, budget,
+// returns }].
 std::string operationsJson();
 
 }  // namespace relpos

@@ -38,12 +38,12 @@ std::string shapeText(const std::string& names, int64_t rows, int64_t cols) {
 const float* matrixParam(const Params& params, const std::string& name, const std::string& names, int64_t rows,
                          int64_t cols) {
   const Value* v = params.array(name, rows * cols, shapeText(names, rows, cols));
-  return v ? v->array.data() : nullptr;
+  return v ? v->data() : nullptr;
 }
 
 const float* vectorParam(const Params& params, const std::string& name, int64_t d) {
   const Value* v = params.array(name, d, "[d] = [" + std::to_string(d) + "]");
-  return v ? v->array.data() : nullptr;
+  return v ? v->data() : nullptr;
 }
 
 std::vector<float> probeVector(const Params& params, const std::string& name, int64_t d, float fallback) {
