@@ -7,6 +7,8 @@
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
 
+template class std::vector<float, relpos::UninitialisedAllocator<float>>;
+
 namespace relpos {
 
 FloatArray uninitialisedFloats(size_t count) {
