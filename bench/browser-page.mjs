@@ -106,6 +106,12 @@ function contenders(n, data, lib) {
       `relpos ${label}: given B in place (rp.alloc), copied result`,
       () => rp.attention({ q: qt, k: kt, B: inPlace }).weights.data,
     ]);
+    // The caller's own array, reused across calls: the copy out of the heap without fresh pages.
+    const reused = new Float32Array(n * n);
+    list.push([
+      `relpos ${label}: scheme bias, into a reused out`,
+      () => rp.attention({ ...scheme, out: reused }).weights.data,
+    ]);
     list.push([
       `relpos ${label}: scheme bias, zero-copy view`,
       () => rp.attention({ ...scheme, view: true }).weights.data,
@@ -157,7 +163,10 @@ window.runBench = async ({ sizes, reps }) => {
     }
     const times = Object.fromEntries(list.map(([name]) => [name, []]));
     const peaks = { mulAdd: [], fma: [] };
-    const slots = [...list, ['probe mul+add'], ['probe FMA']];
+    // What a fresh n × n Float32Array costs before any work: its pages, touched once (every copied
+    // result of every contender is one).
+    const fresh = [];
+    const slots = [...list, ['probe mul+add'], ['probe FMA'], ['probe fresh array']];
     const count = reps[n] ?? 5;
     for (let rep = 0; rep < count + 1; rep++) {
       const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
@@ -170,10 +179,13 @@ window.runBench = async ({ sizes, reps }) => {
             ? mulAdd.probe(mulAdd.iterations)
             : name === 'probe FMA'
               ? fma.probe(fma.iterations)
-              : await run();
+              : name === 'probe fresh array'
+                ? new Float32Array(n * n).fill(1)
+                : await run();
         const ms = performance.now() - start;
         if (rep === 0) continue;
-        if (name === 'probe mul+add') peaks.mulAdd.push(done / ms / 1e6);
+        if (name === 'probe fresh array') fresh.push(ms);
+        else if (name === 'probe mul+add') peaks.mulAdd.push(done / ms / 1e6);
         else if (name === 'probe FMA') peaks.fma.push(done / ms / 1e6);
         else times[name].push(ms);
       }
@@ -184,6 +196,7 @@ window.runBench = async ({ sizes, reps }) => {
       medians: Object.fromEntries(Object.entries(times).map(([name, t]) => [name, median(t)])),
       peak: median(peaks.mulAdd),
       fmaPeak: fma ? median(peaks.fma) : null,
+      fresh: median(fresh),
       errors,
     });
     lib.sessions.get(n).release?.();

@@ -154,6 +154,9 @@ async function main() {
   lines.push(
     `| relaxed-SIMD FMA probe, GF/s | ${result.rows.map((r) => (r.fmaPeak ? r.fmaPeak.toFixed(1) : '–')).join(' | ')} |`,
   );
+  lines.push(
+    `| a fresh n × n Float32Array, filled once (ms: what any copied result costs before any work) | ${result.rows.map((r) => fmt(r.fresh)).join(' | ')} |`,
+  );
   lines.push(`| reps (after one warm-up round) | ${result.rows.map((r) => r.reps).join(' | ')} |`);
 
   const peer = (r) =>
@@ -188,6 +191,22 @@ async function main() {
       (r) =>
         ratio(
           r.medians[`relpos ${best}: scheme bias, copied result`],
+          r.medians[`relpos ${best}: scheme bias, zero-copy view`],
+        ),
+    ],
+    [
+      `relpos ${best}: into a reused out ÷ zero-copy view (the copy out of the heap alone)`,
+      (r) =>
+        ratio(
+          r.medians[`relpos ${best}: scheme bias, into a reused out`],
+          r.medians[`relpos ${best}: scheme bias, zero-copy view`],
+        ),
+    ],
+    [
+      `relpos ${best}: copied less the fresh array's pages ÷ zero-copy view`,
+      (r) =>
+        ratio(
+          r.medians[`relpos ${best}: scheme bias, copied result`] - r.fresh,
           r.medians[`relpos ${best}: scheme bias, zero-copy view`],
         ),
     ],
