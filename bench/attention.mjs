@@ -12,7 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { load } from '../bindings/index.js';
-import { buildNative, buildPeakProbe, loadPeakProbe, startNative } from './native.mjs';
+import { buildNative, buildPeakProbe, checkProbe, loadPeakProbe, nativePeaks, startNative } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
@@ -194,7 +194,7 @@ async function extras(simd) {
   return out;
 }
 
-function report({ rows, extra, machine, loads, started, builds }) {
+function report({ rows, extra, machine, loads, started, builds, ceilings }) {
   const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
   const names = [...new Set(rows.flatMap((r) => [...r.medians.keys()]))];
   const cols = rows.map((r) => `n = ${r.n}`);
@@ -233,6 +233,9 @@ function report({ rows, extra, machine, loads, started, builds }) {
     lines.push(`| ${name} | ${cells.join(' | ')} |`);
   }
   lines.push(`| wasm SIMD mul+add peak probe, GF/s | ${rows.map((r) => r.peak.toFixed(1)).join(' | ')} |`);
+  lines.push(
+    `| the same chains natively on 128-bit vectors (g++, mul then add), GF/s: the probe's check | ${rows.map(() => ceilings.mulAdd.toFixed(1)).join(' | ')} |`,
+  );
   lines.push(`| reps (after one warm-up round) | ${rows.map((r) => r.reps).join(' | ')} |`);
 
   const faster = (r) => {
@@ -333,6 +336,7 @@ async function main() {
   const started = new Date().toISOString();
   const loads = [loadavg()[0]];
   const native = startNative(buildNative());
+  const ceilings = await nativePeaks(native);
   const probe = await loadPeakProbe(buildPeakProbe());
   let iterations = 1e5; // calibrated so one probe call takes about 5 ms
   for (let t = 0; t < 5; t++) {
@@ -365,6 +369,7 @@ async function main() {
     const { medians, peak, reps } = await measure(n, contenders, probe, iterations);
     contenders.release();
     const group = new Map(contenders.map((c) => [c.name, c.group]));
+    checkProbe('the wasm SIMD mul+add', peak, ceilings.mulAdd);
     rows.push({ n, medians, peak, reps, errors, group });
     console.log(`n = ${n}: peak ${peak.toFixed(1)} GF/s`);
     for (const [name, ms] of medians) console.log(`  ${name}: ${ms.toFixed(3)} ms (${gflops(n, ms).toFixed(1)} GF/s)`);
@@ -373,7 +378,7 @@ async function main() {
   const extra = await extras(rp.simd);
   loads.push(loadavg()[0]);
   const machine = `${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}`;
-  const { text, summary } = report({ rows, extra, machine, loads, started, builds });
+  const { text, summary } = report({ rows, extra, machine, loads, started, builds, ceilings });
   writeFileSync(new URL('./results.md', import.meta.url), text);
   writeReadmeBlock('attention', summary);
   console.log(text);

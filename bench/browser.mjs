@@ -13,7 +13,7 @@ import { loadavg, cpus } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.mjs';
-import { buildFmaProbe, buildPeakProbe } from './native.mjs';
+import { buildFmaProbe, buildNative, buildPeakProbe, checkProbe, nativePeaks, startNative } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -82,6 +82,10 @@ const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed
 async function main() {
   buildPeakProbe();
   buildFmaProbe();
+  // The native probe the page's probes are checked against, measured before the page starts.
+  const native = startNative(buildNative());
+  const ceilings = await nativePeaks(native);
+  native.stop();
   const started = new Date().toISOString();
   const loads = [loadavg()[0]];
   const server = await serve();
@@ -119,6 +123,10 @@ async function main() {
   }
   if (!result.tfjs.simd || result.tfjs.threads !== 1) throw new Error('tfjs: expected SIMD on one thread');
   if (result.engine.relaxedSimd && !result.relpos.relaxed) throw new Error('relpos: the relaxed build did not load');
+  for (const r of result.rows) {
+    checkProbe('the wasm SIMD mul+add', r.peak, ceilings.mulAdd);
+    if (r.fmaPeak) checkProbe('the relaxed-SIMD FMA', r.fmaPeak, ceilings.fma);
+  }
   const tfFile = describeWasm(`http://x/node_modules/@tensorflow/tfjs-backend-wasm/dist/${result.tfjs.file}`);
   const ortFile = ortFiles[0];
 
@@ -153,6 +161,9 @@ async function main() {
   lines.push(`| wasm SIMD mul+add probe, GF/s | ${result.rows.map((r) => r.peak.toFixed(1)).join(' | ')} |`);
   lines.push(
     `| relaxed-SIMD FMA probe, GF/s | ${result.rows.map((r) => (r.fmaPeak ? r.fmaPeak.toFixed(1) : '–')).join(' | ')} |`,
+  );
+  lines.push(
+    `| the same chains natively on 128-bit vectors (g++), mul+add / FMA, GF/s: the probes' check | ${result.rows.map(() => `${ceilings.mulAdd.toFixed(1)} / ${ceilings.fma.toFixed(1)}`).join(' | ')} |`,
   );
   lines.push(
     `| a fresh n × n Float32Array, filled once (ms: what any copied result costs before any work) | ${result.rows.map((r) => fmt(r.fresh)).join(' | ')} |`,

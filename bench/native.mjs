@@ -1,5 +1,5 @@
-// Builds and drives the native reference (native_reference.cpp) and the wasm SIMD peak probe
-// (peak.cpp) for `npm run bench`. Both are compiled here, into build/bench/, with the compilers the
+// Builds and drives the native reference (native_reference.cpp, also the native probe the wasm
+// probes are checked against) and the wasm SIMD peak probe (peak.cpp) for `npm run bench`. Both are compiled here, into build/bench/, with the compilers the
 // project already uses (g++ and Debian's emcc), so the benchmark needs no CMake target of its own.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,6 +54,11 @@ export function startNative(binary) {
     },
     async rows(list) {
       return (await ask(`rows ${list.join(',')}`)).rows;
+    },
+    /** GF/s of one native probe call (bench/peak.cpp's chains on 128-bit vectors): 'mul' or 'fma'. */
+    async peak(kind, iterations) {
+      const { ms, flops } = await ask(`peak ${kind} ${iterations}`);
+      return flops / ms / 1e6;
     },
     stop() {
       child.stdin.end();
@@ -127,4 +132,35 @@ export function buildFmaProbe() {
     return null;
   }
   return wasm;
+}
+
+/**
+ * The native ceilings the wasm probes are checked against: the median GF/s of 7 calls of about 50 ms
+ * each of bench/peak.cpp's chains on 128-bit vectors, as mul then add and as FMA.
+ */
+export async function nativePeaks(native) {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const result = {};
+  for (const [name, kind] of [
+    ['mulAdd', 'mul'],
+    ['fma', 'fma'],
+  ]) {
+    const calls = [];
+    for (let c = 0; c < 8; c++) calls.push(await native.peak(kind, 5e7));
+    result[name] = median(calls.slice(1));
+  }
+  return result;
+}
+
+/**
+ * A wasm probe cannot beat the same chains compiled natively: one that does was measured wrong
+ * (dead chains dropped by a compiler, a timer at fault), so the run stops instead of printing
+ * shares against it. 10 % covers run-to-run noise.
+ */
+export function checkProbe(name, wasmGf, nativeGf) {
+  if (wasmGf > 1.1 * nativeGf) {
+    throw new Error(
+      `${name} probe reads ${wasmGf.toFixed(1)} GF/s, above the native ${nativeGf.toFixed(1)} GF/s of the same chains: its set-up is wrong`,
+    );
+  }
 }
