@@ -41,6 +41,62 @@ TEST(Kernels, PowerOfTwoMatchesTheLibraryWithinTwoUlpAndIsZeroForMinusInfinity) 
   EXPECT_EQ(simd::exp2NonPositive(-3.0f), 0.125f);  // integers are exact powers of two
 }
 
+// x86 takes a microcode assist for every multiply with a subnormal result (simd.hpp), so the
+// softmax's power of two is +0 below -126 and at least 2^-126 from there on: every float in
+// [-130, -122] is checked, and NaN stays NaN.
+TEST(Kernels, PowerOfTwoIsNeverSubnormal) {
+  const float least = std::numeric_limits<float>::min();  // 2^-126
+  for (float x = -130.0f; x <= -122.0f; x = std::nextafter(x, 0.0f)) {
+    const float got = simd::exp2NonPositive(x);
+    if (x < -126.0f) {
+      ASSERT_EQ(got, 0.0f) << x;
+    } else {
+      ASSERT_GE(got, least) << x;
+    }
+  }
+  EXPECT_TRUE(std::isnan(simd::exp2NonPositive(std::numeric_limits<float>::quiet_NaN())));
+}
+
+// Softmax weights too small for a normal float are +0, never subnormal: a row whose logits fall
+// by 1 per key reaches 2^-149 and below within its 128 keys.
+TEST(Kernels, SoftmaxWeightsAreNeverSubnormal) {
+  const int64_t n = 5, m = 131, d = 4;
+  const std::vector<float> q(static_cast<size_t>(n * d), 0.0f), k(static_cast<size_t>(m * d), 0.0f);
+  std::vector<float> bias(static_cast<size_t>(n * m));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < m; ++j) bias[i * m + j] = -static_cast<float>(j) * (1.0f + 0.1f * i);
+  }
+  kernels::LogitSpec spec;
+  spec.bias = {bias.data(), m, 1.0f, 0};
+  const auto panels = kernels::packKeys(k.data(), m, d, d);
+  std::vector<float> w(static_cast<size_t>(n * m));
+  kernels::softmaxWeights(q.data(), d, 0, n, panels.data(), m, d, spec, w.data(), m);
+  std::vector<float> given = bias;
+  kernels::LogitSpec none;
+  kernels::softmaxLogits(given.data(), m, 0, n, m, none);
+  int zeros = 0;
+  for (const auto* weights : {&w, &given}) {
+    for (int64_t i = 0; i < n; ++i) {
+      double sum = 0;  // the float64 softmax of the row (its largest logit is 0, at key 0)
+      for (int64_t j = 0; j < m; ++j) sum += std::exp(static_cast<double>(bias[i * m + j]));
+      for (int64_t j = 0; j < m; ++j) {
+        const float x = (*weights)[i * m + j];
+        const double want = std::exp(static_cast<double>(bias[i * m + j])) / sum;
+        EXPECT_TRUE(x == 0.0f || x >= std::numeric_limits<float>::min()) << i << " " << j << " " << x;
+        // Zero only where the exact weight is below 2^-124; elsewhere within 1e-6 relative, plus
+        // the float rounding of the logit times log2(e), which grows with the logit.
+        if (x == 0.0f) {
+          EXPECT_LT(want, 0x1p-124) << i << " " << j;
+          ++zeros;
+        } else {
+          EXPECT_NEAR(x / want, 1.0, 1e-6 + 2e-7 * std::abs(bias[i * m + j])) << i << " " << j;
+        }
+      }
+    }
+  }
+  EXPECT_GT(zeros, 0);  // the test reaches the range it is about
+}
+
 namespace {
 
 // Float64 attention of one head: logits scale q.k + bw B + M over the keys of each row's range

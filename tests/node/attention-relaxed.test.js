@@ -26,7 +26,7 @@ describe('relaxed build', () => {
     expect(() => load({ simd: false, relaxed: true })).toThrow(/relaxed: true needs the SIMD build/);
   });
 
-  it('under --experimental-wasm-relaxed-simd the fused kernels agree with the SIMD build: weights within 1e-6, logits within 2 ulp of their scale', () => {
+  it('under --experimental-wasm-relaxed-simd the fused kernels agree with the SIMD build: weights within 1e-6, logits within 2 ulp of their scale, no weight subnormal', () => {
     const stdout = execFileSync(
       process.execPath,
       ['--experimental-wasm-relaxed-simd', 'tests/node/relaxed-agreement.mjs'],
@@ -48,6 +48,9 @@ describe('relaxed build', () => {
     expect(report.logits.scaledUlps).toBeLessThanOrEqual(2);
     // W·V of the weights: within 1e-6 times the largest |v| (inputs in [-1, 1]), plus rounding.
     expect(report.worst.output, report.where.output).toBeLessThanOrEqual(2e-6);
+    // No weight is subnormal in either build, also where the exact weight is (zeros there).
+    expect(report.steepZeros).toBeGreaterThan(0);
+    expect(report.subnormal).toEqual({ relaxed: 0, simd: 0 });
     console.log(JSON.stringify(report));
   });
 });

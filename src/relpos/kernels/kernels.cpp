@@ -240,6 +240,21 @@ void scaleRow(float* row, int64_t count, float factor) {
   for (; j < count; ++j) row[j] *= factor;
 }
 
+// row[j] = 2^(row[j] - top) / (their sum) for j < count: softmax weights from base-2 logits whose
+// largest is top. Weights below 2^-125 become +0 before the division by the sum, so none comes out
+// subnormal (see simd::exp2NonPositive for why that matters).
+void normaliseRow(float* row, int64_t count, float top) {
+  const float sum = expAndSum(row, count, top);
+  const float factor = 1.0f / sum;
+  const F4 f = simd::splat(factor), least = simd::splat(0x1p-125f * sum);
+  int64_t j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const F4 e = simd::load(row + j);
+    simd::store(row + j, simd::mul(simd::zeroWhereBelow(e, e, least), f));
+  }
+  for (; j < count; ++j) row[j] = row[j] < 0x1p-125f * sum ? 0.0f : row[j] * factor;
+}
+
 // What weightRows leaves in its rows: logits as given, softmax weights, or base-2 logits with
 // each row's maximum (the softmax's first half, for callers that reduce the weights).
 enum class RowsOut { Logits, Weights, BaseTwo };
@@ -271,8 +286,7 @@ void weightRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
       std::fill(o + lo, o + hi, 0.0f);
       continue;
     }
-    const float sum = expAndSum(o + lo, hi - lo, t);
-    scaleRow(o + lo, hi - lo, 1.0f / sum);
+    normaliseRow(o + lo, hi - lo, t);
   }
 }
 
@@ -520,8 +534,7 @@ void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
       std::fill(row + begin, row + end, 0.0f);
       continue;
     }
-    const float sum = expAndSum(row + begin, end - begin, top);
-    scaleRow(row + begin, end - begin, 1.0f / sum);
+    normaliseRow(row + begin, end - begin, top);
   }
 }
 

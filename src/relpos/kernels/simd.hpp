@@ -64,6 +64,10 @@ inline F4 keepRange(F4 a, int32_t first, int32_t begin, int32_t end, float fill)
       wasm_v128_and(wasm_i32x4_ge(index, wasm_i32x4_splat(begin)), wasm_i32x4_lt(index, wasm_i32x4_splat(end)));
   return {wasm_v128_bitselect(a.v, wasm_f32x4_splat(fill), inside)};
 }
+// The lanes of `value` where x < limit become +0 (a NaN x keeps its lane).
+inline F4 zeroWhereBelow(F4 value, F4 x, F4 limit) {
+  return {wasm_v128_andnot(value.v, wasm_f32x4_lt(x.v, limit.v))};
+}
 inline float lane(F4 a, int i) {
   float out[4];
   wasm_v128_store(out, a.v);
@@ -115,6 +119,11 @@ inline F4 keepRange(F4 a, int32_t first, int32_t begin, int32_t end, float fill)
   for (int i = 0; i < 4; ++i) r.v[i] = first + i >= begin && first + i < end ? a.v[i] : fill;
   return r;
 }
+inline F4 zeroWhereBelow(F4 value, F4 x, F4 limit) {
+  F4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = x.v[i] < limit.v[i] ? 0.0f : value.v[i];
+  return r;
+}
 inline float lane(F4 a, int i) {
   return a.v[i];
 }
@@ -136,8 +145,11 @@ inline float horizontalSum(F4 a) {
 // near-minimax on that interval (relative error 1.9e-9, so ~1 ulp after float rounding). n is
 // rounded by adding 1.5·2^23 + 127, which leaves n + 127 in the low mantissa bits; shifting them
 // into the exponent field is 2^n, with no float-to-integer conversion (a long instruction sequence
-// in wasm SIMD on x86). x is clamped at -127, where n + 127 reaches 0 and the power of two is +0:
-// -Infinity and everything below about -126.5 give exactly 0.
+// in wasm SIMD on x86). x is clamped at -127 (so that n + 127 stays in the field), and below -126
+// the power of two is +0: -Infinity and everything below -126 give exactly 0. Results are then 0 or
+// at least 2^-126, never subnormal — x86 takes a microcode assist of about 150 cycles for each
+// multiply whose result is subnormal (wasm cannot flush them), which cost ALiBi's n = 2048 softmax
+// 75 000 of them (docs/performance.md, "Subnormal weights").
 inline F4 exp2NonPositive(F4 x) {
   const F4 magic = splat(12582912.0f + 127.0f);
   const F4 clamped = max(x, splat(-127.0f));
@@ -150,7 +162,7 @@ inline F4 exp2NonPositive(F4 x) {
   const F4 b = add(mul(splat(5.5503287445e-2f), f), splat(2.4022646930e-1f));
   const F4 c = add(mul(splat(1.5346960976e-4f), f2), add(mul(splat(1.3399941641e-3f), f), splat(9.6184846996e-3f)));
   const F4 p = add(add(a, mul(f2, b)), mul(mul(f2, f2), c));
-  return mul(p, shiftBitsLeft(k, 23));
+  return mul(p, zeroWhereBelow(shiftBitsLeft(k, 23), clamped, splat(-126.0f)));
 }
 
 inline float exp2NonPositive(float x) {

@@ -59,7 +59,8 @@ inline v128_t exp2NonPositive(v128_t x) {
   const v128_t c = madd(wasm_f32x4_splat(1.5346960976e-4f), f2,
                         madd(wasm_f32x4_splat(1.3399941641e-3f), f, wasm_f32x4_splat(9.6184846996e-3f)));
   const v128_t p = madd(wasm_f32x4_mul(f2, f2), c, madd(f2, b, a));
-  return wasm_f32x4_mul(p, wasm_i32x4_shl(k, 23));
+  const v128_t below = wasm_f32x4_lt(clamped, wasm_f32x4_splat(-126.0f));  // +0, never subnormal
+  return wasm_f32x4_mul(p, wasm_v128_andnot(wasm_i32x4_shl(k, 23), below));
 }
 
 inline float hmax(v128_t a) {
@@ -204,11 +205,17 @@ float expAndSum(float* row, int32_t count, float top) {
   return hsum(wasm_f32x4_add(sum0, sum1));
 }
 
-void scaleRow(float* row, int32_t count, float factor) {
-  const v128_t f = wasm_f32x4_splat(factor);
+// kernels.cpp's normaliseRow: the weights, none of them subnormal.
+void normaliseRow(float* row, int32_t count, float top) {
+  const float sum = expAndSum(row, count, top);
+  const float factor = 1.0f / sum;
+  const v128_t f = wasm_f32x4_splat(factor), least = wasm_f32x4_splat(0x1p-125f * sum);
   int32_t j = 0;
-  for (; j + 4 <= count; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), f));
-  for (; j < count; ++j) row[j] *= factor;
+  for (; j + 4 <= count; j += 4) {
+    const v128_t e = wasm_v128_load(row + j);
+    wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_andnot(e, wasm_f32x4_lt(e, least)), f));
+  }
+  for (; j < count; ++j) row[j] = row[j] < 0x1p-125f * sum ? 0.0f : row[j] * factor;
 }
 
 void fill(float* p, int32_t count, float value) {
@@ -277,8 +284,7 @@ INLINE void fourRows(const RelposFusedCall& c, int32_t first, const float* q, fl
       fill(o + lo, hi - lo, 0.0f);
       continue;
     }
-    const float sum = expAndSum(o + lo, hi - lo, most);
-    scaleRow(o + lo, hi - lo, 1.0f / sum);
+    normaliseRow(o + lo, hi - lo, most);
   }
 }
 
