@@ -14,8 +14,9 @@
 //   peak mul|fma <iterations>  bench/peak.cpp's probe natively, on 128-bit vectors (the width
 //                           of wasm SIMD): the ceiling the wasm probes are checked against
 //                                                                       -> {"ms":…,"flops":…}
-#include <Eigen/Dense>
 #include <immintrin.h>
+
+#include <Eigen/Dense>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -93,7 +94,8 @@ double run(Workload& x, bool givenBias, float slope) {
 // the loop stays on 128-bit registers (g++ would otherwise fuse chains into 512-bit ones), and
 // mul then add stay two instructions (g++ contracts them into an FMA by default).
 template <bool kFused>
-__attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize", "fp-contract=off"))) float peakChains(int iterations, float mScalar, float cScalar) {
+__attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize", "fp-contract=off"))) float peakChains(
+    int iterations, float mScalar, float cScalar) {
   constexpr int kChains = 12;
   const __m128 m = _mm_set1_ps(mScalar), c = _mm_set1_ps(cScalar);
   __m128 acc[kChains];
@@ -113,7 +115,8 @@ __attribute__((noinline, optimize("no-tree-vectorize", "no-tree-slp-vectorize", 
 // One timed probe call: {ms, flops}; the sum is printed so the work cannot be dropped.
 void peak(bool fused, int iterations) {
   const auto start = std::chrono::steady_clock::now();
-  const float sum = fused ? peakChains<true>(iterations, 0.999f, 0.001f) : peakChains<false>(iterations, 0.999f, 0.001f);
+  const float sum =
+      fused ? peakChains<true>(iterations, 0.999f, 0.001f) : peakChains<false>(iterations, 0.999f, 0.001f);
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::printf("{\"ms\":%.6f,\"flops\":%.0f,\"sum\":%.6g}\n", ms, 96.0 * iterations, static_cast<double>(sum));
 }
