@@ -1,6 +1,7 @@
-// Builds and drives the native reference (native_reference.cpp, also the native probe the wasm
-// probes are checked against) and the wasm SIMD peak probe (peak.cpp) for `npm run bench`. Both are compiled here, into build/bench/, with the compilers the
-// project already uses (g++ and Debian's emcc), so the benchmark needs no CMake target of its own.
+// Builds and drives the native reference (native_reference.cpp, also the native chains the wasm
+// probes are checked against) and the wasm peak probes (peak.cpp) for `npm run bench`. They are
+// compiled here, into build/bench/, with the compilers the project already uses (g++, Debian's emcc
+// and clang-19), so the benchmark needs no CMake target of its own.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -135,8 +136,9 @@ export function buildFmaProbe() {
 }
 
 /**
- * The native ceilings the wasm probes are checked against: the median GF/s of 7 calls of about 50 ms
- * each of bench/peak.cpp's chains on 128-bit vectors, as mul then add and as FMA.
+ * The native ceilings the wasm probes are checked against: bench/peak.cpp's chains on 128-bit
+ * vectors, as mul then add and as FMA, each the median GF/s of 7 calls of 5·10⁷ rounds after one
+ * warm-up call.
  */
 export async function nativePeaks(native) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

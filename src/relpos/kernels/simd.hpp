@@ -147,7 +147,7 @@ inline float horizontalSum(F4 a) {
 // into the exponent field is 2^n, with no float-to-integer conversion (a long instruction sequence
 // in wasm SIMD on x86). x is clamped at -127 (so that n + 127 stays in the field), and below -126
 // the power of two is +0: -Infinity and everything below -126 give exactly 0. Results are then 0 or
-// at least 2^-126, never subnormal — x86 takes a microcode assist of about 150 cycles for each
+// at least 2^-126, never subnormal — x86 takes a slow microcode assist for each
 // multiply whose result is subnormal (wasm cannot flush them), which cost ALiBi's n = 2048 softmax
 // 75 000 of them (docs/performance.md, "Subnormal weights").
 inline F4 exp2NonPositive(F4 x) {
