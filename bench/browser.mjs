@@ -169,6 +169,9 @@ async function main() {
     `| a fresh n × n Float32Array, filled once (ms: what any copied result costs before any work) | ${result.rows.map((r) => fmt(r.fresh)).join(' | ')} |`,
   );
   lines.push(`| reps (after one warm-up round) | ${result.rows.map((r) => r.reps).join(' | ')} |`);
+  lines.push(
+    `| calls per timed sample (fewest–most over the rows above; the page's clock steps by 0.1 ms) | ${result.rows.map((r) => `${Math.min(...r.calls)}–${Math.max(...r.calls)}`).join(' | ')} |`,
+  );
 
   const peer = (r) =>
     ['tfjs-backend-wasm 4.22', 'onnxruntime-web 1.30'].reduce((a, b) => (r.medians[a] <= r.medians[b] ? a : b));

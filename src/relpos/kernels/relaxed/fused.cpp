@@ -4,8 +4,9 @@
 // SIMD), freestanding — no libc, no C++ library, no memory of its own: it imports the core's
 // memory, and the core passes the scratch it needs, so it has no data segments and no stack (the
 // build checks both). The algorithm is kernels.cpp's (same tile, same epilogue order, the
-// same base-2 exponential with its polynomial in fused form); results agree with the SIMD build
-// within the tolerance tests/node/attention-relaxed.test.js checks, not bit for bit.
+// same base-2 exponential's polynomial, evaluated in Horner form with fused multiply-adds);
+// results agree with the SIMD build within the tolerance tests/node/attention-relaxed.test.js
+// checks, not bit for bit. docs/performance.md ("The relaxed kernel in V8") says what was measured.
 #include <stdint.h>
 #include <wasm_simd128.h>
 
@@ -47,20 +48,22 @@ inline int32_t rangeEnd(const RelposFusedCall& c, int32_t row) {
   return c.m;
 }
 
-// simd::exp2NonPositive with the polynomial's multiply-adds fused.
+// simd::exp2NonPositive's polynomial, in Horner form with its multiply-adds fused. Below -126 it
+// gives 2^-126, the least normal float, instead of +0: never subnormal, and cheaper than a compare
+// and a select (V8 has no one-instruction v128.andnot after clang turns it into a select).
+// normaliseRow's threshold turns those weights into +0 (every row's sum is at least 1).
 inline v128_t exp2NonPositive(v128_t x) {
   const v128_t magic = wasm_f32x4_splat(12582912.0f + 127.0f);
-  const v128_t clamped = wasm_f32x4_pmax(x, wasm_f32x4_splat(-127.0f));
+  const v128_t clamped = wasm_f32x4_pmax(x, wasm_f32x4_splat(-126.0f));
   const v128_t k = wasm_f32x4_add(clamped, magic);
   const v128_t f = wasm_f32x4_sub(clamped, wasm_f32x4_sub(k, magic));
-  const v128_t f2 = wasm_f32x4_mul(f, f);
-  const v128_t a = madd(wasm_f32x4_splat(6.9314720576e-1f), f, wasm_f32x4_splat(1.0f));
-  const v128_t b = madd(wasm_f32x4_splat(5.5503287445e-2f), f, wasm_f32x4_splat(2.4022646930e-1f));
-  const v128_t c = madd(wasm_f32x4_splat(1.5346960976e-4f), f2,
-                        madd(wasm_f32x4_splat(1.3399941641e-3f), f, wasm_f32x4_splat(9.6184846996e-3f)));
-  const v128_t p = madd(wasm_f32x4_mul(f2, f2), c, madd(f2, b, a));
-  const v128_t below = wasm_f32x4_lt(clamped, wasm_f32x4_splat(-126.0f));  // +0, never subnormal
-  return wasm_f32x4_mul(p, wasm_v128_andnot(wasm_i32x4_shl(k, 23), below));
+  v128_t p = madd(wasm_f32x4_splat(1.5346960976e-4f), f, wasm_f32x4_splat(1.3399941641e-3f));
+  p = madd(p, f, wasm_f32x4_splat(9.6184846996e-3f));
+  p = madd(p, f, wasm_f32x4_splat(5.5503287445e-2f));
+  p = madd(p, f, wasm_f32x4_splat(2.4022646930e-1f));
+  p = madd(p, f, wasm_f32x4_splat(6.9314720576e-1f));
+  p = madd(p, f, wasm_f32x4_splat(1.0f));
+  return wasm_f32x4_mul(p, wasm_i32x4_shl(k, 23));
 }
 
 inline float hmax(v128_t a) {
@@ -102,17 +105,23 @@ inline v128_t keepRange(v128_t a, int32_t first, int32_t begin, int32_t end) {
   return wasm_v128_bitselect(a, wasm_f32x4_splat(kMinusInf), inside);
 }
 
+INLINE void step(v128_t x, v128_t b0, v128_t b1, v128_t& lo, v128_t& hi) {
+  lo = madd(x, b0, lo);
+  hi = madd(x, b1, hi);
+}
+
 // The 4 × 8 register tile over depth d: a = the 4 rows interleaved, b = one packed key panel.
 INLINE void tile(const float* a, const float* b, int32_t depth, v128_t (&lo)[R], v128_t (&hi)[R]) {
   for (const float* end = a + depth * R; a < end; a += R, b += kPanel) {
     const v128_t b0 = wasm_v128_load(b);
     const v128_t b1 = wasm_v128_load(b + 4);
-    UNROLL
-    for (int r = 0; r < R; ++r) {
-      const v128_t x = wasm_v128_load32_splat(a + r);
-      lo[r] = madd(x, b0, lo[r]);
-      hi[r] = madd(x, b1, hi[r]);
-    }
+    // One load of the 4 rows' values and a shuffle each (not 4 splat loads): fewer loads per
+    // multiply-add, and V8 keeps each splat in one register next to its two multiply-adds.
+    const v128_t x = wasm_v128_load(a);
+    step(wasm_i32x4_shuffle(x, x, 0, 0, 0, 0), b0, b1, lo[0], hi[0]);
+    step(wasm_i32x4_shuffle(x, x, 1, 1, 1, 1), b0, b1, lo[1], hi[1]);
+    step(wasm_i32x4_shuffle(x, x, 2, 2, 2, 2), b0, b1, lo[2], hi[2]);
+    step(wasm_i32x4_shuffle(x, x, 3, 3, 3, 3), b0, b1, lo[3], hi[3]);
   }
 }
 
@@ -185,24 +194,22 @@ INLINE void edge(const RelposFusedCall& c, const Tile& t, int32_t ja, int32_t jb
 
 float expAndSum(float* row, int32_t count, float top) {
   const v128_t shift = wasm_f32x4_splat(top);
-  v128_t sum0 = wasm_f32x4_splat(0.0f), sum1 = sum0;
+  // One vector a step: the exponential's temporaries and constants then fit V8's registers.
+  v128_t sum = wasm_f32x4_splat(0.0f);
   int32_t j = 0;
-  for (; j + 8 <= count; j += 8) {
-    const v128_t e0 = exp2NonPositive(wasm_f32x4_sub(wasm_v128_load(row + j), shift));
-    const v128_t e1 = exp2NonPositive(wasm_f32x4_sub(wasm_v128_load(row + j + 4), shift));
-    wasm_v128_store(row + j, e0);
-    wasm_v128_store(row + j + 4, e1);
-    sum0 = wasm_f32x4_add(sum0, e0);
-    sum1 = wasm_f32x4_add(sum1, e1);
+  for (; j + 4 <= count; j += 4) {
+    const v128_t e = exp2NonPositive(wasm_f32x4_sub(wasm_v128_load(row + j), shift));
+    wasm_v128_store(row + j, e);
+    sum = wasm_f32x4_add(sum, e);
   }
-  for (; j < count; j += 4) {  // the last 1 to 7: lanes past count are 0 and not stored
+  if (j < count) {  // the last 1 to 3: lanes past count are 0 and not stored
     const int32_t left = count - j;
     const v128_t inside = wasm_i32x4_lt(wasm_i32x4_make(0, 1, 2, 3), wasm_i32x4_splat(left));
     const v128_t e = wasm_v128_and(exp2NonPositive(wasm_f32x4_sub(loadPartial(row + j, left), shift)), inside);
     storePartial(row + j, e, left);
-    sum0 = wasm_f32x4_add(sum0, e);
+    sum = wasm_f32x4_add(sum, e);
   }
-  return hsum(wasm_f32x4_add(sum0, sum1));
+  return hsum(sum);
 }
 
 // kernels.cpp's normaliseRow: the weights, none of them subnormal.
