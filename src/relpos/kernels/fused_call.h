@@ -9,8 +9,6 @@
 
 #define RELPOS_FUSED_LOGITS 0
 #define RELPOS_FUSED_WEIGHTS 1
-/* The side module packs up to this many query rows at a time. */
-#define RELPOS_FUSED_SCRATCH_ROWS 8
 
 struct RelposFusedCall {
   const float* q;           /* row `first`, stride ldq */
@@ -27,7 +25,7 @@ struct RelposFusedCall {
   int32_t causal, queryOffset, window; /* kernels::KeyRange */
   float* out;                          /* row `first`, stride ldo, every column written */
   int32_t ldo;
-  float* packed; /* scratch: RELPOS_FUSED_SCRATCH_ROWS * d floats */
+  float* packed; /* scratch: 4 * d floats */
   int32_t mode;  /* RELPOS_FUSED_LOGITS or RELPOS_FUSED_WEIGHTS */
 };
 

@@ -6,12 +6,13 @@
 #include <cstring>
 #include <limits>
 
-#include "relpos/kernels/fused_call.h"
 #include "relpos/kernels/simd.hpp"
 
 #if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
 #include <emscripten/em_js.h>
 #include <emscripten/em_macros.h>  // before em_js.h, which uses its EMSCRIPTEN_KEEPALIVE
+
+#include "relpos/kernels/fused_call.h"
 
 // The relaxed build's side module, when bindings/index.js loaded one (docs/build.md): its
 // fusedRows export on the module object, called once per block of rows; 0 rows done without it.
@@ -335,7 +336,7 @@ int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int6
 template <RowsOut kMode>
 void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
                    const LogitSpec& spec, float* out, int64_t ldo, float* top = nullptr) {
-  std::vector<float> packed(static_cast<size_t>(std::max<int64_t>(kRowTile, RELPOS_FUSED_SCRATCH_ROWS) * d));
+  std::vector<float> packed(static_cast<size_t>(kRowTile * d));
   int64_t r = 0;
   if constexpr (kMode != RowsOut::BaseTwo) {
     r = fusedRows(kMode == RowsOut::Weights, q, ldq, first, rows, panels, m, d, spec, out, ldo, packed.data());
