@@ -50,8 +50,8 @@ inline int32_t rangeEnd(const RelposFusedCall& c, int32_t row) {
 
 // simd::exp2NonPositive's polynomial, in Horner form with its multiply-adds fused. Below -126 it
 // gives 2^-126, the least normal float, instead of +0: never subnormal, and cheaper than a compare
-// and a select (V8 has no one-instruction v128.andnot after clang turns it into a select).
-// normaliseRow's threshold turns those weights into +0 (every row's sum is at least 1).
+// and an andnot (clang turns the pair into a select, which V8 runs as three instructions).
+// normaliseRow's threshold turns those weights into +0 (a row's sum is at least 1, from its top).
 inline v128_t exp2NonPositive(v128_t x) {
   const v128_t magic = wasm_f32x4_splat(12582912.0f + 127.0f);
   const v128_t clamped = wasm_f32x4_pmax(x, wasm_f32x4_splat(-126.0f));
