@@ -21,8 +21,8 @@ const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(','
 const repScale = Number(process.env.RELPOS_BENCH_REPS ?? 1);
 const REPS = Object.fromEntries(
   // n = 4096 has the most reps: there a call that returns a fresh 64 MB array now and then takes
-  // about 130 ms more (docs/performance.md, "How npm run bench measures"), and 5 reps let two such
-  // calls move the median.
+  // about 130 ms more (docs/performance.md, "How npm run bench measures"); of 5 reps, three such
+  // calls made the median one of them (183 against 77 ms).
   Object.entries({ 512: 15, 1024: 11, 2048: 9, 4096: 11 }).map(([n, r]) => [n, Math.max(3, Math.round(r * repScale))]),
 );
 const D = 64;
