@@ -1,0 +1,146 @@
+// rp.kvCache (docs/api.md, "rp.kvCache"): keys and values that stay in the wasm heap between decode
+// steps. append(k, v) copies only the new rows; attention(q, options) runs rp.attention's options
+// over every cached key (positions 0 … length−1). The shape of the cache — heads, kvHeads, the head
+// width d and the value width dv — is fixed when it is made: from the layer when one is given (a
+// differing value is a RangeError, as rp.attention({ layer }) refuses one), else from the options.
+import { isPlainObject, requireMatrix, requireOptionsObject, toTensor } from './convert.js';
+import { attentionOptions, attentionResult } from './attention-options.js';
+import { forCore } from './heap-tensor.js';
+
+const SHAPE_OPTIONS = ['heads', 'kvHeads', 'd', 'dv'];
+// What the cache holds or fixes for every step: a step that names them is refused, at the top level
+// or under params, rather than read one way here and another in the core.
+const CACHE_OWN = ['k', 'v', 'axes'];
+const CACHE_SHAPE = { heads: 'heads', kvHeads: 'kvHeads', valueHeadDim: 'dv' };
+
+// The cache's sizes: each of heads, kvHeads, d, dv from the layer when it sets it (valueHeadDim for
+// dv, headDim for d), else from the options; the same value given twice is fine, two values are not.
+function cacheShape(where, given, layer) {
+  const fromLayer = {
+    heads: layer?.heads,
+    kvHeads: layer?.kvHeads ?? layer?.heads,
+    d: layer?.headDim,
+    dv: layer?.valueHeadDim,
+  };
+  const layerName = { heads: 'heads', kvHeads: 'kvHeads', d: 'headDim', dv: 'valueHeadDim' };
+  const shape = {};
+  for (const name of SHAPE_OPTIONS) {
+    const own = fromLayer[name];
+    if (own !== undefined && given[name] !== undefined && given[name] !== own) {
+      throw new RangeError(
+        `${where}: ${name} is set by the layer (${layerName[name]} ${own}); got ${given[name]} as well — leave it out`,
+      );
+    }
+    shape[name] = own ?? given[name];
+  }
+  shape.kvHeads ??= shape.heads;
+  shape.dv ??= shape.d;
+  for (const name of SHAPE_OPTIONS) {
+    const value = shape[name];
+    if (typeof value !== 'number') {
+      const hint = name === 'd' && layer !== undefined ? ' (the head width of q and k; the layer does not set it)' : '';
+      throw new TypeError(`${where}: ${name} must be a number${hint}, got ${typeof value}`);
+    }
+    if (!Number.isInteger(value) || value < 1 || value > 65536) {
+      throw new RangeError(`${where}: ${name} must be an integer in [1, 65536], got ${value}`);
+    }
+  }
+  if (shape.heads % shape.kvHeads !== 0) {
+    throw new RangeError(`${where}: kvHeads (${shape.kvHeads}) must divide heads (${shape.heads}), got ${shape.heads}`);
+  }
+  return shape;
+}
+
+// A step's options may not name what the cache holds (k, v, axes) nor give its shape another value.
+function checkStepOptions(where, options, shape) {
+  const { params, ...top } = options;
+  const levels = [['', top]];
+  if (isPlainObject(params)) levels.push(['params.', params]);
+  for (const [prefix, level] of levels) {
+    for (const name of CACHE_OWN) {
+      if (level[name] !== undefined) {
+        throw new RangeError(`${where}: ${prefix}${name} is the cache's own; give q and options`);
+      }
+    }
+    for (const [name, mine] of Object.entries(CACHE_SHAPE)) {
+      if (level[name] !== undefined && level[name] !== shape[mine]) {
+        throw new RangeError(
+          `${where}: ${prefix}${name} is the cache's (${shape[mine]}); got ${level[name]} — leave it out`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * Makes one cache on `core` (its Embind module) whose heap is `memory`; `bounded` keeps steps to the
+ * synchronous work budget; `unwrap` throws the core's { error, kind } failures.
+ */
+export function createKvCache(options, { core, memory, bounded, unwrap }) {
+  const where = 'relpos.kvCache';
+  requireOptionsObject(where, 'options', options);
+  const { layer, ...given } = options;
+  for (const name of Object.keys(given)) {
+    if (!SHAPE_OPTIONS.includes(name)) {
+      throw new RangeError(`${where}: unknown option '${name}'; allowed: 'heads', 'kvHeads', 'd', 'dv', 'layer'`);
+    }
+  }
+  if (layer !== undefined && !isPlainObject(layer)) {
+    throw new TypeError(`${where}: layer must be a layer group object`);
+  }
+  const shape = cacheShape(where, given, layer);
+  const { heads, kvHeads, d, dv } = shape;
+  const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
+  let length = 0;
+  let freed = false;
+  const alive = (call) => {
+    if (freed) throw new Error(`${where}.${call}: this cache was freed`);
+  };
+  // Every step runs with the cache's shape: the layer's own, or the options' (dv as valueHeadDim).
+  const stepShape = layer === undefined ? { heads, kvHeads, ...(dv !== d ? { valueHeadDim: dv } : {}) } : { layer };
+  return {
+    get length() {
+      return length;
+    },
+    append(k, v) {
+      alive('append');
+      const at = `${where}.append`;
+      const keys = requireMatrix(at, 'k', toTensor(at, 'k', k), `[rows, kvHeads·d] = [rows, ${kvHeads * d}]`);
+      const values = requireMatrix(at, 'v', toTensor(at, 'v', v), `[rows, kvHeads·dv] = [rows, ${kvHeads * dv}]`);
+      if (keys.shape[1] !== kvHeads * d || values.shape[1] !== kvHeads * dv || keys.shape[0] !== values.shape[0]) {
+        throw new RangeError(
+          `${at}: k and v must be [rows, ${kvHeads * d}] and [rows, ${kvHeads * dv}] with the same rows, got [${keys.shape.join(', ')}] and [${values.shape.join(', ')}]`,
+        );
+      }
+      length = unwrap(core.kvCacheAppend(handle, forCore(at, { k: keys, v: values }, core, memory, false)));
+      return length;
+    },
+    attention(q, callOptions = {}) {
+      alive('attention');
+      const at = `${where}.attention`;
+      requireOptionsObject(at, 'options', callOptions);
+      checkStepOptions(at, callOptions, shape);
+      if (length === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
+      const { heads: _h, kvHeads: _k, valueHeadDim: _v, ...rest } = callOptions;
+      const { scheme, merged, out, shapes } = attentionOptions(at, { ...stepShape, ...rest, q }, { m: length });
+      if (merged.q.shape.length !== 2) {
+        throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
+      }
+      if (merged.q.shape[1] !== heads * d) {
+        throw new RangeError(
+          `${at}: q must be [n, heads·d] = [n, ${heads * d}] (${heads} heads of d = ${d}), got [${merged.q.shape.join(', ')}]`,
+        );
+      }
+      const coreOptions = forCore(at, merged, core, memory);
+      core.releaseView();
+      return attentionResult(
+        unwrap(core.kvCacheAttention(handle, scheme ?? '', coreOptions, out ?? null, !bounded)),
+        shapes,
+      );
+    },
+    free() {
+      if (!freed) core.kvCacheFree(handle);
+      freed = true;
+    },
+  };
+}
