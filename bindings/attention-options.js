@@ -13,6 +13,7 @@ import {
   toTensor,
 } from './convert.js';
 import { IN_PLACE } from './heap-tensor.js';
+import { fromRows, readAttentionAxes } from './axes.js';
 
 // With axes 'bhnd' or 'nhd' q, k, v are rearranged in JS into the core's layout, so an rp.alloc
 // tensor there is copied like any other; B and P are read in place whatever the axes.
@@ -38,7 +39,7 @@ export function attentionOptions(where, options, cached) {
   const inPlace = axes === undefined || axes === 'bnd' ? IN_PLACE : IN_PLACE_REARRANGED;
   const merged = normaliseOptions(where, given, inPlace);
   if (temperatureTuning !== undefined) merged.temperatureTuning = toTemperature(where, temperatureTuning);
-  const shapes = readAxes(where, merged, axes);
+  const shapes = readAttentionAxes(where, merged, axes);
   if (out !== undefined && shapes.axes === 'bhnd' && merged.weights === false) {
     throw new TypeError(`${where}: out receives the output in [batch, n, heads·dv]; with axes: 'bhnd' leave out out`);
   }
@@ -121,86 +122,6 @@ function toTemperature(where, value) {
   return { shape: [2], data: Float64Array.of(value.floorScale, value.attnScale) };
 }
 
-const AXES = ['bnd', 'bhnd', 'nhd'];
-
-export function checkAxes(where, axes) {
-  if (axes === undefined || AXES.includes(axes)) return;
-  const what = `${where}: axes must be 'bnd' ([batch, n, heads·d]), 'bhnd' ([batch, heads, n, d], PyTorch) or 'nhd' ([n, heads, d])`;
-  if (typeof axes !== 'string') throw new TypeError(`${what}, got ${typeof axes}`);
-  throw new RangeError(`${what}, got '${axes}'`);
-}
-
-// q, k, v in the caller's axes → the core's [batch?, n, heads·d]; heads (kvHeads) taken from the
-// shape when it has a heads axis. A 3-D tensor without `axes` whose middle axis equals heads
-// (kvHeads for k, v) reads two ways and is refused.
-function readAxes(where, merged, axes) {
-  checkAxes(where, axes);
-  const shapes = { axes: axes ?? 'bnd' };
-  const givenKv = merged.kvHeads;
-  for (const name of ['q', 'k', 'v']) {
-    const t = merged[name];
-    if (!t || !Array.isArray(t.shape)) continue;
-    const headsName = name === 'q' ? 'heads' : merged.kvHeads !== undefined ? 'kvHeads' : 'heads';
-    const heads = merged[headsName] ?? 1;
-    const rank = t.shape.length;
-    if (axes === undefined) {
-      if (rank === 4) {
-        throw new TypeError(
-          `${where}: ${name} has 4 axes [${t.shape.join(', ')}]; say how to read them: axes: 'bhnd' for PyTorch's [batch, heads, n, d]`,
-        );
-      }
-      if (rank === 3 && t.shape[1] === heads && typeof heads === 'number') {
-        const [a, b, c] = t.shape;
-        throw new TypeError(
-          `${where}: ${name} [${t.shape.join(', ')}] reads two ways: as [batch, n, heads·d] (batch ${a}, n ${b}, d ${c / heads}) or as [n, heads, d] (n ${a}, ${headsName} ${b}, d ${c}); say which with axes: 'bnd' or 'nhd'`,
-        );
-      }
-      continue;
-    }
-    if (axes === 'bnd') continue;
-    const want = axes === 'bhnd' ? 4 : 3;
-    if (rank !== want) {
-      throw new TypeError(
-        `${where}: ${name} must have ${want} axes for axes: '${axes}' (${axes === 'bhnd' ? '[batch, heads, n, d]' : '[n, heads, d]'}), got [${t.shape.join(', ')}]`,
-      );
-    }
-    const h = t.shape[1];
-    const own = name === 'q' ? 'heads' : 'kvHeads';
-    // k's heads axis gives kvHeads unless the caller did; v must agree with k.
-    const declared = name === 'q' ? merged.heads : name === 'k' ? givenKv : (merged.kvHeads ?? merged.heads);
-    if (declared !== undefined && declared !== h) {
-      throw new RangeError(`${where}: ${name} has ${h} heads on its heads axis, but ${own} is ${declared}`);
-    }
-    if (name === 'q') merged.heads = h;
-    else if (name === 'k' && h !== merged.heads) merged.kvHeads = h;
-    if (axes === 'nhd') {
-      merged[name] = { shape: [t.shape[0], t.shape[1] * t.shape[2]], data: t.data };
-    } else {
-      const [batch, hh, n, d] = t.shape;
-      merged[name] = { shape: [batch, n, hh * d], data: headsToRows(t.data, batch, hh, n, d) };
-      shapes.batch = batch;
-    }
-    if (name === 'q') shapes.heads = h;
-  }
-  return shapes;
-}
-
-// [batch, heads, n, d] → [batch, n, heads·d], and back (rows: false).
-export function headsToRows(data, batch, heads, n, d, rows = true) {
-  const out = new data.constructor(data.length);
-  for (let b = 0; b < batch; b++) {
-    for (let h = 0; h < heads; h++) {
-      for (let i = 0; i < n; i++) {
-        const split = ((b * heads + h) * n + i) * d;
-        const joined = ((b * n + i) * heads + h) * d;
-        if (rows) out.set(data.subarray(split, split + d), joined);
-        else out.set(data.subarray(joined, joined + d), split);
-      }
-    }
-  }
-  return out;
-}
-
 // A key-padding mask: Hugging Face's attention_mask [batch, m] (1 = a real token) as the core's
 // [batch, 1, 1, m], broadcast over heads and queries. With a batch equal to n the [n, m] reading
 // would fit too; then the caller says which by the shape.
@@ -226,15 +147,7 @@ export function attentionResult(result, shapes) {
 
 // The output [batch?, n, heads·dv] in the axes the caller's q came in.
 function toCallerAxes(output, shapes) {
-  if (!shapes || shapes.axes === 'bnd') return output;
-  const heads = shapes.heads;
-  if (shapes.axes === 'nhd') {
-    const [n, width] = output.shape;
-    return { shape: [n, heads, width / heads], data: output.data };
-  }
-  const [batch, n, width] = output.shape;
-  const dv = width / heads;
-  return { shape: [batch, heads, n, dv], data: headsToRows(output.data, batch, heads, n, dv, false) };
+  return shapes ? fromRows(output, shapes.axes, shapes.heads) : output;
 }
 
 // The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call

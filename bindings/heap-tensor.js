@@ -135,3 +135,36 @@ export function heapTensorIn(where, args) {
   }
   return null;
 }
+
+/**
+ * rp.alloc: a tensor of `shape` in the instance's wasm heap for the caller to fill in place
+ * (docs/api.md, "rp.alloc"): rp.attention reads it as q, k, v, B or P without copying it.
+ */
+export function allocTensor(core, memory, shape) {
+  const where = 'relpos.alloc';
+  if (!Array.isArray(shape) || shape.length < 1 || shape.length > 4) {
+    throw new TypeError(
+      `${where}: shape must be a list of 1 to 4 extents ([n, m] for a bias B), got ${Array.isArray(shape) ? `[${shape.join(', ')}]` : typeof shape}`,
+    );
+  }
+  for (const extent of shape) {
+    if (typeof extent !== 'number') throw new TypeError(`${where}: shape must hold numbers, got ${typeof extent}`);
+    if (!Number.isInteger(extent) || extent < 1) {
+      throw new RangeError(`${where}: shape must hold positive integers, got [${shape.join(', ')}]`);
+    }
+  }
+  const count = shape.reduce((a, b) => a * b, 1);
+  // The heap holds at most 2 GiB, so one tensor at most 2^28 floats (1 GiB).
+  if (count > 2 ** 28) {
+    throw new RangeError(
+      `${where}: shape [${shape.join(', ')}] holds ${count} floats, over the 268435456 (1 GiB) one tensor may hold in the wasm heap`,
+    );
+  }
+  const address = core.heapTensorCreate(count);
+  if (!address) {
+    throw new RangeError(
+      `${where}: out of memory for shape [${shape.join(', ')}] (the wasm heap holds at most 2 GiB, shared with the inputs and anything still held); use smaller sizes`,
+    );
+  }
+  return new HeapTensor(core, memory, address, shape, count);
+}

@@ -1,6 +1,8 @@
 // Runs a core job (src/relpos/base/job.hpp) step by step, yielding to the event loop between steps so
 // that progress can be shown and an AbortSignal honoured. Steps are sized to take ~30 ms.
 
+import { abortError } from './errors.js';
+
 const TARGET_STEP_MS = 30;
 
 // setTimeout(0) is clamped to 4 ms after a few nested calls in browsers; a message round-trip is
@@ -20,11 +22,6 @@ function nextTurn() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-function abortError(signal, where) {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : Object.assign(new Error(`${where}: aborted`), { name: 'AbortError' });
-}
 
 /**
  * @param {object} core the Embind module
@@ -40,7 +37,7 @@ export async function runJob(core, unwrap, kind, options, { onProgress, signal, 
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
     throw new TypeError(`${where}: signal must be an AbortSignal`);
   }
-  if (signal?.aborted) throw abortError(signal, where);
+  if (signal?.aborted) throw abortError(where, signal);
   const { handle } = unwrap(core.jobStart(kind, options));
   try {
     let budget = 1;
@@ -54,7 +51,7 @@ export async function runJob(core, unwrap, kind, options, { onProgress, signal, 
       // Grow or shrink the step so each takes about TARGET_STEP_MS.
       budget = Math.max(1, Math.round(budget * Math.min(4, Math.max(0.25, TARGET_STEP_MS / Math.max(elapsed, 0.1)))));
       await nextTurn();
-      if (signal?.aborted) throw abortError(signal, where);
+      if (signal?.aborted) throw abortError(where, signal);
     }
     return unwrap(core.jobResult(handle));
   } finally {

@@ -11,15 +11,12 @@
 // error, and the dead worker's slot starts a fresh worker for the next job.
 
 import { attentionResult } from './attention-options.js';
+import { abortError, errorType } from './errors.js';
 
-const ERRORS = { TypeError, RangeError, Error };
 
 const STOPPED =
   'relpos worker: the worker stopped (out of memory, or ended by the browser); pending calls failed, the next call starts a fresh worker';
 
-function abortError(where) {
-  return Object.assign(new Error(`${where}: aborted`), { name: 'AbortError' });
-}
 
 /** One worker and the calls pending on it; when the worker dies, every pending call rejects. */
 export class Connection {
@@ -80,7 +77,7 @@ export class Connection {
     this.#settle(data.id);
     entry.cleanup();
     if (data.type === 'result') entry.resolve(data.result);
-    else entry.reject(new (ERRORS[data.error?.name] ?? Error)(data.error?.message ?? 'relpos worker failed'));
+    else entry.reject(new (errorType(data.error?.name))(data.error?.message ?? 'relpos worker failed'));
   }
 
   #settle(id) {
@@ -278,7 +275,7 @@ export async function runParts(pool, parts, { onProgress, signal, where }) {
   if (signal !== undefined && (signal === null || typeof signal.aborted !== 'boolean')) {
     throw new TypeError(`${where}: signal must be an AbortSignal`);
   }
-  if (signal?.aborted) throw abortError(where);
+  if (signal?.aborted) throw abortError(where, signal);
   const inner = new AbortController();
   const onAbort = () => inner.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -313,11 +310,11 @@ export async function runParts(pool, parts, { onProgress, signal, where }) {
       ),
     );
   } catch (error) {
-    if (signal?.aborted || error?.name === 'AbortError') throw abortError(where);
+    if (signal?.aborted || error?.name === 'AbortError') throw abortError(where, signal);
     // The core's own messages already name their call (as the one-thread call's do); the pool's
     // (a worker that died) gain the name of the call that failed.
     const prefix = /^relpos\.[\w.]+: /.test(error.message) ? '' : `${where}: `;
-    throw new (ERRORS[error.name] ?? Error)(`${prefix}${error.message}`, { cause: error });
+    throw new (errorType(error.name))(`${prefix}${error.message}`, { cause: error });
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }

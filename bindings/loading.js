@@ -1,0 +1,141 @@
+// Fetching and instantiating the wasm modules (load() in index.js decides which): the core of one
+// flavour, the relaxed build's side module, the models module shared by every instance, and the
+// analysis module an instance fetches on first use.
+
+// Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
+// find and copy every build; the analysis module's glue becomes a chunk of its own, fetched only
+// when a page first asks for it.
+const BUILDS = {
+  'core/simd': () => ({
+    glue: import('../dist/relpos.simd.mjs'),
+    wasm: new URL('../dist/relpos.simd.wasm', import.meta.url),
+  }),
+  'core/baseline': () => ({
+    glue: import('../dist/relpos.baseline.mjs'),
+    wasm: new URL('../dist/relpos.baseline.wasm', import.meta.url),
+  }),
+  'analysis/simd': () => ({
+    glue: import('../dist/relpos-analysis.simd.mjs'),
+    wasm: new URL('../dist/relpos-analysis.simd.wasm', import.meta.url),
+  }),
+  'analysis/baseline': () => ({
+    glue: import('../dist/relpos-analysis.baseline.mjs'),
+    wasm: new URL('../dist/relpos-analysis.baseline.wasm', import.meta.url),
+  }),
+  'models/baseline': () => ({
+    glue: import('../dist/relpos-models.mjs'),
+    wasm: new URL('../dist/relpos-models.wasm', import.meta.url),
+  }),
+};
+
+// Node: the web-targeted glue would fetch() a file:// URL, so modules get their bytes instead.
+async function readBytes(url) {
+  const fsModule = 'node:fs/promises';
+  const { readFile } = await import(/* @vite-ignore */ fsModule);
+  return readFile(url);
+}
+
+// The relaxed build's side module (docs/build.md): the fused attention kernels. Fetched and compiled
+// while the core instantiates, from its bytes (it is small; no wasm MIME type needed).
+export function compileFusedKernels() {
+  const url = new URL('../dist/relpos-fused.relaxed.wasm', import.meta.url);
+  const bytes =
+    url.protocol === 'file:'
+      ? readBytes(url)
+      : fetch(url).then((response) => {
+          if (!response.ok) throw new Error(`relpos.load: ${url.href} answered ${response.status}`);
+          return response.arrayBuffer();
+        });
+  return bytes.then((b) => WebAssembly.compile(b));
+}
+
+// The core's memory, one of its exports (emscripten minifies their names at -O3).
+export function memoryOf(core) {
+  return Object.values(core.asm).find((value) => value instanceof WebAssembly.Memory);
+}
+
+// Instantiates the compiled side module on the core's own memory; the core's kernels call its
+// fusedRows once per block of rows (through Module.fusedRows, src/relpos/kernels/kernels.cpp).
+// Resolves to true.
+export async function withFusedKernels(core, compiled) {
+  const memory = memoryOf(core);
+  const instance = await WebAssembly.instantiate(await compiled, { env: { memory } });
+  core.fusedRows = instance.exports.fusedRows;
+  return true;
+}
+
+/** Instantiates one wasm module ('core' | 'analysis' | 'models') of one flavour; resolves to its Embind module. */
+export async function instantiate(part, simd) {
+  const { glue, wasm } = BUILDS[`${part}/${simd ? 'simd' : 'baseline'}`]();
+  const factory = (await glue).default;
+  const moduleOptions = {};
+  if (wasm.protocol === 'file:') {
+    moduleOptions.wasmBinary = await readBytes(wasm);
+  } else {
+    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
+  }
+  return factory(moduleOptions);
+}
+
+// The models module: one build for every flavour (its code reads configs and copies a table; no
+// SIMD to gain), shared by every instance. `module` is set once it has arrived.
+export const modelsState = { loading: null, module: null };
+
+export function loadModels() {
+  if (!modelsState.loading) {
+    modelsState.loading = instantiate('models', false).then((module) => {
+      modelsState.module = module;
+    });
+    modelsState.loading.catch(() => {
+      modelsState.loading = null; // a later use retries
+    });
+  }
+  return modelsState.loading;
+}
+
+// The models module, or an Error naming `where` and how to wait for it (its loading starts).
+export function modelsModule(where) {
+  if (modelsState.module) return modelsState.module;
+  loadModels().catch(() => {}); // the caller learns of a failed load from modelsReady or the next call
+  throw new Error(
+    `${where}: the models module (rp.presets, rp.fromConfig) is not loaded yet; await rp.modelsReady, or load() without models: false, before calling it`,
+  );
+}
+
+/**
+ * One instance's analysis module (rp.analysis with Eigen, rp.lab): fetched on first use; `module`
+ * returns it or throws an Error naming `where` and how to wait for it (its loading starts).
+ */
+export class SecondModule {
+  #simd;
+  #module = null;
+  #loading = null; // null again after a failure, so a later use retries
+
+  constructor(simd) {
+    this.#simd = simd;
+  }
+
+  get loaded() {
+    return this.#module;
+  }
+
+  module(where) {
+    if (this.#module) return this.#module;
+    this.load().catch(() => {}); // the caller learns of a failed load from ready or the next call
+    throw new Error(
+      `${where}: the analysis module (rp.analysis, rp.lab) is still loading; await rp.analysis.ready, or load({ analysis: true }), before calling it`,
+    );
+  }
+
+  load() {
+    if (!this.#loading) {
+      this.#loading = instantiate('analysis', this.#simd).then((module) => {
+        this.#module = module;
+      });
+      this.#loading.catch(() => {
+        this.#loading = null;
+      });
+    }
+    return this.#loading;
+  }
+}
