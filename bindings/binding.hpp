@@ -120,11 +120,13 @@ inline std::string givenSizes(const relpos::Params& params) {
 }
 
 // One call of the core as the binding makes it: the options converted into `params` (named by
-// `where`, with the caller's work budget), then `body`. Errors come back as { error, kind } and the
-// JS wrapper throws them. Throwing a JS exception from here would unwind through the Embind invoker
-// without running C++ destructors (its std::string arguments would leak), so nothing JS-side is
-// ever thrown across the wasm boundary. Every message names the function; an allocation failure
-// also names what the call was given (or the option it was reading).
+// `where`, with the caller's work budget), then `body`. C++ errors come back as { error, kind } and
+// the JS wrapper throws them: throwing from here would unwind through the Embind invoker without
+// running C++ destructors (its std::string arguments would leak). A JS exception raised inside a val
+// call (a getter of the caller's object, `set` on a detached typed array) is not caught here: it
+// crosses the boundary with the same leak, so the wrapper hands over only plain data it has checked
+// (bindings/convert.js). Every message names the function; an allocation failure also names what
+// the call was given (or the option it was reading).
 //
 // One copy of this catch-and-report code serves every binding (each `guarded` below only forwards
 // its body as a pointer and a plain function, no std::function): a template instance per binding
