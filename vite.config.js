@@ -26,6 +26,9 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./web/dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // No modulepreload polyfill: every browser the pages support preloads modules itself (the
+    // polyfill was one more request before the chapter's first heatmap).
+    modulePreload: { polyfill: false },
     // Fonts (KaTeX) stay files: the pages' CSP has no data: font source.
     assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rollupOptions: {

@@ -2,24 +2,44 @@
 // build served by scripts/serve-site.mjs under /relpos/, as `npm run preview:site` serves it)
 // loaded cold in Debian's Chromium with the network and CPU emulated through the DevTools
 // protocol — Lighthouse's mobile profile: 150 ms round trips, 1.6 Mbps down, 750 kbps up, CPU ×4,
-// a 390 × 844 viewport, no HTTP cache, no service worker. Reports the time from navigation to the
-// first live heatmap (the explorer's <relpos-heatmap id="map"> drawn from the core), median of
-// five cold loads, against the 2.5 s target, and the bytes transferred before it by kind.
+// a 390 × 844 viewport, no HTTP cache, no service worker. Five cold loads; for each, the waterfall
+// of the first live heatmap (the explorer's <relpos-heatmap id="map"> drawn from the core): HTML
+// received, the core's wasm downloaded, instantiated, the heatmap computed, drawn; the largest
+// contentful paint (LCP); the bytes transferred before the heatmap by kind. Then the median and the
+// worst of each against the targets (LCP ≤ 1.5 s, first live heatmap ≤ 2.5 s, ≤ 230 KB before it),
+// and the same for the desktop first view (no emulation, 1280 × 900, target ≤ 1 s). The machine's
+// load average (1, 5 and 15 minutes) is printed before and after: on a shared machine the
+// figures mean little without it.
 //   node bench/load.mjs [--root DIR] (a built site; default: build one into a temporary folder)
-//   RELPOS_LOAD_RUNS=5, RELPOS_CHROMIUM=/usr/bin/chromium; RELPOS_LOAD_DESKTOP=1 loads without
-//   emulation at 1280 × 900 (the desktop first view of tests/browser/first-view.test.js), for A/B runs
+//   RELPOS_LOAD_RUNS=5, RELPOS_CHROMIUM=/usr/bin/chromium; RELPOS_LOAD_PROFILES=phone,desktop (the
+//   default; one of them alone for A/B runs); RELPOS_LOAD_WATERFALL=1 prints every request too
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { build } from 'vite';
 import { serveSite } from '../scripts/serve-site.mjs';
 
-const TARGET_MS = 2500;
 const RUNS = Number(process.env.RELPOS_LOAD_RUNS ?? 5);
-const DESKTOP = process.env.RELPOS_LOAD_DESKTOP === '1';
-const PROFILE = { latency: 150, downloadKbps: 1600, uploadKbps: 750, cpu: 4, viewport: { width: 390, height: 844 } };
+const PROFILES = {
+  phone: {
+    title: 'slow phone (150 ms RTT, 1.6 Mbps down, 750 kbps up, CPU ×4, 390 × 844, cold)',
+    context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
+    network: { latency: 150, downloadKbps: 1600, uploadKbps: 750 },
+    cpu: 4,
+    targets: { lcp: 1500, heatmap: 2500, bytes: 230 * 1024 },
+  },
+  desktop: {
+    title: 'desktop (no emulation, 1280 × 900, cold)',
+    context: { viewport: { width: 1280, height: 900 } },
+    targets: { heatmap: 1000 },
+  },
+};
+const chosen = (process.env.RELPOS_LOAD_PROFILES ?? 'phone,desktop').split(',').filter(Boolean);
+for (const name of chosen) {
+  if (!Object.hasOwn(PROFILES, name)) throw new RangeError(`bench/load.mjs: unknown profile '${name}'`);
+}
 
 const rootArg = process.argv.indexOf('--root');
 let root = rootArg > 0 ? process.argv[rootArg + 1] : null;
@@ -34,24 +54,42 @@ if (!root) {
   });
 }
 
-// Runs in the page before its scripts: the time the first heatmap is drawn, and (for the
-// waterfall) when the core's wasm was instantiated and how long the heatmap took to compute and draw.
+// Runs in the page before its scripts: when the core's wasm was instantiated (the first
+// instantiation whose instance has the core's many exports; the relaxed side module has one), when
+// the first heatmap was drawn and how long it took to compute and draw, and every LCP candidate.
 function instrument() {
-  window.__phases = {};
-  const original = WebAssembly.instantiateStreaming;
-  if (original) {
-    WebAssembly.instantiateStreaming = async function (...args) {
-      const result = await original.apply(this, args);
-      window.__phases.wasmReady ??= Math.round(performance.now());
-      return result;
+  const phases = { lcp: [] };
+  window.__phases = phases;
+  const coreReady = (result) => {
+    const instance = result?.instance ?? result;
+    if (instance instanceof WebAssembly.Instance && Object.keys(instance.exports).length > 10) {
+      phases.instantiated ??= performance.now();
+    }
+    return result;
+  };
+  for (const name of ['instantiateStreaming', 'instantiate']) {
+    const original = WebAssembly[name];
+    if (!original) continue;
+    WebAssembly[name] = function (...args) {
+      return original.apply(this, args).then(coreReady);
     };
   }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const el = e.element;
+      const what = el
+        ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ')[0]}` : ''}`
+        : '(removed)';
+      phases.lcp.push({ at: e.startTime, size: e.size, what });
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
   document.addEventListener(
     'relpos-render',
     (event) => {
-      if (window.__firstHeatmap !== undefined || event.target.id !== 'map') return;
-      window.__firstHeatmap = performance.now();
-      Object.assign(window.__phases, { computeMs: event.detail?.computeMs, drawMs: event.detail?.drawMs });
+      if (phases.drawn !== undefined || event.target.id !== 'map') return;
+      phases.drawn = performance.now();
+      phases.computeMs = event.detail?.computeMs;
+      phases.drawMs = event.detail?.drawMs;
     },
     true,
   );
@@ -67,84 +105,143 @@ const kindOf = (url) => {
   return 'other';
 };
 
-const host = await serveSite({ root, base: '/relpos/' });
-const browser = await launchChromium();
-const runs = [];
-try {
-  for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext(
-      DESKTOP
-        ? { serviceWorkers: 'block', viewport: { width: 1280, height: 900 } }
-        : { serviceWorkers: 'block', viewport: PROFILE.viewport, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
-    );
+/** One cold load of the chapter: its phases (ms from navigation), LCP and bytes before the heatmap. */
+async function coldLoad(browser, url, profile) {
+  const context = await browser.newContext({ serviceWorkers: 'block', ...profile.context });
+  try {
     await context.addInitScript(instrument);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    if (!DESKTOP) {
+    if (profile.network) {
+      const { latency, downloadKbps, uploadKbps } = profile.network;
       await cdp.send('Network.emulateNetworkConditions', {
         offline: false,
-        latency: PROFILE.latency,
-        downloadThroughput: (PROFILE.downloadKbps * 1000) / 8,
-        uploadThroughput: (PROFILE.uploadKbps * 1000) / 8,
+        latency,
+        downloadThroughput: (downloadKbps * 1000) / 8,
+        uploadThroughput: (uploadKbps * 1000) / 8,
       });
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: PROFILE.cpu });
     }
-    await page.goto(host.url);
-    await page.waitForFunction(() => window.__firstHeatmap !== undefined, null, { timeout: 120000, polling: 50 });
-    const measured = await page.evaluate(() => ({
-      waterfall: performance
-        .getEntriesByType('resource')
-        .map((r) => [
+    if (profile.cpu) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+    await page.goto(url);
+    await page.waitForFunction(() => window.__phases.drawn !== undefined, null, { timeout: 120000, polling: 50 });
+    // LCP stops at the first input; none comes here, so its candidates are read once the page has
+    // loaded and a frame has passed after the heatmap (later candidates would be larger ones).
+    await page.waitForFunction(() => document.readyState === 'complete', null, { timeout: 120000, polling: 50 });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    return await page.evaluate(() => {
+      const p = window.__phases;
+      const nav = performance.getEntriesByType('navigation')[0];
+      const resources = performance.getEntriesByType('resource');
+      const wasm = resources.find((r) => /\/relpos\.(simd|baseline)[^/]*\.wasm$/.test(r.name));
+      const lcp = p.lcp.at(-1);
+      const before = [
+        { name: location.href, transferSize: nav.transferSize, responseEnd: nav.responseEnd },
+        ...resources,
+      ].filter((r) => r.responseEnd <= p.drawn);
+      return {
+        html: nav.responseEnd,
+        wasmDownloaded: wasm?.responseEnd,
+        instantiated: p.instantiated,
+        computed: p.drawn - p.drawMs,
+        drawn: p.drawn,
+        computeMs: p.computeMs,
+        drawMs: p.drawMs,
+        lcp: lcp?.at,
+        lcpElement: lcp?.what,
+        resources: before.map((r) => ({ name: r.name, size: r.transferSize })),
+        waterfall: resources.map((r) => [
           r.name.replace(location.origin, ''),
           Math.round(r.startTime),
           Math.round(r.responseEnd),
           r.transferSize,
         ]),
-      firstHeatmapMs: window.__firstHeatmap,
-      resources: [
-        {
-          name: location.href,
-          transferSize: performance.getEntriesByType('navigation')[0].transferSize,
-          responseEnd: 0,
-        },
-        ...performance
-          .getEntriesByType('resource')
-          .map((r) => ({ name: r.name, transferSize: r.transferSize, responseEnd: r.responseEnd })),
-      ],
-    }));
-    const bytes = {};
-    for (const r of measured.resources) {
-      if (r.responseEnd > measured.firstHeatmapMs) continue;
-      bytes[kindOf(r.name)] = (bytes[kindOf(r.name)] ?? 0) + r.transferSize;
-    }
-    runs.push({ ms: measured.firstHeatmapMs, bytes });
-    if (process.env.RELPOS_LOAD_WATERFALL) {
-      console.table(measured.waterfall);
-      console.log(await page.evaluate(() => window.__phases));
-    }
-    console.log(
-      `load ${run + 1}: first heatmap ${Math.round(measured.firstHeatmapMs)} ms; before it ${Object.entries(bytes)
-        .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`)
-        .join(', ')}`,
-    );
+      };
+    });
+  } finally {
     await context.close();
+  }
+}
+
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' / ');
+const ms = (v) => (v === undefined || Number.isNaN(v) ? '–' : `${Math.round(v)}`);
+const seconds = (v) => `${(v / 1000).toFixed(2)} s`;
+const kb = (v) => `${(v / 1024).toFixed(0)} KB`;
+const PHASES = ['html', 'wasmDownloaded', 'instantiated', 'computed', 'drawn', 'lcp'];
+const PHASE_NAMES = {
+  html: 'HTML',
+  wasmDownloaded: 'wasm downloaded',
+  instantiated: 'wasm instantiated',
+  computed: 'computed',
+  drawn: 'drawn (first live heatmap)',
+  lcp: 'LCP',
+};
+
+/** The median and the worst of `values` (the worst: the largest). */
+function spread(values) {
+  const sorted = values.filter((v) => v !== undefined && !Number.isNaN(v)).sort((a, b) => a - b);
+  return { median: sorted[sorted.length >> 1], worst: sorted.at(-1) };
+}
+
+function bytesByKind(resources) {
+  const bytes = {};
+  for (const r of resources) bytes[kindOf(r.name)] = (bytes[kindOf(r.name)] ?? 0) + r.size;
+  return bytes;
+}
+
+const verdict = (value, target) => (target === undefined ? '' : value <= target ? ' PASS' : ' MISS');
+
+const host = await serveSite({ root, base: '/relpos/' });
+const browser = await launchChromium();
+const lines = [];
+try {
+  for (const name of chosen) {
+    const profile = PROFILES[name];
+    const before = load();
+    const runs = [];
+    for (let run = 0; run < RUNS; run++) {
+      const r = await coldLoad(browser, host.url, profile);
+      r.bytes = bytesByKind(r.resources);
+      r.total = Object.values(r.bytes).reduce((a, b) => a + b, 0);
+      runs.push(r);
+      if (process.env.RELPOS_LOAD_WATERFALL) console.table(r.waterfall);
+      console.log(
+        `${name} load ${run + 1}: ${PHASES.map((k) => `${PHASE_NAMES[k]} ${ms(r[k])}`).join(', ')} ms ` +
+          `(compute ${ms(r.computeMs)}, draw ${ms(r.drawMs)} ms; LCP element ${r.lcpElement}); ` +
+          `${kb(r.total)} before the heatmap`,
+      );
+    }
+    const after = load();
+    const { targets } = profile;
+    const out = [`${profile.title}, ${runs.length} cold loads; load average ${before} before, ${after} after:`];
+    for (const k of PHASES) {
+      if (k === 'lcp' && !targets.lcp) continue;
+      const { median, worst } = spread(runs.map((r) => r[k]));
+      const target = k === 'drawn' ? targets.heatmap : k === 'lcp' ? targets.lcp : undefined;
+      const goal = target === undefined ? '' : ` (target ≤ ${seconds(target)})${verdict(median, target)}`;
+      out.push(
+        `  ${PHASE_NAMES[k].padEnd(27)} median ${ms(median).padStart(5)} ms, worst ${ms(worst).padStart(5)} ms${goal}`,
+      );
+    }
+    const middle = [...runs].sort((a, b) => a.drawn - b.drawn)[runs.length >> 1];
+    const bytes = spread(runs.map((r) => r.total));
+    out.push(
+      `  bytes before the heatmap    median ${kb(bytes.median)}, worst ${kb(bytes.worst)}` +
+        `${targets.bytes ? ` (target ≤ ${kb(targets.bytes)})${verdict(bytes.median, targets.bytes)}` : ''}; ` +
+        `median load: ${Object.entries(middle.bytes)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`)
+          .join(', ')}`,
+    );
+    lines.push(...out);
   }
 } finally {
   await browser.close();
   await host.close();
   remove();
 }
-
-const sorted = [...runs].sort((a, b) => a.ms - b.ms);
-const middle = sorted[sorted.length >> 1];
-const total = (b) => Object.values(b).reduce((x, y) => x + y, 0);
-console.log(
-  `\n${DESKTOP ? 'desktop (no emulation, 1280 × 900, cold)' : 'slow phone (150 ms RTT, 1.6 Mbps down, 750 kbps up, CPU ×4, 390 × 844, cold)'}: first live heatmap median of ${runs.length} ` +
-    `${(middle.ms / 1000).toFixed(2)} s (target ≤ ${(TARGET_MS / 1000).toFixed(1)} s) ${middle.ms <= TARGET_MS ? 'PASS' : 'MISS'}; ` +
-    `${(total(middle.bytes) / 1024).toFixed(0)} KB before it (${Object.entries(middle.bytes)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KB`)
-      .join(', ')})`,
-);
+console.log(`\n${lines.join('\n')}`);

@@ -2,6 +2,8 @@
 // flavour, the relaxed build's side module, the models module shared by every instance, and the
 // analysis module an instance fetches on first use.
 
+import { parseJson, unwrap } from './errors.js';
+
 // Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
 // find and copy every build; the analysis module's glue becomes a chunk of its own, fetched only
 // when a page first asks for it.
@@ -71,10 +73,22 @@ export async function instantiate(part, simd) {
   const moduleOptions = {};
   if (wasm.protocol === 'file:') {
     moduleOptions.wasmBinary = await readBytes(wasm);
-  } else {
-    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
+    return factory(moduleOptions);
   }
-  return factory(moduleOptions);
+  moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
+  // A page that preloads the file has been compiling it since its first byte (web/public/boot.js):
+  // the glue instantiates that module. If that compile failed, the glue fetches and compiles itself.
+  const compiled = await globalThis.relposCompiling?.[wasm.href]?.catch(() => null);
+  if (!compiled) return factory(moduleOptions);
+  let fail;
+  const failed = new Promise((resolve, reject) => {
+    fail = reject;
+  });
+  moduleOptions.instantiateWasm = (imports, receive) => {
+    WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), fail);
+    return {};
+  };
+  return Promise.race([factory(moduleOptions), failed]);
 }
 
 // The models module: one build for every flavour (its code reads configs and copies a table; no
@@ -100,6 +114,24 @@ export function modelsModule(where) {
   throw new Error(
     `${where}: the models module (rp.presets, rp.fromConfig) is not loaded yet; await rp.modelsReady, or load() without models: false, before calling it`,
   );
+}
+
+/** rp.fromConfig: a config.json (object or JSON text) read by the models module. */
+export function readConfig(configJson) {
+  const where = 'relpos.fromConfig';
+  const models = modelsModule(where);
+  let text = configJson;
+  if (typeof configJson !== 'string') {
+    if (configJson === null || typeof configJson !== 'object' || Array.isArray(configJson)) {
+      throw new TypeError(`${where}: configJson must be a config.json object or its JSON text`);
+    }
+    try {
+      text = JSON.stringify(configJson);
+    } catch (error) {
+      throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`, { cause: error });
+    }
+  }
+  return parseJson(unwrap(models.fromConfigJson(text)));
 }
 
 /**

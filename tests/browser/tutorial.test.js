@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
-import { LANGUAGES } from '../../web/i18n/index.js';
+import { LANGUAGES, loadLanguage } from '../../web/i18n/index.js';
 import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 import { mountDemos } from './site-pages.js';
 
-// The page's words: the chapter's tables with the site shell's merged in (web/i18n/index.js).
+// The page's words: the chapter's tables with the site shell's merged in (web/i18n/index.js, which
+// loads a language's tables when asked).
+await Promise.all([loadLanguage('en'), loadLanguage('zh')]);
 const { en, zh } = LANGUAGES;
 const VERDICTS = `/@fs${new URL('../../web/tutorial/verdicts.js', import.meta.url).pathname}`;
 

@@ -32,7 +32,10 @@ uniform ivec2 u_cells;   // cols, rows
 out vec4 color;
 void main() {
   vec2 f = vec2(gl_FragCoord.x, u_size.y - gl_FragCoord.y) / u_size;
-  vec2 cell = floor(mix(u_window.xy, u_window.zw, f));
+  // A pixel centre exactly on a cell edge takes the cell before it, as the 2D path's drawImage
+  // (Skia's nearest-neighbour) and a scaled <img> do. For the whole matrix a centre sits a multiple
+  // of 1 / (2 · size) of a cell from an edge, so 1 / (4 · size) less moves no other pixel.
+  vec2 cell = floor(mix(u_window.xy, u_window.zw, f) - 0.25 / u_size);
   if (cell.x < 0.0 || cell.y < 0.0 || cell.x >= float(u_cells.x) || cell.y >= float(u_cells.y)) { color = vec4(0.0); return; }
   float v = texelFetch(u_data, ivec2(cell), 0).r;
   if (isnan(v) || v < -3.0e38) { color = vec4(128.0 / 255.0, 128.0 / 255.0, 128.0 / 255.0, 1.0); return; }

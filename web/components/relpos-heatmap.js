@@ -32,6 +32,7 @@ const STYLE = `
   .surface:focus-visible { outline: 2px solid var(--rp-focus, Highlight); outline-offset: 2px; }
   .surface.dragging { cursor: grabbing; }
   canvas.map { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
+  ::slotted([slot="first"]) { position: absolute; inset: 0; width: 100%; height: 100%; image-rendering: pixelated; will-change: transform; }
   .cell { position: absolute; pointer-events: none; box-sizing: border-box; border: 2px solid var(--relpos-cursor);
           box-shadow: 0 0 0 1px var(--rp-bg, Canvas); display: none; }
   .cell.on { display: block; }
@@ -54,6 +55,7 @@ const TEMPLATE = elementTemplate(STYLE, {
     <div class="plot">
       <div class="surface" part="map" tabindex="0" role="img" aria-describedby="hint">
         <canvas class="map"></canvas>
+        <slot name="first"></slot>
         <div class="cell" aria-hidden="true"></div>
       </div>
       <svg class="axes" aria-hidden="true"></svg>
@@ -295,6 +297,9 @@ export class RelposHeatmap extends RelposElement {
       this.#locked = false;
     }
     this.#draw();
+    // A picture shown until the first frame (slot="first": the chapter's build-time rendering of
+    // this map, web/site/first-figure.js) goes in the task that drew the frame, so no paint is blank.
+    for (const stand of this.querySelectorAll(':scope > [slot="first"]')) stand.remove();
     const drawMs = performance.now() - t;
     this.#drawColorbar();
     this.#describe();

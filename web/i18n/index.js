@@ -5,18 +5,32 @@
 // persists in localStorage and ?lang=, and sets <html lang>. Message text may hold inline TeX between
 // $…$; it is rendered with KaTeX, the rest set as text. A sentence that continues a paragraph of
 // several messages carries data-i18n-gap: it is preceded by a space in English, by nothing in Chinese.
+// Only the reader's language is loaded with this module (its top-level await); another one arrives
+// when the reader switches to it (setLang) or a caller asks for it (loadLanguage).
 import { setMessages } from '../components/messages.js';
 import { renderInlineMath } from '../tutorial/tex.js';
-import en from './en.js';
-import zh from './zh.js';
-import siteEn from './site.en.js';
-import siteZh from './site.zh.js';
 
+// Each language's tables: the chapter's (page and component words) and the site shell's.
+const TABLES = {
+  en: () => Promise.all([import('./en.js'), import('./site.en.js')]),
+  zh: () => Promise.all([import('./zh.js'), import('./site.zh.js')]),
+};
+
+/** The tables of every language: filled as each one loads (loadLanguage), empty until then. */
 export const LANGUAGES = {
-  en: { page: { ...en.page }, components: en.components },
-  zh: { page: { ...zh.page }, components: zh.components },
+  en: { page: {}, components: {} },
+  zh: { page: {}, components: {} },
 };
 const SENTENCE_GAP = { en: ' ', zh: '' };
+const loading = {};
+
+function merge(language, table) {
+  const page = LANGUAGES[language].page;
+  for (const key of Object.keys(table)) {
+    if (Object.hasOwn(page, key)) throw new RangeError(`addMessages: '${key}' is already defined`);
+  }
+  Object.assign(page, table);
+}
 
 /**
  * Merges more page messages into the tables (e.g. the site shell's own file): { en: {...}, zh: {...} }.
@@ -25,16 +39,27 @@ const SENTENCE_GAP = { en: ' ', zh: '' };
 export function addMessages(tables) {
   for (const [language, table] of Object.entries(tables)) {
     if (!Object.hasOwn(LANGUAGES, language)) throw new RangeError(`addMessages: unknown language '${language}'`);
-    for (const key of Object.keys(table)) {
-      if (Object.hasOwn(LANGUAGES[language].page, key)) {
-        throw new RangeError(`addMessages: '${key}' is already defined`);
-      }
-    }
-    Object.assign(LANGUAGES[language].page, table);
+    merge(language, table);
   }
 }
-// The site shell's words (header, footer, page titles) live in their own files.
-addMessages({ en: siteEn, zh: siteZh });
+
+/** Loads language `language`'s tables (once); resolves when LANGUAGES[language] holds them. */
+export function loadLanguage(language) {
+  if (!Object.hasOwn(TABLES, language)) {
+    return Promise.reject(new RangeError(`loadLanguage: unknown language '${language}'`));
+  }
+  loading[language] ??= TABLES[language]().then(([{ default: words }, { default: site }]) => {
+    LANGUAGES[language].components = words.components;
+    merge(language, words.page);
+    merge(language, site);
+  });
+  return loading[language];
+}
+
+/** Whether `key` names a message (every language has the same keys: tests/node/i18n.test.js). */
+export function hasMessage(key) {
+  return Object.values(LANGUAGES).some((table) => Object.hasOwn(table.page, key));
+}
 
 const STORAGE_KEY = 'relpos-lang';
 const listeners = new Set();
@@ -53,6 +78,8 @@ function initialLanguage() {
 }
 
 let current = typeof location === 'undefined' ? 'en' : initialLanguage();
+let wanted = current;
+await loadLanguage(current);
 
 export function lang() {
   return current;
@@ -106,9 +133,19 @@ export function applyI18n(root = document) {
   }
 }
 
-/** Switches the language everywhere: page words, component words, <html lang>, title; persists it. */
-export function setLang(next, { persist = true } = {}) {
+/**
+ * Switches the language everywhere: page words, component words, <html lang>, title; persists it.
+ * Resolves once done (at once when the language's tables are here, else once they have arrived).
+ */
+export async function setLang(next, { persist = true } = {}) {
   if (!Object.hasOwn(LANGUAGES, next)) return;
+  wanted = next;
+  await loadLanguage(next);
+  // A switch made while this language's tables were loading wins.
+  if (wanted === next) applyLang(next, persist);
+}
+
+function applyLang(next, persist) {
   current = next;
   if (persist) {
     try {
@@ -120,6 +157,7 @@ export function setLang(next, { persist = true } = {}) {
   document.documentElement.lang = LANGUAGES[next].page['meta.htmlLang'];
   setMessages(LANGUAGES[next].components);
   applyI18n(document);
+  delete document.documentElement.dataset.words; // the page's own words are the reader's now (public/boot.js)
   const titleKey = document.documentElement.dataset.titleKey;
   if (titleKey) document.title = t(titleKey);
   for (const listener of listeners) listener(next);
@@ -143,5 +181,5 @@ export function initI18n() {
       select.value = l;
     });
   }
-  setLang(current, { persist: false });
+  applyLang(current, false);
 }

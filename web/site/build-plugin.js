@@ -8,6 +8,7 @@ import { basename, join, relative } from 'node:path';
 import en from '../i18n/en.js';
 import siteEn from '../i18n/site.en.js';
 import { chapterMarkup } from '../tutorial/outline.js';
+import { FIRST_FIGURE, FIRST_VIEW_STYLE, firstFigureMarkup, prefillWords } from './first-figure.js';
 import { page, PAGES, sourceOf } from './partials.js';
 
 const WORDS = { ...en.page, ...siteEn };
@@ -17,14 +18,53 @@ const PARTS = { chapter: chapterMarkup };
 /** The id of the page whose file is `filename` (null for any other HTML). */
 const pageOf = (filename) => Object.keys(PAGES).find((id) => sourceOf(id) === basename(filename ?? '')) ?? null;
 
-/** Page `id`'s document from its file's content `source`, as the site serves it (in English). */
-export function sitePage(id, source, { siteUrl = '' } = {}) {
+/**
+ * Page `id`'s document from its file's content `source`, as the site serves it (in English). The
+ * chapter's first screen — everything before its first numbered section — carries its words and
+ * the explorer's heatmap (web/site/first-figure.js), with `firstPicture` (firstPicture()) in it.
+ */
+export function sitePage(id, source, { siteUrl = '', firstPicture = null } = {}) {
   const own = source.replace(/^\s*<!--(?!rp:)[\s\S]*?-->\s*/, ''); // the file's opening comment is for its readers
-  const content = own.replace(/<!--rp:(\w+)-->/g, (marker, name) => {
+  let content = own.replace(/<!--rp:(\w+)-->/g, (marker, name) => {
     if (!Object.hasOwn(PARTS, name)) throw new Error(`relpos-site: ${sourceOf(id)} asks for unknown ${marker}`);
     return PARTS[name]();
   });
-  return page(id, content, WORDS, { siteUrl });
+  if (id === 'chapter') {
+    const explorer = '<div class="playground" id="explorer"></div>';
+    if (!content.includes(explorer)) throw new Error('relpos-site: the chapter has no explorer');
+    content = content.replace(
+      explorer,
+      `<div class="playground" id="explorer">${firstFigureMarkup(firstPicture)}</div>`,
+    );
+    const fold = content.search(/<section id="s211"/);
+    content = prefillWords(content.slice(0, fold), WORDS) + content.slice(fold);
+  }
+  const html = page(id, content, WORDS, { siteUrl });
+  return id === 'chapter' ? html.replace('</head>', `  ${FIRST_VIEW_STYLE}\n</head>`) : html;
+}
+
+let picture = null;
+
+/**
+ * The explorer's first frame as the core computes it (FIRST_FIGURE's heatmap, coloured by
+ * figure/colormap.js's rule as the element colours it, one pixel per cell), a PNG (pngjs, through
+ * bindings/figure.js) in a data: URL. Computed once per process, from the wasm core in dist/.
+ */
+export function firstPicture() {
+  picture ??= (async () => {
+    // Specifiers the config's bundler leaves alone: the core loads when a page is written, not
+    // when vite.config.js is read.
+    const from = (path) => import(/* @vite-ignore */ new URL(path, import.meta.url).href);
+    const { load } = await from('../../bindings/index.js');
+    const { encodePNG, viewFigure } = await from('../../bindings/figure.js');
+    const rp = await load({ models: false });
+    const { scheme, n, heads, head } = FIRST_FIGURE;
+    const { figure } = viewFigure(rp, { scheme, n, heads, head });
+    // No text chunks: the page needs the pixels only.
+    const png = encodePNG({ ...figure, title: '', meta: {} });
+    return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+  })();
+  return picture;
 }
 
 /** The page in `file` under web/ (index.html, lab.html, …) as the site serves it. */
@@ -101,9 +141,10 @@ export function relposSite({ siteUrl = '' } = {}) {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler(html, { filename }) {
+      async handler(html, { filename }) {
         const id = pageOf(filename);
-        return id ? sitePage(id, html, { siteUrl }) : html;
+        if (!id) return html;
+        return sitePage(id, html, { siteUrl, firstPicture: id === 'chapter' ? await firstPicture() : null });
       },
     },
     closeBundle() {
@@ -129,28 +170,29 @@ export function relposSite({ siteUrl = '' } = {}) {
         const wasm = file(/relpos\.simd-[^/]*\.wasm$/);
         const glue = file(/relpos\.simd-[^/]*\.js$/);
         const tags = [];
-        if (wasm) {
-          tags.push({ rel: 'preload', href: base + wasm, as: 'fetch', type: 'application/wasm', crossorigin: '' });
-        }
+        // data-compile: public/boot.js compiles it from its first byte.
+        const compiled = { rel: 'preload', as: 'fetch', type: 'application/wasm', crossorigin: '', 'data-compile': '' };
+        if (wasm) tags.push({ ...compiled, href: base + wasm });
+        // The relaxed build's side module, which load() fetches beside the core where the engine
+        // runs it (4 KB; bindings/loading.js compiles it from its bytes).
+        const relaxed = file(/relpos-fused\.relaxed-[^/]*\.wasm$/);
+        if (relaxed) tags.push({ rel: 'preload', href: base + relaxed, as: 'fetch', crossorigin: '' });
         if (glue) tags.push({ rel: 'modulepreload', href: base + glue, crossorigin: '' });
+        // The stylesheet, which the first paint waits for, is asked for with the wasm, not after the
+        // blocking boot.js and the module hints (the build writes its <link> last in <head>).
+        const css = html.match(/<link rel="stylesheet"[^>]*href="([^"]+\.css)"/)?.[1];
+        if (css) tags.push({ rel: 'preload', href: css, as: 'style', crossorigin: '' });
         if (MODELS_AT_ONCE.has(pageOf(filename))) {
           const modelsWasm = file(/relpos-models-[^/]*\.wasm$/);
           const modelsGlue = file(/relpos-models-[^/]*\.js$/);
-          if (modelsWasm) {
-            tags.push({
-              rel: 'preload',
-              href: base + modelsWasm,
-              as: 'fetch',
-              type: 'application/wasm',
-              crossorigin: '',
-            });
-          }
+          if (modelsWasm) tags.push({ ...compiled, href: base + modelsWasm });
           if (modelsGlue) tags.push({ rel: 'modulepreload', href: base + modelsGlue, crossorigin: '' });
         }
-        // The chapter's entry imports chapter.js dynamically (so the core starts first); its chunk
-        // and static imports are asked for at once too, not after the entry has run.
+        // The chapter's entry imports <relpos-heatmap>'s module once it has started load(): its chunks
+        // are asked for at once too. It imports chapter.js once its first heatmap has drawn
+        // (web/tutorial/main.js): those modules are not asked for before, so they leave the wire to the core.
         if (pageOf(filename) === 'chapter') {
-          for (const name of staticClosure(bundle, /\/web\/tutorial\/chapter\.js$/)) {
+          for (const name of staticClosure(bundle, /\/web\/components\/relpos-heatmap\.js$/)) {
             if (!html.includes(name)) tags.push({ rel: 'modulepreload', href: base + name, crossorigin: '' });
           }
         }
@@ -158,7 +200,11 @@ export function relposSite({ siteUrl = '' } = {}) {
         // its hint goes first in <head>, ahead of the blocking boot.js and the module hints.
         return {
           html,
-          tags: tags.map((attrs) => ({ tag: 'link', attrs, injectTo: attrs.as === 'fetch' ? 'head-prepend' : 'head' })),
+          tags: tags.map((attrs) => ({
+            tag: 'link',
+            attrs,
+            injectTo: attrs.as === 'fetch' || attrs.as === 'style' ? 'head-prepend' : 'head',
+          })),
         };
       },
     },

@@ -1,7 +1,7 @@
 // Controls of the design system beyond ui.js's slider / select / checkbox: segmented buttons for a
 // small set of choices and the scheme picker that groups schemes by family. Styles:
 // web/styles/controls.css. Words come from the message files (data-i18n keys).
-import { LANGUAGES, t } from '../i18n/index.js';
+import { hasMessage, t } from '../i18n/index.js';
 import { el, nextId, select, words } from '../tutorial/ui.js';
 
 /**
@@ -23,7 +23,7 @@ export function segmented({ key, options, value, name, id }) {
     const text = option.key
       ? el('span', { dataset: { i18n: option.key } })
       : el('span', { textContent: option.text ?? option.value });
-    if (option.key && Object.hasOwn(LANGUAGES.en.page, option.key)) text.textContent = t(option.key);
+    if (option.key && hasMessage(option.key)) text.textContent = t(option.key);
     strip.append(el('label', {}, radio, text));
   }
   const radios = () => [...strip.querySelectorAll('input')];

@@ -123,7 +123,10 @@ export function header(id, words) {
   </header>`;
 }
 
-/** The footer (with the shell's script) of page `id`. */
+/**
+ * The footer (with the shell's script) of page `id`. The chapter's own entry imports the shell once
+ * its first heatmap has drawn (web/tutorial/main.js): its words wait for that, not the figure.
+ */
 export function footer(id, words) {
   const links = ['chapter', 'playground', 'lab']
     .map(
@@ -139,8 +142,7 @@ export function footer(id, words) {
       </nav>
       <span id="build" class="rp-build"></span>
     </div>
-  </footer>
-  <script type="module" src="./site/shell.js"></script>`;
+  </footer>${id === 'chapter' ? '' : '\n  <script type="module" src="./site/shell.js"></script>'}`;
 }
 
 /**

@@ -94,17 +94,26 @@ function defineCurveAfter(map) {
   map.addEventListener('relpos-error', define, { once: true });
 }
 
-/** The pane's figures: its heatmap (with the caption of its last render) and its curve. */
-function paneFigures(id, scheme) {
-  const map = el('relpos-heatmap', { id: `${id}map` });
-  map.setAttribute('scheme', scheme);
-  map.setAttribute('n', '64');
-  map.setAttribute('heads', '8');
+/**
+ * The pane's figures: its heatmap (with the caption of its last render, in their <figure>) and its
+ * curve. The chapter's page carries its explorer's heatmap already (web/site/first-figure.js writes
+ * it at build time, so it draws before the pane's code arrives): the pane takes that one over.
+ */
+function paneFigures(root, id, scheme) {
+  const given = root.querySelector(`#${id}map`);
+  const map = given ?? el('relpos-heatmap', { id: `${id}map` });
+  if (!given) {
+    map.setAttribute('scheme', scheme);
+    map.setAttribute('n', '64');
+    map.setAttribute('heads', '8');
+  }
   const curve = el('relpos-curve', { id: `${id}curve` });
   for (const [k, v] of Object.entries({ kind: 'profile', scheme, n: '64', heads: '8' })) curve.setAttribute(k, v);
-  const caption = el('figcaption', { id: `${id}caption`, attrs: { 'aria-live': 'off' } });
+  const caption =
+    root.querySelector(`#${id}caption`) ?? el('figcaption', { id: `${id}caption`, attrs: { 'aria-live': 'off' } });
+  const figure = given?.closest('figure') ?? el('figure', { className: 'pane-map' }, map, caption);
   defineCurveAfter(map);
-  return { map, curve, caption };
+  return { map, curve, caption, figure };
 }
 
 /**
@@ -128,7 +137,7 @@ function fillPickers($, rp, drawable, presets) {
 }
 
 /** A preset's name and its scheme's, in the page's language. */
-const presetText = (p) => `${p.name}（${t(`scheme.${p.scheme}`)}）`;
+const presetText = (p) => t('pane.preset.option', { name: p.name, scheme: t(`scheme.${p.scheme}`) });
 
 /** Puts the page's language on a parameter's label, tooltip and options (scheme-words.js). */
 function localizeParam(label, info, name) {
@@ -223,9 +232,14 @@ function setAttributes(element, attributes) {
   }
 }
 
-/** The heatmap's attributes for the pane's settings `s`. */
+/**
+ * The heatmap's attributes for the pane's settings `s`. The renderer is the element's default
+ * (WebGL2 where there is one): the chapter's first frame alone is drawn in 2D, the same pixels with
+ * no WebGL context to start (web/site/first-figure.js, tests/browser/prerender.test.js).
+ */
 function mapAttributes(info, params, s) {
   return {
+    renderer: null,
     scheme: info.id,
     view: s.view,
     n: s.n,
@@ -274,13 +288,12 @@ class ExplorerPane {
     Object.assign(this, { rp, root, id, key, presets, onChange, defaultScheme: scheme });
     this.drawable = rp.schemes.filter((s) => s.calls.includes('bias') || s.calls.includes('scores'));
     this.form = paneForm(id, { title, presets });
-    const { map, curve, caption } = paneFigures(id, scheme);
+    const { map, curve, caption, figure } = paneFigures(root, id, scheme);
     Object.assign(this, { map, curve, caption });
-    root.append(
-      this.form,
-      el('figure', { className: 'pane-map' }, map, caption),
-      el('figure', { className: 'curve' }, curve),
-    );
+    // A heatmap already in the page stays where it is (moving it would disconnect it).
+    if (!figure.isConnected) root.append(figure);
+    figure.before(this.form);
+    figure.after(el('figure', { className: 'curve' }, curve));
     this.schemeSelect = this.$('scheme');
     this.viewSelect = this.$('view');
     this.fieldset = this.$('scheme-params');

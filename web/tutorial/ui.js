@@ -4,7 +4,7 @@
 import { colormapCss } from '../../figure/colormap.js';
 import { renderHeatmap } from '../components/render-heatmap.js';
 import { formatTick, integerTicks, niceTicks } from '../../figure/ticks.js';
-import { applyI18n, lang, LANGUAGES, onLang, t } from '../i18n/index.js';
+import { applyI18n, hasMessage, lang, onLang, t } from '../i18n/index.js';
 import { fmt } from './format.js';
 
 let uid = 0;
@@ -37,7 +37,7 @@ export function setWords(span, values) {
 /** The unit after a slider's value: a message key (translated) or a symbol shown as is ("°", "×"). */
 function unitLabel(unit) {
   if (unit == null || unit === '') return null;
-  if (Object.hasOwn(LANGUAGES.en.page, unit)) return el('span', { className: 'rp-unit', dataset: { i18n: unit } });
+  if (hasMessage(unit)) return el('span', { className: 'rp-unit', dataset: { i18n: unit } });
   return el('span', { className: 'rp-unit', textContent: unit });
 }
 

@@ -4,7 +4,7 @@
 import { ROTARY_TABLE, summaryRow, summarySchemes, tablePreset } from '../verdicts.js';
 import { controls, figure, live } from '../demo.js';
 import { fmt } from '../format.js';
-import { LANGUAGES, t } from '../../i18n/index.js';
+import { hasMessage, t } from '../../i18n/index.js';
 import { el, labelCells, localize, slider, words } from '../ui.js';
 
 const COLUMNS = ['invariant', 'decays', 'bounded', 'psd', 'cpd', 'extrapolates'];
@@ -63,7 +63,7 @@ function verdictCells(rp, row, L) {
 /** What the literature reports on extrapolation for the scheme (docs/chapter.md lists the sources). */
 function literatureCell(info) {
   const key = `s219.lit.${info.id}`;
-  return el('td', { className: 'literature' }, words(Object.hasOwn(LANGUAGES.en.page, key) ? key : 's219.lit.none'));
+  return el('td', { className: 'literature' }, words(hasMessage(key) ? key : 's219.lit.none'));
 }
 
 /** A scheme's row: its names, its verdicts (or why it has none) and a link to it in the playground. */
