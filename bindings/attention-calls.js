@@ -3,7 +3,7 @@
 // the caller gives `workers`. `ctx` is an instance's { core, memory, bounded }.
 import { isPlainObject, normaliseOptions, requireOptionsObject, requireSchemeId } from './convert.js';
 import { attentionOptions, attentionResult } from './attention-options.js';
-import { forCore } from './heap-tensor.js';
+import { forCore, refuseHeapOut } from './heap-tensor.js';
 import { runJob } from './jobs.js';
 import { pooledAttention, pooledMap } from './pooled.js';
 import { unwrap } from './errors.js';
@@ -15,6 +15,7 @@ import { unwrap } from './errors.js';
 export function attention({ core, memory, bounded }, options) {
   const where = 'relpos.attention';
   const { scheme, merged, view, out, shapes } = attentionOptions(where, options);
+  refuseHeapOut(where, out, memory);
   const given = forCore(where, merged, core, memory);
   core.releaseView();
   const result = view
@@ -31,6 +32,7 @@ export async function attentionAsync({ core, memory }, options) {
   const checked = attentionOptions(where, rest);
   const { scheme, merged, view, out, shapes } = checked;
   if (view) throw new TypeError(`${where}: view is not available for a job (its result outlives the call)`);
+  refuseHeapOut(where, out, memory);
   // rp.alloc tensors are this instance's, checked now; their values are read when the call is
   // made (a job copies them as it starts, a pool's workers are sent copies), so the caller may
   // free or refill them while it runs.

@@ -1,5 +1,5 @@
 // rp.attention's options as the core reads them (docs/api.md, "Attention"): a layer group's
-// settings, q / k / v in the caller's axes, masks read as PyTorch reads them, and the result put back
+// settings, q / k / v in the caller's axes, masks broadcast as PyTorch's SDPA broadcasts them, and the result put back
 // into the caller's axes with the core's notes. Shared by the instance (index.js) and the worker
 // client's pool (worker-client.js), so a pooled call reads its inputs exactly as a one-thread call.
 import {
@@ -14,6 +14,7 @@ import {
 } from './convert.js';
 import { IN_PLACE } from './heap-tensor.js';
 import { fromRows, readAttentionAxes } from './axes.js';
+import { LAYER_OPTIONS, SCHEME_PARAMS_NAMED_LIKE_OPTIONS } from './option-table.js';
 
 // With axes 'bhnd' or 'nhd' q, k, v are rearranged in JS into the core's layout, so an rp.alloc
 // tensor there is copied like any other; B and P are read in place whatever the axes.
@@ -30,7 +31,7 @@ export function attentionOptions(where, options, cached) {
   const { scheme, params = {}, ...rest } = layer === undefined ? own : withLayer(where, layer, own);
   if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
   requireOptionsObject(where, 'params', params);
-  const { view = false, out, mask, maskKind, axes, temperatureTuning, ...given } = { ...rest, ...params };
+  const { view = false, out, mask, maskKind, axes, temperatureTuning, ...given } = withParams(scheme, rest, params);
   if (typeof view !== 'boolean') throw new TypeError(`${where}: view must be a boolean, got ${typeof view}`);
   if (out !== undefined && !(out instanceof Float32Array)) {
     throw new TypeError(`${where}: out must be a Float32Array, got ${out?.constructor?.name ?? typeof out}`);
@@ -48,26 +49,32 @@ export function attentionOptions(where, options, cached) {
   }
   if (merged.v) requireTensor(where, 'v', merged.v, '[m, heads*dv]');
   const m = cached ? cached.m : merged.k.shape[merged.k.shape.length - 2];
-  if (mask !== undefined) Object.assign(merged, keyPadding(where, toMask(where, mask, maskKind), merged, m));
-  else if (maskKind !== undefined) merged.maskKind = maskKind; // the core says it needs a mask
+  if (mask !== undefined) {
+    const read = keyPadding(where, toMask(where, mask, maskKind), merged, m);
+    Object.assign(merged, { ...read, mask: sdpaBroadcast(read.mask, merged.q.shape) });
+  } else if (maskKind !== undefined) merged.maskKind = maskKind; // the core says it needs a mask
   return { scheme, merged, view, out, shapes };
 }
 
+// The call's options with the scheme's parameters: params win over the same names, except a
+// parameter the scheme names like an rp.attention option of another meaning (sin-freq's alpha beside
+// mixed mode's alpha; option-table.js): there the option keeps its name and goes to the core as
+// "call.<name>" (callValueKey in src/relpos/ops/operations.hpp), the parameter comes from params
+// only. A pooled part read again (pool.js) already has its "call.<name>" and keeps it.
+function withParams(scheme, rest, params) {
+  const merged = { ...rest, ...params };
+  for (const [name, ids] of Object.entries(SCHEME_PARAMS_NAMED_LIKE_OPTIONS)) {
+    if (!ids.includes(scheme) || `call.${name}` in rest) continue;
+    delete merged[name];
+    if (rest[name] !== undefined) merged[`call.${name}`] = rest[name];
+    if (params[name] !== undefined) merged[name] = params[name];
+  }
+  return merged;
+}
+
 // The settings a layer group (rp.fromConfig(…).groups, rp.presets[…].groups) runs with, under the
-// caller's options; an option the caller gives that the layer sets differently is refused.
-const LAYER_OPTIONS = [
-  'scheme',
-  'params',
-  'heads',
-  'kvHeads',
-  'valueHeadDim',
-  'causal',
-  'scale',
-  'slidingWindow',
-  'attentionChunkSize',
-  'softcap',
-  'temperatureTuning',
-];
+// caller's options; an option the caller gives that the layer sets differently is refused. The
+// layer's valueHeadDim applies to a v only (the core refuses valueHeadDim without v).
 function withLayer(where, layer, options) {
   if (!isPlainObject(layer) || typeof layer.scheme !== 'string' || !isPlainObject(layer.params)) {
     throw new TypeError(
@@ -97,7 +104,9 @@ function withLayer(where, layer, options) {
       );
     }
   }
-  return { ...set, ...rest, params: { ...set.params, ...params } };
+  const { valueHeadDim: _width, ...withoutWidth } = set;
+  const applied = rest.v === undefined ? withoutWidth : set;
+  return { ...applied, ...rest, params: { ...set.params, ...params } };
 }
 
 // temperatureTuning { floorScale, attnScale } as the core's two numbers [floorScale, attnScale]
@@ -136,6 +145,18 @@ function keyPadding(where, { mask, maskKind }, merged, m) {
     );
   }
   return { mask: { shape: [batch, 1, 1, m], data: mask.data }, maskKind };
+}
+
+// PyTorch's broadcast masks read as scaled_dot_product_attention broadcasts them against the
+// weights [batch?, heads, n, m] (docs/attention.md, "Masks"): a leading extent of 1 on a 4-D mask
+// is every sequence's ([1, h, n, m] → [h, n, m] when the queries are not one batch of 1), and a
+// leading 1 on a 3-D one every head's ([1, n, m] → [n, m]); the core reads the rest.
+function sdpaBroadcast(mask, qShape) {
+  let shape = mask.shape;
+  const batch = qShape.length === 3 ? qShape[0] : undefined;
+  if (shape.length === 4 && shape[0] === 1 && batch !== 1) shape = shape.slice(1);
+  if (shape.length === 3 && shape[0] === 1) shape = shape.slice(1);
+  return shape === mask.shape ? mask : { shape, data: mask.data };
 }
 
 export function attentionResult(result, shapes) {

@@ -168,3 +168,16 @@ export function allocTensor(core, memory, shape) {
   }
   return new HeapTensor(core, memory, address, shape, count);
 }
+
+/**
+ * An `out` array over the wasm heap (an rp.alloc tensor's data, a view result) would be written by
+ * the call while the call's own memory moves under it (the heap may grow and detach it): refused,
+ * naming the call and the option, before anything is allocated.
+ */
+export function refuseHeapOut(where, out, memory) {
+  if (out !== undefined && out !== null && out.buffer === memory.buffer) {
+    throw new TypeError(
+      `${where}: out views the wasm heap (an rp.alloc tensor's data or a view result); pass a Float32Array of your own`,
+    );
+  }
+}

@@ -12,6 +12,7 @@ import type {
   EncodingSchemeId,
   FrequenciesOptions,
   FrequenciesSchemeId,
+  KvCacheStepOptions,
   RotateOptions,
   SchemeId,
   SchemeParamsById,
@@ -210,6 +211,8 @@ export interface LayerGroup {
   /** Query heads, key/value heads and the softmax scale of the model (scale: when not 1/√headDim). */
   heads?: number;
   kvHeads?: number;
+  /** The query/key head width (the d of q and k per head; rp.kvCache({ layer }) takes it). */
+  headDim?: number;
   /** DeepSeek: the value head width (v_head_dim) when it differs from the query/key head width params.d; v is then [m, kvHeads·valueHeadDim]. */
   valueHeadDim?: number;
   scale?: number;
@@ -265,7 +268,14 @@ export interface KvCache {
   /** Appends rows of k [rows, kvHeads·d] and v [rows, kvHeads·dv]; returns the new length. */
   append(k: TensorLike, v: TensorLike): number;
   /** rp.attention with q [n, heads·d] over every cached key (query i at length − n + i unless queryOffset says). */
-  attention(q: TensorLike | HeapTensor, options?: Record<string, unknown>): AttentionResult;
+  attention<Id extends string = never>(
+    q: TensorLike | HeapTensor,
+    options: KvCacheStepOptions<Id> & { scheme?: Id; weights: false },
+  ): AttentionOutput;
+  attention<Id extends string = never>(
+    q: TensorLike | HeapTensor,
+    options?: KvCacheStepOptions<Id> & { scheme?: Id },
+  ): AttentionResult;
   free(): void;
 }
 
@@ -401,7 +411,8 @@ export interface Relpos {
    * layer's valueHeadDim (DeepSeek), else d.
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
-  kvCache(options: { heads?: number; kvHeads?: number; d: number; dv?: number; layer?: LayerGroup }): KvCache;
+  kvCache(options: { layer: LayerGroup; heads?: number; kvHeads?: number; d?: number; dv?: number }): KvCache;
+  kvCache(options: { heads: number; kvHeads?: number; d: number; dv?: number; layer?: undefined }): KvCache;
 
   /**
    * A tensor of `shape` (1 to 4 extents) in this instance's wasm heap for the caller to fill in place:

@@ -25,6 +25,7 @@ import {
   memoryOf,
   modelsModule,
   modelsState,
+  readConfig,
   withFusedKernels,
 } from './loading.js';
 import { schemeCall } from './scheme-calls.js';
@@ -191,20 +192,7 @@ class Relpos {
    * The core parses it as hostile input: depth, size, types and prototype keys are checked there.
    */
   fromConfig(configJson) {
-    const where = 'relpos.fromConfig';
-    const models = modelsModule(where);
-    let text = configJson;
-    if (typeof configJson !== 'string') {
-      if (configJson === null || typeof configJson !== 'object' || Array.isArray(configJson)) {
-        throw new TypeError(`${where}: configJson must be a config.json object or its JSON text`);
-      }
-      try {
-        text = JSON.stringify(configJson);
-      } catch (error) {
-        throw new TypeError(`${where}: configJson must be plain JSON data (${error.message})`, { cause: error });
-      }
-    }
-    return parseJson(unwrap(models.fromConfigJson(text)));
+    return readConfig(configJson);
   }
 
   /**

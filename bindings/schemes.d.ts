@@ -880,7 +880,7 @@ export interface AttentionCallOptions {
   mask?: AttentionMask;
   /** boolean: nonzero keeps; additive: added (default 'boolean') */
   maskKind?: 'boolean' | 'additive';
-  /** one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss) */
+  /** one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss); -Infinity: none for that head */
   sinks?: TensorLike;
   /** logits become softcap * tanh(logit / softcap) after scaling (Gemma-2) (> 0, ≤ 1000000000000) */
   softcap?: number;
@@ -894,6 +894,14 @@ export interface AttentionCallOptions {
   keyPositions?: TensorLike;
   /** the head width of v when it differs from q's and k's: v is [m, kvHeads * valueHeadDim] (DeepSeek's v_head_dim) (integer, ≥ 1, ≤ 65536) */
   valueHeadDim?: number;
+  /** q and k arrive rotated by the rotary scheme (Hugging Face's attention interface): the rotation is not applied again (default false) */
+  rotated?: boolean;
+  /** a query row that sees no key: zeros, or weights 1/m on every key (Hugging Face's eager attention) (default 'zeros') */
+  fullyMaskedRows?: 'zeros' | 'uniform';
+  /** with causal: query i sees keys up to i + queryOffset, or up to i (PyTorch SDPA's is_causal); the window and chunk move with it (default 'bottomRight') */
+  causalAlign?: 'bottomRight' | 'topLeft';
+  /** query rows [first, end) to compute, each as in the whole call (first a multiple of 4, end too or n); the result holds those rows (a pool's parts: docs/workers.md) */
+  queryRows?: TensorLike;
   /** return views into the wasm heap, valid until the next call (default false) */
   view?: boolean;
   /** bnd: [batch?, n, heads*d]; bhnd: [batch, heads, n, d] (PyTorch); nhd: [n, heads, d] (default 'bnd') */
@@ -912,7 +920,7 @@ export type AttentionOptionsFor<Id extends AttentionSchemeId> = Omit<AttentionCa
 /** The options of rp.attention without a scheme (a given B or P, or content only). */
 export type AttentionPlainOptions = AttentionCallOptions & { scheme?: undefined; params?: Record<string, never> };
 
-/** The options of rp.attention with a scheme: its parameters stand beside the call's options or in `params` (which wins). */
+/** The options of rp.attention with a scheme: its parameters stand beside the call's options or in `params` (which wins; a parameter named like one of the call's options of another meaning goes in `params`). */
 export type AttentionSchemeOptions<Id extends AttentionSchemeId> = AttentionOptionsFor<Id> & {
   scheme: Id;
   params?: SchemeParamsById[Id];
@@ -922,11 +930,23 @@ export type AttentionSchemeOptions<Id extends AttentionSchemeId> = AttentionOpti
 export type AttentionOptions =
   AttentionPlainOptions | { [Id in AttentionSchemeId]: AttentionSchemeOptions<Id> }[AttentionSchemeId];
 
+/**
+ * The options of rp.attention for a scheme typed as a union of ids — a layer group's or a reading's
+ * `scheme` with its `params` (rp.attention({ scheme: g.scheme, params: g.params, q, k })): the
+ * parameters under `params`, checked by the core.
+ */
+export type AttentionGroupOptions<Id extends string> = AttentionCallOptions & { scheme: Id; params?: SchemeParams };
+
 /** The options rp.attention takes for a scheme of type Id (a plain string: the loose form). */
 export type AttentionOptionsOf<Id extends string> = [Id] extends [never]
   ? AttentionPlainOptions
-  : Id extends AttentionSchemeId
-    ? AttentionSchemeOptions<Id>
-    : string extends Id
-      ? AttentionCallOptions & { scheme: string; params?: SchemeParams; [name: string]: unknown }
-      : never;
+  : [IsUnion<Id>] extends [true]
+    ? AttentionGroupOptions<Id>
+    : Id extends AttentionSchemeId
+      ? AttentionSchemeOptions<Id>
+      : string extends Id
+        ? AttentionCallOptions & { scheme: string; params?: SchemeParams; [name: string]: unknown }
+        : never;
+
+/** The options of a KV cache step (cache.attention(q, options)): rp.attention's but q (its first argument) and those the cache holds (k, v, axes). */
+export type KvCacheStepOptions<Id extends string = never> = Omit<AttentionOptionsOf<Id>, 'q' | 'k' | 'v' | 'axes'>;

@@ -13,6 +13,7 @@
 
 import { attentionOptions } from './attention-options.js';
 import { heapTensorIn } from './heap-tensor.js';
+import { NOT_THROUGH_WORKER } from './option-table.js';
 import { Connection, Pool, poolSize, splitAttention, splitMap, splitTrain } from './pool.js';
 
 const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
@@ -55,6 +56,18 @@ const SPLIT = {
   },
 };
 
+// An rp.attention option the worker cannot carry (option-table.js: the page's own `out` would stay
+// unfilled — the worker fills a copy — and `view` would view the worker's heap): an error naming it.
+function notCarried(method, options) {
+  if (method !== 'attention' && method !== 'attentionAsync') return null;
+  if (options === null || typeof options !== 'object') return null;
+  const name = NOT_THROUGH_WORKER.find((n) => options[n] !== undefined);
+  if (name === undefined) return null;
+  return new TypeError(
+    `relpos.${method}: ${name} is not available through relpos/worker (${name === 'out' ? 'the worker would fill a copy, not your array' : "views would be into the worker's heap"}); leave it out and read the result's data`,
+  );
+}
+
 /** The `workers` a split call asks for, or undefined (then the call goes to the one worker). */
 function workersOf(method, args) {
   if (!(method in SPLIT)) return undefined;
@@ -96,7 +109,7 @@ export function createRelposWorker(url) {
         ),
       );
     }
-    const foreign = heapTensorIn(`relpos.${method}`, rawArgs);
+    const foreign = heapTensorIn(`relpos.${method}`, rawArgs) ?? notCarried(method, rawArgs[0]);
     if (foreign) return Promise.reject(foreign);
     const workers = workersOf(method, rawArgs);
     if (workers !== undefined) {

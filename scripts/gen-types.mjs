@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 
 export const TARGET = fileURLToPath(new URL('../bindings/schemes.d.ts', import.meta.url));
+// The JS side of the core's description of rp.attention's options (OpOption::roles).
+export const TABLE_TARGET = fileURLToPath(new URL('../bindings/option-table.js', import.meta.url));
 
 // 'rope-llama3' → 'RopeLlama3', 't5' → 'T5'.
 const typeName = (id) =>
@@ -76,6 +78,49 @@ function property(name, info, required = false, jsTypes = {}) {
   const doc = `${info.doc ?? ''}${inPlace}${range(info)}`.replaceAll('*/', '*\\/');
   const type = jsTypes[name] ?? (info.inPlace ? 'TensorLike | HeapTensor' : tsType(info, 'SchemeParams'));
   return `  /** ${doc} */\n  ${key(name)}${required ? '' : '?'}: ${type};\n`;
+}
+
+/** A KV cache step's options: rp.attention's, but those the cache holds (rp.operations: kvCache 'held'). */
+function kvCacheStepType(attention) {
+  const held = attention.options.filter((o) => o.kvCache === 'held').map((o) => o.name);
+  return `
+/** The options of a KV cache step (cache.attention(q, options)): rp.attention's but q (its first argument) and those the cache holds (${held.join(', ')}). */
+export type KvCacheStepOptions<Id extends string = never> = Omit<AttentionOptionsOf<Id>, ${literals(['q', ...held])}>;
+`;
+}
+
+/** rp.attention's option types: a discriminated union on `scheme`, the scheme's parameters beside the call's options or in `params`. */
+function attentionTypes(attention) {
+  return `/** The options of rp.attention without a scheme (a given B or P, or content only). */
+export type AttentionPlainOptions = AttentionCallOptions & { scheme?: undefined; params?: Record<string, never> };
+
+/** The options of rp.attention with a scheme: its parameters stand beside the call's options or in \`params\` (which wins; a parameter named like one of the call's options of another meaning goes in \`params\`). */
+export type AttentionSchemeOptions<Id extends AttentionSchemeId> = AttentionOptionsFor<Id> & {
+  scheme: Id;
+  params?: SchemeParamsById[Id];
+};
+
+/** The options of rp.attention: a discriminated union on \`scheme\`. */
+export type AttentionOptions = AttentionPlainOptions | { [Id in AttentionSchemeId]: AttentionSchemeOptions<Id> }[AttentionSchemeId];
+
+/**
+ * The options of rp.attention for a scheme typed as a union of ids — a layer group's or a reading's
+ * \`scheme\` with its \`params\` (rp.attention({ scheme: g.scheme, params: g.params, q, k })): the
+ * parameters under \`params\`, checked by the core.
+ */
+export type AttentionGroupOptions<Id extends string> = AttentionCallOptions & { scheme: Id; params?: SchemeParams };
+
+/** The options rp.attention takes for a scheme of type Id (a plain string: the loose form). */
+export type AttentionOptionsOf<Id extends string> = [Id] extends [never]
+  ? AttentionPlainOptions
+  : [IsUnion<Id>] extends [true]
+    ? AttentionGroupOptions<Id>
+  : Id extends AttentionSchemeId
+    ? AttentionSchemeOptions<Id>
+    : string extends Id
+      ? AttentionCallOptions & { scheme: string; params?: SchemeParams; [name: string]: unknown }
+      : never;
+${kvCacheStepType(attention)}`;
 }
 
 /** The text of bindings/schemes.d.ts for this catalogue and operation table. */
@@ -155,52 +200,128 @@ export type CheckedId<Id extends string, Offering extends string> = string exten
   // attention: a discriminated union on `scheme`, the scheme's parameters beside the call's options
   // or in `params`.
   const attention = operations.find((o) => o.name === 'attention');
-  if (attention) {
-    out += `/** The options of rp.attention without a scheme (a given B or P, or content only). */
-export type AttentionPlainOptions = AttentionCallOptions & { scheme?: undefined; params?: Record<string, never> };
-
-/** The options of rp.attention with a scheme: its parameters stand beside the call's options or in \`params\` (which wins). */
-export type AttentionSchemeOptions<Id extends AttentionSchemeId> = AttentionOptionsFor<Id> & {
-  scheme: Id;
-  params?: SchemeParamsById[Id];
-};
-
-/** The options of rp.attention: a discriminated union on \`scheme\`. */
-export type AttentionOptions = AttentionPlainOptions | { [Id in AttentionSchemeId]: AttentionSchemeOptions<Id> }[AttentionSchemeId];
-
-/** The options rp.attention takes for a scheme of type Id (a plain string: the loose form). */
-export type AttentionOptionsOf<Id extends string> = [Id] extends [never]
-  ? AttentionPlainOptions
-  : Id extends AttentionSchemeId
-    ? AttentionSchemeOptions<Id>
-    : string extends Id
-      ? AttentionCallOptions & { scheme: string; params?: SchemeParams; [name: string]: unknown }
-      : never;
-`;
-  }
+  if (attention) out += attentionTypes(attention);
   const config = JSON.parse(readFileSync(new URL('../.prettierrc.json', import.meta.url), 'utf8'));
   return prettier.format(out, { ...config, parser: 'typescript' });
+}
+
+/**
+ * The text of bindings/option-table.js: rp.attention's options as the core describes them
+ * (rp.operations: type, what a layer sets, what is indexed by query row, how the KV cache, the
+ * worker and the pool take each), the lists the JS entry reads from it, and the scheme parameters
+ * named like an option of another meaning (rp.schemes), which rp.attention takes under `params`.
+ */
+export async function generateTable(schemes, operations) {
+  const attention = operations.find((o) => o.name === 'attention');
+  const roles = Object.fromEntries(
+    attention.options.map((o) => [
+      o.name,
+      {
+        type: o.type,
+        layer: o.layer,
+        queryRows: o.queryRows,
+        kvCache: o.kvCache,
+        worker: o.worker,
+        pool: o.pool,
+        sameInSchemes: o.sameInSchemes,
+      },
+    ]),
+  );
+  const named = {};
+  for (const o of attention.options) {
+    if (o.check === 'binding' || o.sameInSchemes) continue;
+    const ids = schemes.filter((s) => s.params[o.name]?.affects.includes('attention')).map((s) => s.id);
+    if (ids.length) named[o.name] = ids;
+  }
+  const list = (keep) => JSON.stringify(Object.keys(roles).filter((name) => keep(roles[name])));
+  const out = `// Generated by scripts/gen-types.mjs from rp.operations and rp.schemes (the core's description of
+// rp.attention's options, src/relpos/ops/operations.cpp: OpOption::roles): do not edit. \`npm run types\`
+// regenerates it; tests/node/option-description.test.js fails when it is not what the core describes.
+
+/**
+ * rp.attention's options: { type, layer, queryRows, kvCache: 'step' | 'held' | 'shape', worker, pool,
+ * sameInSchemes } (docs/attention.md, "The options and where they are taken").
+ */
+export const ATTENTION_OPTIONS = JSON.parse('${JSON.stringify(roles)}');
+
+/** The options a layer group sets (rp.attention({ layer }), rp.kvCache({ layer })). */
+export const LAYER_OPTIONS = ${list((o) => o.layer)};
+/** The options indexed by query row: a part of the rows takes its rows of them. */
+export const QUERY_ROW_OPTIONS = ${list((o) => o.queryRows)};
+/** What a KV cache holds: a step naming them is refused. */
+export const KV_CACHE_HELD = ${list((o) => o.kvCache === 'held')};
+/** What a KV cache's shape fixes: a step may repeat the cache's value only. */
+export const KV_CACHE_SHAPE = ${list((o) => o.kvCache === 'shape')};
+/** What relpos/worker cannot carry (the page's own array, views into a heap). */
+export const NOT_THROUGH_WORKER = ${list((o) => !o.worker)};
+/** What a call split over workers does not take. */
+export const NOT_POOLED = ${list((o) => !o.pool)};
+/**
+ * Scheme parameters named like an rp.attention option of another meaning, with the schemes that have
+ * them: for those schemes the option keeps its meaning and the parameter goes under \`params\`.
+ */
+export const SCHEME_PARAMS_NAMED_LIKE_OPTIONS = ${JSON.stringify(named)};
+`;
+  const config = JSON.parse(readFileSync(new URL('../.prettierrc.json', import.meta.url), 'utf8'));
+  return prettier.format(out, { ...config, parser: 'babel' });
+}
+
+const DOCS_TARGET = fileURLToPath(new URL('../docs/attention.md', import.meta.url));
+const DOCS_BEGIN = '<!-- attention-options: generated by scripts/gen-types.mjs from rp.operations -->';
+const DOCS_END = '<!-- /attention-options -->';
+
+/** The option table of docs/attention.md, from the core's description (rp.operations). */
+export function attentionOptionsTable(operations) {
+  const attention = operations.find((o) => o.name === 'attention');
+  const yes = (flag) => (flag ? 'yes' : '—');
+  const cache = { step: 'each step', held: 'the cache’s own', shape: 'the cache’s value only' };
+  const rows = attention.options.map(
+    (o) =>
+      `| \`${o.name}\` | ${o.type} | ${yes(o.layer)} | ${yes(o.queryRows)} | ${cache[o.kvCache]} | ${yes(o.worker)} | ${yes(o.pool)} |`,
+  );
+  return [
+    DOCS_BEGIN,
+    '| option | type | a layer sets it | by query row | KV cache step | through relpos/worker | pooled (`workers`) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+    DOCS_END,
+  ].join('\n');
+}
+
+// docs/attention.md with its option table regenerated (between DOCS_BEGIN and DOCS_END).
+function docsWithTable(operations) {
+  const text = readFileSync(DOCS_TARGET, 'utf8');
+  const a = text.indexOf(DOCS_BEGIN);
+  const b = text.indexOf(DOCS_END);
+  if (a < 0 || b < a) throw new Error(`${DOCS_TARGET} has no ${DOCS_BEGIN} … ${DOCS_END} section`);
+  return text.slice(0, a) + attentionOptionsTable(operations) + text.slice(b + DOCS_END.length);
 }
 
 async function main() {
   const { load } = await import('../bindings/index.js');
   const rp = await load();
-  const text = await generate(rp.schemes, rp.operations);
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(TARGET, 'utf8');
-    } catch {
-      /* missing: not current */
+  const files = [
+    [TARGET, await generate(rp.schemes, rp.operations)],
+    [TABLE_TARGET, await generateTable(rp.schemes, rp.operations)],
+    [DOCS_TARGET, docsWithTable(rp.operations)],
+  ];
+  for (const [target, text] of files) {
+    if (process.argv.includes('--check')) {
+      let current = '';
+      try {
+        current = readFileSync(target, 'utf8');
+      } catch {
+        /* missing: not current */
+      }
+      if (current !== text) {
+        console.error(`${target} is not what the core's description generates; run \`npm run types\``);
+        process.exitCode = 1;
+      }
+      continue;
     }
-    if (current !== text) {
-      console.error('bindings/schemes.d.ts is not what the catalogue generates; run `npm run types`');
-      process.exit(1);
-    }
-    return;
+    writeFileSync(target, text);
+    console.log(`wrote ${target}`);
   }
-  writeFileSync(TARGET, text);
-  console.log(`wrote ${TARGET}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

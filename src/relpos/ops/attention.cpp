@@ -286,15 +286,29 @@ RELPOS_COLD Weights modeWeights(const Params& params, const Scheme* scheme, cons
   }
   Weights w;
   // A scheme with a parameter named scale (CoPE's gate scale) reads it itself: not the logit scale.
-  const bool givenScale = params.has(kScale.name) && !(scheme && scheme->hasParam(kScale.name));
-  w.scale = givenScale ? params.number(kScale) : 1.0 / std::sqrt(static_cast<double>(s.dh));
+  // An option whose name the scheme's parameters use too arrives as "call.<name>" (callValueKey).
+  const auto own = [&](const ParamInfo& info) {
+    ParamInfo keyed = info;
+    keyed.name = callValueKey(scheme, info);
+    return keyed;
+  };
+  const bool givenScale = params.has(own(kScale).name);
+  w.scale = givenScale ? params.number(own(kScale)) : 1.0 / std::sqrt(static_cast<double>(s.dh));
   if (scheme && terms.logits && givenScale) {  // only a scheme computes its own logits
     throwRange(params.where() + ": scale does not apply to scheme '" + scheme->id +
-               "', which computes its logits (and their scale) itself");
+               "', which computes its logits (and their scale) itself" +
+               (scheme->hasParam(kScale.name) ? "; its own parameter scale goes under params: { scale }" : ""));
+  }
+  // alpha and beta weigh the terms of mode 'mixed' only: given to another mode they would do nothing.
+  for (const ParamInfo* weight : {&kAlpha, &kBeta}) {
+    if (mode != "mixed" && params.has(own(*weight).name)) {
+      throwRange(params.where() + ": " + weight->name + " applies to mode 'mixed' (" + weight->doc +
+                 "); this call runs mode '" + mode + "' — leave " + weight->name + " out, or pass mode: 'mixed'");
+    }
   }
   if (mode == "mixed") {
-    w.vector = params.number(kBeta);
-    w.bias = params.number(kAlpha) * w.scale;
+    w.vector = params.number(own(kBeta));
+    w.bias = params.number(own(kAlpha)) * w.scale;
   }
   return w;
 }

@@ -163,6 +163,42 @@ void attentionNeedsTerm(const Params& params, const Scheme* scheme) {
              (scheme ? "scheme '" + scheme->id + "', which has none" : "no P, no B and no scheme"));
 }
 
+// Options that act only with another input: given without it they would change nothing.
+void attentionOptionsAct(const Params& params, const Scheme* scheme) {
+  attentionNeedsTerm(params, scheme);
+  if (params.has(modelAttentionParams().valueHeadDim.name) && !params.has("v")) {
+    throwRange(params.where() + ": valueHeadDim is the width of v's heads, and no v was given — pass v, or leave " +
+               "valueHeadDim out");
+  }
+}
+
+// rp.attention's options beyond the call (Roles): what a layer sets, what is indexed by query row,
+// how the KV cache's step, the worker and the pool take them.
+void setAttentionRoles(std::vector<OpOption>& options) {
+  using Cache = Roles::Cache;
+  const std::set<std::string> layer = {"scheme",  "params",           "heads",
+                                       "kvHeads", "valueHeadDim",     "causal",
+                                       "scale",   "slidingWindow",    "attentionChunkSize",
+                                       "softcap", "temperatureTuning"};
+  const std::set<std::string> rows = {"q", "B", "P", "mask", "positions"};
+  const std::set<std::string> held = {"k", "v", "axes"};
+  const std::set<std::string> shape = {"heads", "kvHeads", "valueHeadDim"};
+  // The caller's own array, and views into a heap, cannot cross to a worker and back.
+  const std::set<std::string> notWorker = {"out", "view"};
+  // A pooled call returns copies (no views); the pool sets the query rows of each part itself.
+  const std::set<std::string> notPool = {"view", "queryRows"};
+  const std::set<std::string> same = {"heads", "causal", "positions", "keyPositions", "q", "k"};
+  for (auto& o : options) {
+    const std::string& name = o.name();
+    o.roles.layer = layer.count(name) != 0;
+    o.roles.queryRows = rows.count(name) != 0;
+    o.roles.cache = held.count(name) ? Cache::Held : shape.count(name) ? Cache::Shape : Cache::Step;
+    o.roles.worker = notWorker.count(name) == 0;
+    o.roles.pool = notPool.count(name) == 0;
+    o.roles.sameInSchemes = same.count(name) != 0;
+  }
+}
+
 }  // namespace
 
 const std::vector<Operation>& operations() {
@@ -183,8 +219,11 @@ const std::vector<Operation>& operations() {
     const OpOption view{booleanParam("view", false, "return views into the wasm heap, valid until the next call"),
                         Check::Binding};
     const OpOption scheme{stringParam("scheme", "the scheme id (rp.schemes)"), Check::Binding};
-    const OpOption params{optionsParam("params", "the scheme's parameters (rp.schemes); they win over the same names"),
-                          Check::Binding};
+    const OpOption params{
+        optionsParam("params",
+                     "the scheme's parameters (rp.schemes); they win over the same names, but for a parameter named "
+                     "like an rp.attention option of another meaning (sin-freq's alpha), which is the scheme's there"),
+        Check::Binding};
     // How q, k, v (rotate: x) are laid out; the JS entry reads them into [batch?, n, heads*d].
     const OpOption axes{
         choiceParam("axes", "bnd|bhnd|nhd",
@@ -279,7 +318,8 @@ const std::vector<Operation>& operations() {
          {arrayParam("out", "a Float32Array that receives the weights (weights: false: the output) and is returned"),
           Check::Binding}},
         attentionWork};
-    ops[6].precheck = attentionNeedsTerm;
+    setAttentionRoles(ops[6].options);
+    ops[6].precheck = attentionOptionsAct;
     ops[6].budget = kSyncWorkBudget;  // the SIMD kernels
     ops[6].job = "rp.attentionAsync";
     ops[6].returns = {{"weights", "tensor"}, {"output", "tensor"}};
@@ -391,8 +431,16 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
   // The names a call accepts: its own options and the scheme's parameters; the JS entry's own
   // options (scheme, params, view) are listed too, never accepted here. The lists are built only
   // for the message of a name that is not accepted (every call passes here).
+  // rp.attention's own option whose name the scheme's parameters use too (callValueKey).
+  const auto calledOwn = [&](const std::string& name) -> const OpOption* {
+    if (name.rfind("call.", 0) != 0) return nullptr;
+    for (const auto& o : operation.options) {
+      if ("call." + o.name() == name && callValueKey(scheme, o.info) == name) return &o;
+    }
+    return nullptr;
+  };
   const auto accepts = [&](const std::string& name) {
-    if (extra.count(name) || (scheme && scheme->hasParam(name))) return true;
+    if (extra.count(name) || (scheme && scheme->hasParam(name)) || calledOwn(name)) return true;
     return std::any_of(operation.options.begin(), operation.options.end(),
                        [&](const OpOption& o) { return o.check != OpOption::Check::Binding && o.name() == name; });
   };
@@ -415,6 +463,13 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
       validateParam(params, o.info);
     }
   }
+  for (const auto& name : given) {
+    if (const OpOption* o = calledOwn(name)) {
+      Params one(params.where());  // checked under its public name, as the caller gave it
+      one.set(o->name(), *params.find(name));
+      validateParam(one, o->info);
+    }
+  }
   // Then the names this scheme does not read in this call (a bad value is reported as such first).
   if (scheme) {
     refuseElsewhere(operation, *scheme, params);
@@ -433,6 +488,19 @@ Result compute(const std::string& op, const std::string& id, const Params& param
   checkWork(params.where(), cost.work, budget, operation.job);
   if (!operation.hook) return attention(params, scheme, sink);
   return (scheme->*operation.hook)(*scheme, params);
+}
+
+std::string callValueKey(const Scheme* scheme, const ParamInfo& info) {
+  const ParamInfo* p = scheme ? scheme->param(info.name) : nullptr;
+  if (!p) return info.name;
+  const Operation& attention = findOperation("attention");
+  for (const auto& o : attention.options) {
+    if (o.name() != info.name) continue;
+    if (o.check == OpOption::Check::Binding || o.roles.sameInSchemes) return info.name;
+    const std::vector<std::string> calls = actingCalls(*scheme, *p);
+    return std::find(calls.begin(), calls.end(), attention.name) == calls.end() ? info.name : "call." + info.name;
+  }
+  return info.name;
 }
 
 double workOf(const std::string& op, const std::string& id, const Params& params) {
@@ -458,6 +526,18 @@ JsonValue capabilitiesJson(const Scheme& s) {
                      {"closedForm", JsonValue::makeBoolean(s.closedForm != nullptr)},
                      {"lab", JsonValue::makeBoolean(s.lab.make != nullptr)},
                      {"perHead", JsonValue::makeBoolean(s.perHead)}});
+}
+
+const char* cacheName(Roles::Cache cache) {
+  switch (cache) {
+    case Roles::Cache::Step:
+      return "step";
+    case Roles::Cache::Held:
+      return "held";
+    case Roles::Cache::Shape:
+      return "shape";
+  }
+  return "step";
 }
 
 const char* checkName(OpOption::Check check) {
@@ -511,6 +591,14 @@ std::string operationsJson() {
       entry.set("check", JsonValue::makeString(checkName(o.check)));
       entry.set("required", JsonValue::makeBoolean(o.required));
       entry.set("inPlace", JsonValue::makeBoolean(o.inPlace));
+      if (op.name == "attention") {
+        entry.set("layer", JsonValue::makeBoolean(o.roles.layer));
+        entry.set("queryRows", JsonValue::makeBoolean(o.roles.queryRows));
+        entry.set("kvCache", JsonValue::makeString(cacheName(o.roles.cache)));
+        entry.set("worker", JsonValue::makeBoolean(o.roles.worker));
+        entry.set("pool", JsonValue::makeBoolean(o.roles.pool));
+        entry.set("sameInSchemes", JsonValue::makeBoolean(o.roles.sameInSchemes));
+      }
       options.push(std::move(entry));
     }
     JsonValue returns = JsonValue::makeObject();

@@ -16,6 +16,22 @@
 
 namespace relpos {
 
+// How a call's option is taken beyond the call itself (OpOption::roles).
+struct Roles {
+  // How rp.kvCache's step (cache.attention(q, options)) takes it: given at each step, held by the
+  // cache (k, v, axes: a step naming it is refused), or fixed by the cache's shape (heads: a step
+  // may repeat the cache's value only).
+  enum class Cache { Step, Held, Shape };
+  bool layer = false;      // a layer group (rp.fromConfig(...).groups, rp.presets[...].groups) sets it
+  bool queryRows = false;  // indexed by query row: the rows [first, end) of a call take its rows
+  Cache cache = Cache::Step;
+  bool worker = true;  // relpos/worker carries it (false: the page's array or view cannot cross)
+  bool pool = true;    // a call split over workers (`workers`) takes it
+  // A scheme parameter of this name means the same (heads, causal, positions); otherwise a scheme
+  // that has a parameter of this name takes it under `params` only (operations.cpp, callValueKey).
+  bool sameInSchemes = false;
+};
+
 // One option of a call (besides the scheme's parameters), described like a scheme parameter.
 struct OpOption {
   enum class Check {
@@ -38,6 +54,10 @@ struct OpOption {
   // May come as a tensor the caller filled in place (rp.alloc), which the call reads without a copy
   // (Value::borrowed); the JS entry lends no other option (bindings/heap-tensor.js, IN_PLACE).
   bool inPlace = false;
+  // Where else the option is taken: rp.operations lists these, and scripts/gen-types.mjs generates
+  // from them bindings/option-table.js (the JS option reader's, the KV cache's, the worker's and the
+  // pool's lists), the TypeScript types and the option tables of docs/api.md.
+  Roles roles;
   const std::string& name() const { return info.name; }
 };
 
@@ -93,6 +113,11 @@ Result compute(const std::string& op, const std::string& id, const Params& param
 // parameters (e.g. a job's "scheme").
 const Scheme* checkedScheme(const std::string& op, const std::string& id, const Params& params,
                             const std::set<std::string>& extra = {});
+
+// The key under which rp.attention's own option `info` arrives when `scheme` has a parameter of the
+// same name with another meaning (sin-freq's alpha beside mixed mode's alpha): "call.<name>", the
+// scheme's parameter keeping the plain name (the JS entry sends `params` entries so); else the name.
+std::string callValueKey(const Scheme* scheme, const ParamInfo& info);
 
 // The multiply-adds compute(op, id, params) would do (0 for an unknown op or scheme).
 double workOf(const std::string& op, const std::string& id, const Params& params);
