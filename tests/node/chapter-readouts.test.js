@@ -96,7 +96,7 @@ describe('2.1.9 table cells at every (n, L) of its sliders', () => {
     expect(fire.bounded.value).toBeLessThan(1.001);
     const sandwich = row('sandwich');
     expect(sandwich.bounded.verdict).toBe(true);
-    expect(sandwich.bounded.form).toMatchObject({ verdict: true, bound: 8 });
+    expect(sandwich.bounded).toMatchObject({ verdict: true, definition: 'bounded.form', bound: 8 });
     const longrope = row('rope-longrope');
     const phi3 = rp.presets.find((p) => p.scheme === 'rope-longrope');
     expect(phi3.name).toMatch(/Phi-3/);

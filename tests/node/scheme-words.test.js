@@ -15,6 +15,7 @@ import {
   shownParams,
 } from '../../web/i18n/scheme-words.js';
 import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAMS_ZH } from '../../web/i18n/schemes.zh.js';
+import { CHOICES_EN, PARAM_LABELS_EN } from '../../web/i18n/schemes.en.js';
 
 let rp;
 beforeAll(async () => {
@@ -65,7 +66,15 @@ describe('scheme words in 中文', () => {
           const word = choiceWords('zh', info, name, choice);
           expect(cjk.test(word), `${info.id}.${name} = ${choice}: ${word}`).toBe(true);
         }
-        expect(paramWords('en', info, name)).toEqual({ label: name, doc: info.params[name].doc });
+        // English: a label in words (web/i18n/schemes.en.js, never the name as code writes it) with
+        // the core's own tooltip, and every option in words.
+        const english = paramWords('en', info, name);
+        expect(english.doc).toBe(info.params[name].doc);
+        expect(english.label, `${info.id}.${name}`).not.toBe(name);
+        expect(english.label, `${info.id}.${name}`).toMatch(/^[A-Z]/);
+        for (const choice of info.params[name].choices ?? []) {
+          expect(choiceWords('en', info, name, choice), `${info.id}.${name} = ${choice}`).not.toBe(choice);
+        }
       }
     }
     expect(params).toBeGreaterThan(40);
@@ -81,7 +90,8 @@ describe('scheme words in 中文', () => {
       }
     }
     expect(Object.keys(PARAMS_ZH).filter((key) => !all.has(key))).toEqual([]);
-    for (const [key, choices] of Object.entries(CHOICES_ZH)) {
+    expect(Object.keys(PARAM_LABELS_EN).filter((key) => !all.has(key))).toEqual([]);
+    for (const [key, choices] of [...Object.entries(CHOICES_ZH), ...Object.entries(CHOICES_EN)]) {
       expect(all.has(key), key).toBe(true);
       expect(
         Object.keys(choices).filter((c) => !all.get(key).has(c)),

@@ -78,11 +78,11 @@ export default {
     's212.p.repro':
       'The test of the claim is the lab’s reproduction of Kazemnejad et al. (NeurIPS 2023) at browser scale, shown on the lab page: NoPE, T5, ALiBi, RoPE and APE as in the paper, plus KERPLE and FIRE, on copy, reverse, sort and addition; every task–scheme cell is trained with several seeds on lengths drawn up to $L$, every sequence opened by a beginning-of-sequence token, and exact match (every target of a sequence right) is measured past $L$.',
     's212.claim.reproduction':
-      'In its committed run ({seeds} seeds per cell, $L = {L}$) every scheme fits the training lengths: all {cells} cells reach at least {fit} exact match at every length up to $L$. Past $L$ none of them holds on: at $2L$ no scheme keeps more than {best2L} on copy, reverse or addition, and only on sort do some keep part ({sortBest}: {sort2L}). What extrapolation remains does not follow relativity: NoPE, with no positional encoding at all, ranks first by mean reciprocal rank ({nope} among the paper’s five schemes, {nopeAll} among all seven), T5 falls behind ALiBi, and RoPE ranks last of the seven ({rope}).',
+      'In its committed run ({seeds} seeds per cell, $L = {L}$) every scheme fits the training lengths: all {cells} cells reach at least {fit} exact match at every length up to $L$. Past $L$ none of them holds on: at $2L$ — length {len2L}; for addition, whose lengths are {additionLengths}, length {addition2L}, its longest up to $2L$ — no scheme keeps more than {best2L} exact match on copy, reverse or addition ({bestScheme}), and only on sort do some keep part ({sortBest}: {sort2L}). What extrapolation remains does not follow relativity: NoPE, with no positional encoding at all, ranks first by mean reciprocal rank over the four tasks ({nope} among the paper’s five schemes, {nopeAll} among all seven), T5 falls behind ALiBi, and RoPE ranks last of the seven ({rope}). A quarter of each of these ranks is decided by noise: on addition, past $L$ no scheme gets more than one of its {sequences} test sequences right at any length (mean exact match 0 or {noise}). Ranked over copy, reverse and sort alone, NoPE is still first ({nopePassed}) and T5 still behind ALiBi, but RoPE ({ropePassed}) is second to last, above APE ({apePassed}).',
     's212.p.lab':
-      'The lab below trains a single toy instead — not to judge the claim, which is the reproduction’s job, but to show a mechanism: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$. NoPE, with no positions at all, is the baseline; the accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
+      'The lab below trains a single toy instead — not to judge the claim, which is the reproduction’s job, but to show a mechanism: a one-layer, two-head attention model that must copy the token two positions back (16 content tokens, so chance is 1/16; training length $L = 16$, 500 steps, seed 1), then tests it at $L$, $2L$, $4L$ and $8L$ by two measures: token accuracy, the share of target tokens right, and exact match, the share of sequences with every target right. NoPE, with no positions at all, is the baseline; the token-accuracy figure draws chance as a dashed line. What it shows is about this toy — its size, its task and, for ALiBi, the two fixed slopes it gets — not about any scheme at scale.',
     's212.claim.labCopy':
-      'In that run ALiBi and NoPE both stay between chance (1/16) and 0.35 at every length, ALiBi within 0.05 of NoPE at $L$: in this toy its fixed bias adds nothing the model can use. KERPLE learns the task and keeps above 0.8 up to $8L$; T5 and RoPE learn it at $L$ (0.95 or more) and fall below 0.6 by $8L$.',
+      'In that run ALiBi and NoPE both stay between chance (1/16) and 0.35 token accuracy at every length, ALiBi within 0.05 of NoPE at $L$, and neither gets one sequence exactly right: in this toy its fixed bias adds nothing the model can use. KERPLE keeps token accuracy above 0.8 up to $8L$, yet its exact match is at most 0.1 already at $L$: it learns most of each sequence, not all of it. T5 and RoPE learn the task at $L$ (token accuracy 0.95 or more, exact match 1) and fall below 0.6 token accuracy by $8L$, their exact match to 0 by $4L$.',
     's212.claim.labWhy':
       'Why, in this toy: ALiBi’s two heads get fixed slopes of 1/16 and 1/256, so across the 16 keys of a training window their bias changes by less than 1 and less than 0.06 — too little to shape attention; the last query gives no key more than 0.15 of its weight, as under NoPE. KERPLE’s bias is just as monotone, so monotonicity is not what separates them: KERPLE learns how steep its bias is. After training both its heads put their largest weight, 0.3 or more, on the key one back and 0.1 or more on the key two back, each head in its own proportions, and the output layer can combine two such heads to read the key two back. T5 and RoPE learn to put their largest weight exactly two back.',
     's212.claim.t5Unseen':
@@ -439,7 +439,7 @@ export default {
     's218.claim.sinusoidalBound':
       'Every sinusoidal position vector has norm exactly $C = \\sqrt{d/2}$ — at the default $d = 64$, {C}, measured {measured} — and every entry lies in $[-1, 1]$, at every $d$ of the slider.',
     's218.claim.biasGrowth':
-      'A bias is a different object: ALiBi’s $-m|r|$ and the exponential distance decay’s $-\\lambda|r|$ grow without bound (×{alibi} and ×{exp} from $n = 64$ to 256), while what attention multiplies by, $e^{b}$, stays in $(0, 1]$ (Figure 2.1.8-a). “Bounded” must name its object.',
+      'A bias is a different object: ALiBi’s $-m|r|$ and the exponential distance decay’s $-\\lambda|r|$ grow without bound — at one head (ALiBi’s slope {slope}) the largest $|b|$ up to $r = 1023$ is ×{alibi} and ×{exp} the largest up to $r = 511$, the test of the “Bounded?” column of 2.1.9 — while T5, whose buckets stop at its maximum distance, and Sandwich, bounded by its form, are bounded by the same test; what attention multiplies by, $e^{b}$, stays in $(0, 1]$ for all four (Figure 2.1.8-a). “Bounded” must name its object.',
     's218.h.deriv': 'Gradient propagation',
     's218.p.deriv': 'The derivative of each bias function with respect to the distance (Figure 2.1.8-b):',
     's218.claim.derivative':
@@ -476,12 +476,14 @@ export default {
     's218.normalised': 'Normalised encoding p / C',
     's218.normalisedValue': 'largest ‖p / C‖ = {value}',
     's218.scheme': 'Bias b',
-    's218.growth': 'max|b| from n = 64 to n = 256',
-    's218.growthStays': 'stays: {small} → {large}',
-    's218.growthGrows': 'grows: {small} → {large}',
+    's218.growth': 'Bounded? (the test of the 2.1.9 column, r ≤ 1023)',
+    's218.growthBounded': 'bounded, {head}: {value}',
+    's218.growthGrows': 'grows, {head}: {value}',
+    's218.head': 'one head (heads = 1)',
+    's218.headSlope': 'one head (heads = 1, slope {slope})',
     's218.expMax': 'Largest e^b (what attention multiplies by)',
     's218.fig.a':
-      'The bound $C$ of sinusoidal vectors, and for the chosen bias $b$: its growth with $n$ against the largest $e^{b}$.',
+      'The bound $C$ of sinusoidal vectors, and for the chosen bias $b$ at one head: whether it is bounded, by the test of the 2.1.9 table, against the largest $e^{b}$.',
     's218.derivScheme': 'Scheme',
     's218.fd': 'Max |finite difference − analytic f′|',
     's218.f': 'f(r)',
@@ -515,9 +517,9 @@ export default {
     's219.title': '2.1.9 Summary and outlook',
     's219.h.insights': 'Core mathematical insights',
     's219.p1':
-      'The original’s three insights — translation invariance, extrapolation, natural distance — each become a computed column below (Figure 2.1.9-a). Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models; trained models are what the lab’s reproduction of 2.1.2 measures.',
+      'Of the original’s three insights — translation invariance, extrapolation, natural distance — the first two each become a computed column below (Figure 2.1.9-a); natural distance has no column of its own, the nearest being “Decays?”, whether far keys score below near ones. Each row tests one named object: the bias $b(r)$ a scheme adds to the logits, or the position-only score $s(r)$ of the probe. Each column is a proxy computed on that object, not a guarantee about trained models; trained models are what the lab’s reproduction of 2.1.2 measures.',
     's219.claim.proxy':
-      'There the column does not predict the ranking: T5, inside the trained range at $4L$, has a mean reciprocal rank of {t5} among the seven schemes, about the same as RoPE’s ({rope}), which is not inside; both are among the last three, and NoPE, which has no row, is first.',
+      'There the column does not predict the ranking: T5, inside the trained range at $4L$, has a mean reciprocal rank of {t5} among the seven schemes, about the same as RoPE’s ({rope}), which is not inside; both are among the last three, and NoPE, which has no row, is first. Without addition, which no scheme passes, the same holds ({t5Passed} and {ropePassed}).',
     's219.p.cpd':
       'Why conditional positive definiteness: softmax exponentiates the logits, so what multiplies attention is $e^{b}$, and $e^{b}$ is positive semi-definite whenever $b$ is conditionally positive definite (Schoenberg) — a $-|r|$-type bias is a kernel in disguise.',
     's219.claim.cpd':
@@ -530,7 +532,7 @@ export default {
     's219.advantage3':
       'Practicality — the original: “it performs better in practice.” Measured in the lab’s reproduction of Kazemnejad et al. (2.1.2), with every model fitting its training lengths: it depends on the scheme, not on being relative.',
     's219.claim.practical':
-      'By mean reciprocal rank over its four tasks: {ranking} — NoPE, with no positions at all, first; FIRE and KERPLE, whose biases are learned, next; RoPE and T5, relative both, last.',
+      'By mean reciprocal rank over its four tasks: {ranking} — NoPE, with no positions at all, first; FIRE and KERPLE, whose biases are learned, next; RoPE and T5, relative both, last. A quarter of that is noise: on addition no scheme gets more than one of {sequences} test sequences right past $L$. Over the other three tasks: {rankingPassed} — NoPE first, FIRE and KERPLE next, and T5, RoPE and APE last.',
     's219.n': 'n',
     's219.L': 'Training length L',
     's219.fig.a':
@@ -570,15 +572,17 @@ export default {
     's219.empty.zero': 'none: without its learned u, v, W_R the position term is 0',
     's219.empty.none': 'none: NoPE adds no position term',
     's219.empty.content': 'none: positions come from content',
-    's219.defect': 'defect {value}',
-    's219.far': 'far − near {value}',
     's219.notToeplitz': 'not Toeplitz',
-    's219.notSymmetric': 'not symmetric',
-    's219.minEig': 'λ_min {value}',
-    's219.growth': '×{value}',
-    's219.formBound': 'by its form: |b| ≤ {bound} (finite test ×{value})',
-    's219.unseen': '{count}/{pairs} pairs unseen at {s}L (d = {d})',
-    's219.rise': 'rise {value}',
+    // The number beside each verdict, in the words of the definition that decides it (verdicts.js DEFINITIONS).
+    's219.value.invariant.defect': 'defect {value}',
+    's219.value.decays.halfway': 'max beyond n/2 − halfway line: {value}',
+    's219.value.bounded.window': 'max|s| to r = 1023 / to 511: ×{value}',
+    's219.value.bounded.peak': 'max|s| / |s(0)|: {value}',
+    's219.value.bounded.form': 'by its form |b| ≤ {bound}: max|b| to r = 10⁶ / bound {value}',
+    's219.value.kernel.minEigenvalue': 'λ_min / max|λ| {value}',
+    's219.value.kernel.asymmetry': 'not symmetric: asymmetry {value}',
+    's219.value.extrapolates.angles': '{value}/{pairs} pairs unseen at {s}L (d = {d})',
+    's219.value.extrapolates.rise': 'rise {value}',
     's219.open': 'open',
     's219.h.future': 'Future research directions',
     's219.future1': 'Adaptive relative encodings that adjust to the data.',
@@ -604,6 +608,7 @@ export default {
     'pane.scheme': 'Scheme',
     'pane.preset': 'Real model',
     'pane.preset.none': '(none)',
+    'pane.preset.option': '{name} ({scheme})',
     'pane.view': 'View',
     'pane.view.bias': 'bias',
     'pane.view.scores': 'scores',

@@ -5,6 +5,7 @@
 // checks that every scheme of rp.schemes, and every parameter and option the pane shows, has its 中文
 // words, so a scheme added to the core without them fails a test.
 import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAMS_ZH } from './schemes.zh.js';
+import { CHOICES_EN, PARAM_LABELS_EN } from './schemes.en.js';
 
 // Parameters the page sets itself (n, d, heads, causal), that only one call reads (role, center,
 // output, seqLen), that lay out the head (rotaryDim, startIndex) or that need arrays (positions, probes
@@ -48,15 +49,19 @@ export function schemeCite(language, info) {
   return TABLES[language]?.cites[info.id] ?? info.cite;
 }
 
-/** A parameter's label and tooltip in `language`: { label, doc }. */
+/**
+ * A parameter's label and tooltip in `language`: { label, doc }. English: the label of
+ * schemes.en.js with the core's own tooltip (the name as code writes it only for a parameter the
+ * table lacks, which tests/node/scheme-words.test.js refuses).
+ */
 export function paramWords(language, info, name) {
   const words = TABLES[language] && entry(TABLES[language].params, info, name);
-  return words ?? { label: name, doc: info.params[name].doc };
+  return words ?? { label: entry(PARAM_LABELS_EN, info, name) ?? name, doc: info.params[name].doc };
 }
 
-/** The words of option `choice` of parameter `name` in `language`. */
+/** The words of option `choice` of parameter `name` in `language` (English: schemes.en.js). */
 export function choiceWords(language, info, name, choice) {
-  const words = TABLES[language] && entry(TABLES[language].choices, info, name);
+  const words = entry(TABLES[language]?.choices ?? CHOICES_EN, info, name);
   return words?.[choice] ?? choice;
 }
 

@@ -7,7 +7,7 @@
 export const DESCRIPTIONS_ZH = {
   sinusoidal: '固定的 sin/cos 位置向量加到输入上；两个位置向量的点积只依赖于 j − i。',
   shaw: '按截断到 [−k, k] 的距离 j − i 学习向量 a^K、a^V，分别加到键和值上；严格的相对位置编码。',
-  'transformer-xl': 'logit 为 (q + u)·k + (q + v)·(R(i − j) W_R)：内容项加上正弦相对位置项，u、v 是全局可学习偏置。',
+  'transformer-xl': 'logit 为 (q + u)·k + (q + v)·(R(i − j) W_R)：内容项加上正弦相对位置项，以及全局偏置 u、v。',
   deberta: '内容与按对数分桶的相对位置解耦：内容对内容、内容对位置、位置对内容三项 logit 相加后除以 √(3d)。',
   alibi: '线性的近因偏置 −m_h|j − i|，各头的斜率成几何级数；没有可学习参数。',
   t5: '按 j − i 的对数间隔分桶，每个桶学习一个标量偏置，各层共享；近处精确，远处按对数合并。',

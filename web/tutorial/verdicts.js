@@ -612,23 +612,6 @@ export function sinusoidalBound(rp, d) {
   return rp.analysis.peBound({ d, n: 1024 });
 }
 
-/**
- * Growth of a bias b (the object added to the logits) from n = 64 to 256, and the largest entry of
- * e^{b} (what attention multiplies by).
- */
-export function biasGrowth(rp, id) {
-  const small = rp.bias(id, { n: 64, heads: 1 });
-  const large = rp.bias(id, { n: 256, heads: 1 });
-  let expMax = 0;
-  for (const v of large.data) expMax = Math.max(expMax, Math.exp(v));
-  return {
-    small: maxAbs(small.data),
-    large: maxAbs(large.data),
-    growth: maxAbs(large.data) / (maxAbs(small.data) || 1),
-    expMax,
-  };
-}
-
 /** Analytic f′(r) against central finite differences at r = 1 … 128. */
 export function derivativeCheck(rp, id) {
   const at = range(128, 1);
@@ -767,6 +750,42 @@ export const COPY_BUDGET = {
 // ------------------------------------------------------------------------------------------------
 // 2.1.9 The summary table: one object per row, each column a proxy computed on that object.
 
+// Every verdict the page shows beside a number is { verdict, value, definition }: `definition` names
+// an entry of DEFINITIONS, the verdict is that entry's decide(value), and the page shows `value` with
+// that entry's words (s219.value.<definition>). So the number beside a verdict is the quantity the
+// verdict was taken from (tests/node/verdict-numbers.test.js checks it over the table's sliders).
+
+/** float32 rounding: the core's default tolerance of translationDefect (relative to max|S|). */
+export const DEFECT_TOL = 1e-5;
+/** The core's default tolerance of kernelCheck (relative to the largest |eigenvalue|). */
+export const KERNEL_TOL = 1e-6;
+
+export const DEFINITIONS = {
+  // Translation defect relative to max|S|.
+  'invariant.defect': { decide: (v) => v <= DEFECT_TOL },
+  // The largest score at distance ≥ n/2 minus the halfway line (below it: decays).
+  'decays.halfway': { decide: (v) => v < 0 },
+  // max|s(r)| up to r = 1023 over max|s(r)| up to 511 (0.1 % allowed).
+  'bounded.window': { decide: (v) => v <= 1 + 1e-3 },
+  // max|s(r)| over |s(0)|: nothing exceeds the value at r = 0.
+  'bounded.peak': { decide: (v) => v <= 1 + 1e-6 },
+  // max|f(r)| out to r = 10⁶ over the bound the scheme's closed form states.
+  'bounded.form': { decide: (v) => v <= 1 + 1e-6 },
+  // λ_min over max|λ| (PSD: of the Toeplitz matrix; CPD: of its double-centred form).
+  'kernel.minEigenvalue': { decide: (v) => v >= -KERNEL_TOL },
+  // max|k(r) − k(−r)| over max|k|: a kernel must be symmetric first.
+  'kernel.asymmetry': { decide: (v) => v <= KERNEL_TOL },
+  // Rotary pairs meeting angles unseen in training at 4L.
+  'extrapolates.angles': { decide: (v) => v === 0 },
+  // The largest score beyond L minus the score at L − 1, over max|s|.
+  'extrapolates.rise': { decide: (v) => v <= 1e-6 },
+};
+
+/** A verdict taken from `value` by the named definition, with the value it was taken from. */
+export function judged(definition, value, extra = {}) {
+  return { verdict: DEFINITIONS[definition].decide(value), value, definition, ...extra };
+}
+
 /** Decays: keys at distance ≥ n/2 never score above halfway between the nearest key and the lowest score. */
 export function decay(profile, n) {
   let lo = Infinity;
@@ -774,7 +793,7 @@ export function decay(profile, n) {
   let far = -Infinity;
   for (let r = Math.floor(n / 2); r < n; r++) far = Math.max(far, profile[r]);
   const threshold = profile[0] - 0.5 * (profile[0] - lo);
-  return { verdict: far < threshold, value: far - profile[0] };
+  return judged('decays.halfway', far - threshold, { far, threshold });
 }
 
 /**
@@ -783,19 +802,32 @@ export function decay(profile, n) {
  * largest |s(r)| up to r = 511; for FIRE, whose distance is normalised by the query's position, that
  * query's own row); or (b) no |s(r)| exceeds |s(0)| > 0 — sums of cosines and rotations of one vector
  * peak at r = 0 at every r (Sandwich's slowest cosines are still approaching their bound at 1023).
+ * Returns the first test that holds, or test (a) when none does.
  */
 export function bounded(profile, near = maxAbs(profile.subarray(0, 512))) {
   const far = maxAbs(profile);
-  const window = far <= near * (1 + 1e-3) + 1e-9;
-  const peak = Math.abs(profile[0]) > 0 && far <= Math.abs(profile[0]) * (1 + 1e-6);
-  return { verdict: window || peak, value: far / (near || 1), near, far, peak };
+  const window = judged('bounded.window', far / (near || 1), { near, far });
+  if (window.verdict || !(Math.abs(profile[0]) > 0)) return window;
+  const peak = judged('bounded.peak', far / Math.abs(profile[0]), { near, far });
+  return peak.verdict ? peak : window;
 }
 
-/** The Bounded column: the finite tests of `bounded`, or the scheme's form bound where it has one. */
-function boundedWithForm(rp, info, profile, near) {
+/**
+ * Bounded or not, the one definition 2.1.8's readout and 2.1.9's column share: the finite tests of
+ * `bounded` on the profile r = 0 … 1023 of the object (the bias of one head, heads = 1), or, where
+ * they do not decide, the scheme's form bound (`formBounded`). `near`: what the query at 511 sees —
+ * for a function of r alone the profile up to 511; otherwise (FIRE) that query's own row of the bias.
+ */
+export function boundedness(rp, info, profile = pastProfile(rp, info, 1024)) {
+  let near;
+  if (!info.capabilities.shiftInvariant && objectKind(info) === 'bias') {
+    const row = rp.bias(info.id, { n: 512, heads: 1 }).data.subarray(511 * 512, 512 * 512);
+    near = maxAbs(row);
+  }
   const b = bounded(profile, near);
+  if (b.verdict) return b;
   const form = formBounded(rp, info);
-  return { ...b, form, verdict: b.verdict || Boolean(form?.verdict) };
+  return form?.verdict ? form : b;
 }
 
 /**
@@ -809,7 +841,22 @@ export function formBounded(rp, info) {
   const at = range(4000, 1).map((k) => k * 250 + 0.5);
   const { value, bound } = rp.analysis.derivative({ name: info.id }, { at });
   if (Number.isNaN(bound)) return null;
-  return { verdict: maxAbs(value) <= bound * (1 + 1e-6), bound, worst: maxAbs(value) };
+  const worst = maxAbs(value);
+  return judged('bounded.form', worst / bound, { bound, worst });
+}
+
+/**
+ * 2.1.8's bias readout: `boundedness` of the scheme's bias at one head (the head 2.1.9 tests too),
+ * the slope of that head where the scheme has per-head slopes (ALiBi: 1/256 at heads = 1), and the
+ * largest e^{b} over r ≤ 1023 (what attention multiplies by).
+ */
+export function biasReadout(rp, id) {
+  const info = rp.schemes.find((s) => s.id === id);
+  const profile = pastProfile(rp, info, 1024);
+  let expMax = 0;
+  for (const v of profile) expMax = Math.max(expMax, Math.exp(v));
+  const slope = id === 'alibi' ? rp.bias(id, { heads: 1, output: 'slopes' }).data[0] : null;
+  return { bounded: boundedness(rp, info, profile), heads: 1, slope, expMax };
 }
 
 /**
@@ -823,13 +870,24 @@ export function extrapolation(rp, info, profile, L) {
     const d = preset ? preset.params.d : ROTARY_TABLE.d;
     const params = preset ? { shortFactor: preset.params.shortFactor, longFactor: preset.params.longFactor } : {};
     const reach = angleReach(rp, { d, base, L, s, scheme: info.id, params });
-    return { verdict: reach.unseenCount === 0, value: reach.unseenCount, kind: 'angles', pairs: reach.pairs, d };
+    return judged('extrapolates.angles', reach.unseenCount, { kind: 'angles', pairs: reach.pairs, d });
   }
   const edge = profile[L - 1];
   let beyond = -Infinity;
   for (let r = L; r < 4 * L; r++) beyond = Math.max(beyond, profile[r]);
   const scale = maxAbs(profile.subarray(0, 4 * L)) || 1;
-  return { verdict: beyond <= edge + 1e-6 * scale, value: (beyond - edge) / scale, kind: 'profile' };
+  return judged('extrapolates.rise', (beyond - edge) / scale, { kind: 'profile' });
+}
+
+/**
+ * A kernel verdict (PSD or CPD) with its deciding number: λ_min over the largest |λ| of the Toeplitz
+ * matrix (the double-centred matrix's |λ| are no larger), or, for an asymmetric object, its asymmetry.
+ */
+function kernelJudged(kernel, minEigenvalue) {
+  if (!kernel.symmetric) return judged('kernel.asymmetry', kernel.asymmetry, { symmetric: false });
+  let scale = 0;
+  for (const v of kernel.eigenvalues.data ?? kernel.eigenvalues) scale = Math.max(scale, Math.abs(v));
+  return judged('kernel.minEigenvalue', minEigenvalue / (scale || 1), { symmetric: true });
 }
 
 /** Every scheme with position-only scores, in catalogue order (CoPE included: its row says why it is empty). */
@@ -850,27 +908,18 @@ export function summaryRow(rp, info, { n, L }) {
   // No position term: NoPE by design, Transformer-XL without its learned u, v, W_R.
   if (maxAbs(S.data) === 0) return { info, kind, empty: info.family === 'none' ? 'none' : 'zero' };
   const td = rp.analysis.translationDefect(S);
-  const invariant = { verdict: td.isToeplitz, value: td.relative };
+  const invariant = judged('invariant.defect', td.relative);
   const profile = pastProfile(rp, info, 1024, L);
-  // What the query at 511 sees: for a function of r alone the profile up to 511; otherwise (FIRE)
-  // that query's own row of the bias.
-  let near;
-  if (!info.capabilities.shiftInvariant && kind === 'bias') {
-    const row = rp.bias(info.id, { n: 512, heads: 1 }).data.subarray(511 * 512, 512 * 512);
-    near = maxAbs(row);
-  }
-  const kernel = td.isToeplitz ? kernelVerdict(rp, toeplitzValues(S)) : null;
+  const kernel = invariant.verdict ? kernelVerdict(rp, toeplitzValues(S)) : null;
   return {
     info,
     kind,
     params,
     invariant,
     decays: decay(profile, n),
-    bounded: boundedWithForm(rp, info, profile, near),
-    psd: kernel ? { verdict: kernel.psd, value: kernel.minEigenvalue, symmetric: kernel.symmetric } : { verdict: null },
-    cpd: kernel
-      ? { verdict: kernel.cpd, value: kernel.minEigenvalueCPD, symmetric: kernel.symmetric }
-      : { verdict: null },
+    bounded: boundedness(rp, info, profile),
+    psd: kernel ? kernelJudged(kernel, kernel.minEigenvalue) : { verdict: null },
+    cpd: kernel ? kernelJudged(kernel, kernel.minEigenvalueCPD) : { verdict: null },
     extrapolates: extrapolation(rp, info, profile, L),
   };
 }

@@ -28,20 +28,78 @@ JsonValue str(std::string v) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// What a JSON null means, as Hugging Face reads config.json: the value reaches the config class as
+// None, which switches the feature off, is replaced by a default, or makes the model fail; a boolean's
+// None is false (the model tests it with `if config.x`). docs/models.md, "Null, absent and empty";
+// tests/fixtures/configs/fields.json lists every field with Hugging Face's meaning.
+
+enum class NullMeans {
+  Absent,   // the feature is off, or the reading falls through to the next spelling of the key
+  Default,  // Hugging Face puts a default in (or relpos does where the model would fail): said in the warnings
+  Refused,  // Hugging Face's model cannot run with None: refused, naming the field
+};
+
+NullMeans nullMeaning(const std::string& key) {
+  static const std::set<std::string> absent = {
+      // None switches the feature off (`if config.x is not None` / `if x:` in the model code)
+      "rope_scaling", "rope_parameters", "sliding_window", "attn_logit_softcapping", "attention_chunk_size",
+      "attn_temperature_tuning", "attn_config", "partial_rotary_factor", "rotary_pct", "rotary_dim", "mscale",
+      "mscale_all_dim", "attention_factor", "pos_att_type", "original_max_position_embeddings",
+      // one spelling of a value others spell differently: the reading tries the next spelling
+      "num_attention_heads", "n_head", "num_heads", "n_heads", "hidden_size", "n_embd", "d_model",
+      "max_position_embeddings", "n_positions", "max_seq_len", "num_layers", "n_layer", "model_type", "rope_type",
+      "type", "text_config"};
+  static const std::set<std::string> refused = {
+      "query_pre_attn_scalar",  // Gemma2/3Attention: query_pre_attn_scalar ** -0.5
+      "floor_scale",            // Llama4TextAttention: floor((p + 1) / floor_scale)
+      "attn_scale",             // Llama4TextAttention: log(...) * attn_scale + 1
+      "rope_local_base_freq",   // Gemma3's local rotary embedding: its base
+      "qk_rope_head_dim",       // DeepSeek's rotated width
+      "v_head_dim",             // DeepSeek's value width
+      "qk_nope_head_dim",       // DeepSeek: qk_head_dim = qk_nope_head_dim + qk_rope_head_dim
+      "short_factor",           // longrope: torch.tensor(short_factor)
+      "long_factor",            // longrope: torch.tensor(long_factor)
+      "num_hidden_layers",      // range(num_hidden_layers)
+  };
+  if (absent.count(key)) return NullMeans::Absent;
+  if (refused.count(key)) return NullMeans::Refused;
+  return NullMeans::Default;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Reading a config: typed access to one object, remembering which keys were read so that the
 // rest of a rope block can be reported as warnings.
 
 class Section {
  public:
-  Section(const JsonValue& obj, std::string path) : obj_(obj), path_(std::move(path)) {}
+  Section(const JsonValue& obj, std::string path, std::vector<std::string>* warnings = nullptr)
+      : obj_(obj), path_(std::move(path)), warnings_(warnings) {}
 
   std::string name(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
 
-  // The member, or nullptr when absent or JSON null (configs spell "not set" both ways).
+  // The member, or nullptr when absent or JSON null; a null is read as Hugging Face reads it
+  // (nullMeaning): as absent, as absent and said in the warnings, or refused.
   const JsonValue* raw(const std::string& key) {
     used_.insert(key);
     const JsonValue* v = obj_.find(key);
+    if (v && v->isNull()) {
+      const NullMeans meaning = nullMeaning(key);
+      if (meaning == NullMeans::Refused) {
+        throwRange(kWhere + name(key) +
+                   " is null; Hugging Face's model cannot run without it: give a value or leave it out");
+      }
+      if (meaning == NullMeans::Default) warn(name(key) + " is null; relpos read it as not given (its default)");
+    }
     return v && !v->isNull() ? v : nullptr;
+  }
+  bool isNull(const std::string& key) const {
+    const JsonValue* v = obj_.find(key);
+    return v && v->isNull();
+  }
+  void warn(const std::string& text) const {
+    if (warnings_ && std::find(warnings_->begin(), warnings_->end(), text) == warnings_->end()) {
+      warnings_->push_back(text);
+    }
   }
   bool has(const std::string& key) const {
     const JsonValue* v = obj_.find(key);
@@ -87,7 +145,12 @@ class Section {
     if (v->type != JsonValue::Type::String) wrongType(key, "a string", *v);
     return v->string;
   }
+  // A boolean; null is false, as Python's None in `if config.x`.
   std::optional<bool> flag(const std::string& key) {
+    if (isNull(key)) {
+      used_.insert(key);
+      return false;
+    }
     const JsonValue* v = raw(key);
     if (!v) return std::nullopt;
     if (v->type != JsonValue::Type::Boolean) wrongType(key, "a boolean", *v);
@@ -108,7 +171,7 @@ class Section {
     const JsonValue* v = raw(key);
     if (!v) return std::nullopt;
     if (!v->isObject()) wrongType(key, "an object", *v);
-    return Section(*v, name(key));
+    return Section(*v, name(key), warnings_);
   }
 
   const std::vector<JsonValue::Member>& members() const { return obj_.object; }
@@ -131,6 +194,7 @@ class Section {
   const JsonValue& obj_;
   std::string path_;
   std::set<std::string> used_;
+  std::vector<std::string>* warnings_;
 };
 
 // One kind of layer: which layers (nullopt: every layer), their positional scheme and the attention
@@ -321,7 +385,7 @@ std::string textModelType(const std::string& outer, Section& text, std::vector<s
 }
 
 // The defaults of the config classes whose shipped config.json files rely on them (Gemma3TextConfig,
-// Llama4TextConfig, DeepseekV2/V3Config), merged under the given keys.
+// Llama4TextConfig, DeepseekV2/V3Config, GptOssConfig, MistralConfig), merged under the given keys.
 JsonValue withClassDefaults(const JsonValue& config, const std::string& modelType) {
   std::vector<std::pair<const char*, JsonValue>> defaults;
   if (modelType == "gemma3_text") {
@@ -335,6 +399,10 @@ JsonValue withClassDefaults(const JsonValue& config, const std::string& modelTyp
                 {"query_pre_attn_scalar", num(256)},
                 {"sliding_window", num(4096)},
                 {"attn_logit_softcapping", num(50.0)}};
+  } else if (modelType == "gpt_oss") {
+    defaults = {{"sliding_window", num(128)}};
+  } else if (modelType == "mistral") {
+    defaults = {{"sliding_window", num(4096)}};
   } else if (modelType == "falcon") {
     defaults = {{"multi_query", JsonValue::makeBoolean(true)},
                 {"new_decoder_architecture", JsonValue::makeBoolean(false)}};
@@ -358,10 +426,10 @@ JsonValue withClassDefaults(const JsonValue& config, const std::string& modelTyp
   } else if (modelType == "deepseek_v2") {
     defaults = {{"qk_rope_head_dim", num(64)}, {"qk_nope_head_dim", num(128)}, {"v_head_dim", num(128)}};
   }
+  // Only an absent key takes the class default: a null reaches the class as None (nullMeaning).
   JsonValue out = config;
   for (auto& [key, value] : defaults) {
-    const JsonValue* given = out.find(key);
-    if (!given || given->isNull()) out.set(key, value);
+    if (!out.find(key)) out.set(key, value);
   }
   return out;
 }
@@ -649,10 +717,24 @@ std::optional<std::vector<std::string>> layerTypes(Section& config, const std::s
   return types;
 }
 
+// "0, 1, 3" (or "every layer" when the config does not say how many there are).
+std::string layerList(const std::optional<std::vector<int64_t>>& layers) {
+  if (!layers) return "(every layer)";
+  std::string out;
+  for (int64_t i : *layers) out += (out.empty() ? "" : ", ") + std::to_string(i);
+  return out;
+}
+
 // NoPE layers: no_rope_layers[i] == 0 (1 = RoPE; Llama 4, SmolLM3), or Llama 4's default interval.
 std::vector<bool> noRopeLayers(Section& config, const std::string& modelType, size_t count) {
   std::vector<bool> nope(count, false);
-  if (const auto given = config.numbers("no_rope_layers")) {
+  auto given = config.numbers("no_rope_layers");
+  // Llama4TextConfig: `no_rope_layers if no_rope_layers else the default`, so [] is not given.
+  if (given && given->empty() && modelType == "llama4_text") {
+    config.warn(config.name("no_rope_layers") + " is []; relpos used the default layout, as Hugging Face does");
+    given.reset();
+  }
+  if (given) {
     if (given->size() != count) {
       throwRange(kWhere + "no_rope_layers must hold one entry per layer (" + std::to_string(count) + "), got " +
                  std::to_string(given->size()));
@@ -663,6 +745,17 @@ std::vector<bool> noRopeLayers(Section& config, const std::string& modelType, si
     for (size_t i = 0; i < count; ++i) nope[i] = (static_cast<int64_t>(i) + 1) % interval == 0;
   }
   return nope;
+}
+
+// Llama 4's attn_temperature_tuning, as its attention tests it (`if self.attn_temperature_tuning`):
+// a boolean, or a number (Llama4TextConfig's default was 4 before it was True); null is off.
+bool temperatureTuning(Section& config) {
+  const JsonValue* v = config.raw("attn_temperature_tuning");
+  if (!v) return false;
+  if (v->type == JsonValue::Type::Boolean) return v->boolean;
+  if (v->type == JsonValue::Type::Number) return v->number != 0;
+  throwType(kWhere + config.name("attn_temperature_tuning") + " must be a boolean or a number, got " +
+            jsonTypeName(v->type));
 }
 
 // The softmax scale when the model does not use 1/sqrt(head dim): Gemma's query_pre_attn_scalar,
@@ -724,7 +817,7 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
   auto types = layerTypes(config, modelType, window);
   const std::vector<bool> nope = types ? noRopeLayers(config, modelType, types->size()) : std::vector<bool>{};
   // Llama 4: RoPE layers attend within chunks, NoPE layers to everything (Llama4TextConfig's layer_types).
-  if (types && modelType == "llama4_text" && !config.has("layer_types") && config.has("attention_chunk_size")) {
+  if (types && modelType == "llama4_text" && !config.has("layer_types")) {
     for (size_t i = 0; i < types->size(); ++i) (*types)[i] = nope[i] ? "full_attention" : "chunked_attention";
   }
   // One group per (layer type, NoPE) in order of first layer; without a layer count, one group.
@@ -752,13 +845,22 @@ void readRope(Section& config, const std::string& modelType, Reading& out) {
       g.needs.emplace_back("sinks",
                            "gpt-oss's learned per-head sink logits, [heads], from the checkpoint's self_attn.sinks");
     }
+    // A null window or chunk on layers that use one: Hugging Face builds their mask from it and
+    // refuses None ("Could not find a `sliding_window` argument in the config, or it is not set").
+    for (const auto& [type, key] : {std::pair<const char*, const char*>{"sliding_attention", "sliding_window"},
+                                    {"chunked_attention", "attention_chunk_size"}}) {
+      if (g.layerType == type && config.isNull(key)) {
+        throwRange(kWhere + config.name(key) + " is null, but layers " + layerList(g.layers) + " are " + type +
+                   "; Hugging Face cannot build their mask without it: give a value or leave it out");
+      }
+    }
     if (g.layerType == "sliding_attention") g.slidingWindow = window.value_or(4096);
     if (g.layerType == "chunked_attention") {
       if (auto chunk = config.positiveInteger("attention_chunk_size")) g.attentionChunkSize = chunk;
     }
     if (g.scheme == "nope") {
       g.mainRope = false;
-      if (config.flag("attn_temperature_tuning").value_or(false)) {
+      if (temperatureTuning(config)) {
         const double floorScale = config.positive("floor_scale").value_or(8192);
         const double attnScale = config.positive("attn_scale").value_or(0.1);
         g.temperature = std::make_pair(floorScale, attnScale);
@@ -912,18 +1014,29 @@ bool hasRopeFields(Section& config) {
 // A composite config (vision-language models) is read through its text_config, with the model type
 // of that config class; every config gets the defaults its config class fills in.
 Reading readConfig(const JsonValue& root) {
-  Section top(root, "");
   Reading out;
+  Section top(root, "", &out.warnings);
   std::string modelType = top.text("model_type").value_or("");
   const JsonValue* source = &root;
   std::string path;
+  static const JsonValue kNoTextConfig = JsonValue::makeObject();
   if (auto text = top.child("text_config")) {
     modelType = textModelType(modelType, *text, out.warnings);
     source = root.find("text_config");
     path = "text_config";
+  } else if (isOneOf(modelType, {"gemma3", "llama4"})) {
+    // Gemma3Config / Llama4Config: a text_config of None (absent or null) is the text config
+    // class's defaults.
+    out.warnings.push_back("text_config is " + std::string(top.isNull("text_config") ? "null" : "absent") +
+                           "; relpos used the defaults of the " + modelType +
+                           " language model's config class, as Hugging Face does");
+    Section none(kNoTextConfig, "text_config");
+    modelType = textModelType(modelType, none, out.warnings);
+    source = &kNoTextConfig;
+    path = "text_config";
   }
   const JsonValue merged = withClassDefaults(*source, modelType);
-  Section config(merged, path);
+  Section config(merged, path, &out.warnings);
   if (modelType == "bloom" || (modelType == "falcon" && config.flag("alibi").value_or(false))) {
     readAlibi(config, modelType, 8.0, "keyPosition", out);  // HF build_alibi_tensor: m * j
   } else if (modelType == "mpt") {

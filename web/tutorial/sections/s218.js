@@ -3,7 +3,7 @@
 // against finite differences (2.1.8-b). Part "precision": rotary angles in float32 / float16 / bfloat16
 // against float64 (2.1.8-c). Part "softmax": the naive float32 softmax against the core's (2.1.8-d).
 import {
-  biasGrowth,
+  biasReadout,
   derivativeCheck,
   precisionBreaks,
   PRECISION_PIPELINES,
@@ -30,6 +30,7 @@ function mountBound(root, rp) {
     value: 'alibi',
     options: schemeOptions(GROWTH_SCHEMES),
   });
+  // Bounded or not: the one definition the 2.1.9 "Bounded?" column uses (verdicts.js boundedness).
   const growth = stat('s218.growth', 'growth');
   const expMax = stat('s218.expMax', 'expMax');
   root.append(controls(d, scheme), figure('2.1.8-a', 's218.fig.a', statsRow(cStat, normalised, growth, expMax)));
@@ -39,12 +40,14 @@ function mountBound(root, rp) {
     cStat.set(t('s218.CValue', { C: fmt(pe.C), measured: fmt(pe.measured), element: fmt(pe.elementBound) }));
     // The original's normalisation of the encoding: p / C has norm 1 (measured, not assumed).
     normalised.set(t('s218.normalisedValue', { value: fmt(pe.measured / pe.C, 6) }));
-    const g = biasGrowth(rp, scheme.value);
-    const grows = g.growth > 1 + 1e-3;
-    growth.set(
-      t(grows ? 's218.growthGrows' : 's218.growthStays', { small: fmt(g.small), large: fmt(g.large) }),
-      !grows,
-    );
+    const g = biasReadout(rp, scheme.value);
+    const b = g.bounded;
+    const head = g.slope === null ? t('s218.head') : t('s218.headSlope', { slope: `1/${Math.round(1 / g.slope)}` });
+    const words = t(`s219.value.${b.definition}`, {
+      value: fmt(b.value),
+      bound: b.bound === undefined ? '' : fmt(b.bound),
+    });
+    growth.set(t(b.verdict ? 's218.growthBounded' : 's218.growthGrows', { head, value: words }), b.verdict);
     expMax.set(fmt(g.expMax), g.expMax <= 1);
   }
   live(root, update, [d, scheme]);

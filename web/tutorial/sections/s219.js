@@ -9,11 +9,29 @@ import { el, labelCells, localize, slider, words } from '../ui.js';
 
 const COLUMNS = ['invariant', 'decays', 'bounded', 'psd', 'cpd', 'extrapolates'];
 
-/** A verdict cell: its mark (yes, no or not applicable) and the number behind it. */
-function cell(result, text) {
+/**
+ * The number a verdict was taken from, in the words of its definition (s219.value.<definition>):
+ * the verdict functions of verdicts.js return { verdict, value, definition }, so the cell shows the
+ * deciding quantity and nothing else.
+ */
+function valueText(result) {
+  if (result.verdict === null) return result.notToeplitz ? t('s219.notToeplitz') : '—';
+  const extra = { pairs: result.pairs, d: result.d, s: ROTARY_TABLE.s };
+  if (result.bound !== undefined) extra.bound = fmt(result.bound);
+  return t(`s219.value.${result.definition}`, { ...extra, value: fmt(result.value) });
+}
+
+/** A verdict cell: its mark (yes, no or not applicable) and the number the verdict was taken from. */
+function cell(result) {
   const kind = result.verdict === null ? 'na' : result.verdict ? 'yes' : 'no';
-  const td = el('td', { dataset: { verdict: kind, value: String(result.value) } });
-  td.append(el('span', { className: 'mark', textContent: t(`s219.${kind}`) }), ' ', el('small', { textContent: text }));
+  const td = el('td', {
+    dataset: { verdict: kind, value: String(result.value), definition: result.definition ?? '' },
+  });
+  td.append(
+    el('span', { className: 'mark', textContent: t(`s219.${kind}`) }),
+    ' ',
+    el('small', { textContent: valueText(result) }),
+  );
   return td;
 }
 
@@ -28,34 +46,12 @@ function objectName(rp, { info, kind, params }, L) {
   return t('s219.object.score');
 }
 
-const kernelText = (k) =>
-  k.verdict === null
-    ? t('s219.notToeplitz')
-    : k.symmetric
-      ? t('s219.minEig', { value: fmt(k.value) })
-      : t('s219.notSymmetric');
-
 /** The cells of a row with verdicts: the object judged, then one verdict per column. */
 function verdictCells(rp, row, L) {
-  const extra = row.extrapolates;
+  const kernel = (k) => (k.verdict === null ? { ...k, notToeplitz: true } : k);
   return [
     el('td', { textContent: objectName(rp, row, L) }),
-    cell(row.invariant, t('s219.defect', { value: fmt(row.invariant.value) })),
-    cell(row.decays, t('s219.far', { value: fmt(row.decays.value) })),
-    cell(
-      row.bounded,
-      row.bounded.form?.verdict
-        ? t('s219.formBound', { bound: fmt(row.bounded.form.bound), value: fmt(row.bounded.value) })
-        : t('s219.growth', { value: fmt(row.bounded.value) }),
-    ),
-    cell(row.psd, kernelText(row.psd)),
-    cell(row.cpd, kernelText(row.cpd)),
-    cell(
-      extra,
-      extra.kind === 'angles'
-        ? t('s219.unseen', { count: extra.value, pairs: extra.pairs, s: ROTARY_TABLE.s, d: extra.d })
-        : t('s219.rise', { value: fmt(extra.value) }),
-    ),
+    ...[row.invariant, row.decays, row.bounded, kernel(row.psd), kernel(row.cpd), row.extrapolates].map(cell),
     literatureCell(row.info),
   ];
 }
@@ -75,7 +71,7 @@ function schemeRow(rp, info, row, L) {
   );
   if (row.empty) {
     tr.append(el('td', {}, words(`s219.empty.${row.empty}`)));
-    for (let c = 0; c < COLUMNS.length; c++) tr.append(cell({ verdict: null, value: NaN }, '—'));
+    for (let c = 0; c < COLUMNS.length; c++) tr.append(cell({ verdict: null, value: NaN }));
     tr.append(literatureCell(info));
   } else {
     tr.append(...verdictCells(rp, row, L));
