@@ -304,8 +304,9 @@ describe('the chapter as it renders', () => {
       zh.page['s218.run.clipping'],
       zh.page['s218.run.learningRate'],
     ]);
-    // And back to English.
+    // And back to English (its words load when asked: web/i18n/index.js).
     await page.selectOption('#lang', 'en');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
     expect(
       await page.evaluate(() => document.querySelector('relpos-lab').shadowRoot.querySelector('h3').textContent),
     ).toBe('Extrapolation lab');

@@ -67,6 +67,8 @@ describe('one site', () => {
     const { page, errors, context } = await open('');
     await waitDrawn(page, 'chapter');
     await page.selectOption('#lang', 'zh');
+    // The Chinese words load when asked (web/i18n/index.js).
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await page.selectOption('#theme', 'dark');
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(await bg()).toBe('rgb(16, 19, 23)');

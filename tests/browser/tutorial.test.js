@@ -100,6 +100,8 @@ describe('chapter 2.1', () => {
     const { page, errors } = await openPage(shared.browser, shared.site.url);
     await mountDemos(page);
     await page.selectOption('#lang', 'zh');
+    // The Chinese words load when asked (web/i18n/index.js).
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     const check = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('[data-i18n]'), (el) => ({

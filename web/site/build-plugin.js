@@ -64,6 +64,9 @@ export function firstPicture() {
     const png = encodePNG({ ...figure, title: '', meta: {} });
     return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
   })();
+  picture.catch(() => {
+    picture = null; // the next page asks again (a core being rebuilt meanwhile)
+  });
   return picture;
 }
 
