@@ -26,7 +26,21 @@ function overflows() {
     return { id: table.closest('[id]')?.id, box: box.clientWidth, table: table.scrollWidth, wide: wide(box) };
   });
   const cards = [...document.querySelectorAll('table.summary tbody td')].filter((td) => !td.dataset.label).length;
+  // A card's cell holds its column's name (the ::before label): a label that wraps makes its cell
+  // taller rather than reaching into the next cell, and no cell overlaps the next.
+  const overlaps = [];
+  for (const tr of document.querySelectorAll('table.summary tbody tr')) {
+    const cells = [...tr.querySelectorAll('td')];
+    cells.forEach((td, k) => {
+      const box = td.getBoundingClientRect();
+      const label = parseFloat(getComputedStyle(td, '::before').height);
+      if (!(label <= box.height + 0.5)) overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}": label ${label} px, cell ${box.height} px`);
+      const next = cells[k + 1]?.getBoundingClientRect();
+      if (next && box.bottom > next.top + 0.5) overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}" reaches into the next cell`);
+    });
+  }
   return {
+    overlaps,
     formulas,
     tables,
     unlabelled: cards,
@@ -63,6 +77,7 @@ describe('the chapter at 390 px', () => {
         }
         for (const t of seen.tables) expect(t.wide, `table in #${t.id}: ${t.table} px in ${t.box} px`).toBe(false);
         expect(seen.unlabelled).toBe(0);
+        expect(seen.overlaps).toEqual([]);
         expect(seen.page, 'page width').toBeLessThanOrEqual(seen.viewport);
         // The report: how each formula was laid out.
         const tally = {};
