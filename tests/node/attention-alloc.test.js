@@ -361,3 +361,56 @@ describe('rp.alloc: jobs, the pool and relpos/worker', () => {
     B.free();
   });
 });
+
+// docs/attention.md, "As models run it": weights: false streams for every family — soft-cap
+// (Gemma-2), sinks and a window (gpt-oss), chunks (Llama-4), value heads of their own width
+// (DeepSeek) — so a call holds no block of rows × m logits, let alone n × m. Seen in a running job:
+// after its first unit the job's scratch is what every later unit reuses, and the family's call
+// holds no more of the heap than the same call without the family's option.
+describe('weights: false streams for every family: nothing rows × m is held', () => {
+  const [rows, keys, d] = [8, 1 << 16, 8]; // a block of 4 query rows × m keys would be 1 MiB
+  const x = (count, seed) => wave(count, 0.37 + seed / 10, seed);
+  const call = {
+    q: tensor([rows, 2 * d], x(rows * 2 * d, 1)),
+    k: tensor([keys, d], x(keys * d, 2)),
+    v: tensor([keys, d], x(keys * d, 3)),
+    heads: 2,
+    kvHeads: 1,
+    causal: true,
+    scheme: 'rope',
+    weights: false,
+  };
+  /** Heap bytes in use while the job is between its first and second unit. */
+  async function heldDuring(options) {
+    let held = null;
+    const result = await rp.attentionAsync({
+      ...options,
+      onProgress: () => {
+        held ??= rp.heapInUse();
+      },
+    });
+    expect(result.weights).toBeUndefined();
+    return held;
+  }
+  const deepseek = {
+    ...call,
+    v: tensor([keys, 4], x(keys * 4, 3)),
+    scheme: 'rope-yarn',
+    params: { factor: 40, rotaryDim: 4, startIndex: 4 },
+  };
+  const cases = [
+    ['Gemma-2: soft-cap', call, { softcap: 50 }],
+    ['gpt-oss: sinks and a window', call, { sinks: [0.5, -0.25], slidingWindow: 128 }],
+    ['Llama-4: chunks', call, { attentionChunkSize: 1024 }],
+    ['DeepSeek: value heads of their own width, partial rotation', deepseek, { valueHeadDim: 4 }],
+  ];
+  for (const [name, base, extra] of cases) {
+    it(name, async () => {
+      const plain = await heldDuring(base);
+      const family = await heldDuring({ ...base, ...extra });
+      expect(plain).toBeGreaterThan(0);
+      // Well under one block of 4 rows × m floats (1 MiB): the online softmax's scratch only.
+      expect(Math.abs(family - plain)).toBeLessThan(64 * 1024);
+    });
+  }
+});

@@ -74,6 +74,11 @@ for (const file of readdirSync(referenceDir).filter((f) => f.endsWith('.json') &
   for (const part of Object.keys(b)) compare(`reference ${file} ${part}`, part, a[part].data, b[part].data);
 }
 
+const sameBits = (a, b) => a.length === b.length && a.every((x, t) => Object.is(x, b[t]));
+// Calls as models run them: how many ran in the side module (differ from the SIMD build) and how
+// many soft-capped calls differ from it (none: they fall back).
+const models = { differing: 0, softcapped: 0, softcapDiffering: 0 };
+
 // The sweep: lengths around the tile (4 rows) and panel (8 keys) sizes, each kind of term and key
 // range the kernels take, grouped-query heads, logits (rp.scores) and weights with outputs.
 function seeded(seed) {
@@ -112,6 +117,12 @@ for (const [n, m] of [
       { mask: filled([n, m], () => (random() > -0.6 ? 1 : 0)) },
       { B: filled([n, m]), mask: { ...filled([n, m], () => random() * 3), kind: 'additive' }, scale: 0.3 },
       {},
+      // As models run it (docs/build.md, "The relaxed build"): chunks, sinks and uniform empty rows
+      // run in the side module; a soft-cap falls back to the SIMD kernels (checked apart below).
+      { scheme: 'rope', causal: true, attentionChunkSize: 3 },
+      { scheme: 'alibi', causal: true, slidingWindow: 4, sinks: [0.5, -1] },
+      { causal: true, queryOffset: -2, fullyMaskedRows: 'uniform' },
+      { causal: true, causalAlign: 'topLeft', sinks: [-Infinity, 2] },
     ];
     for (const [index, extra] of variants.entries()) {
       const options = { q, k, v, heads: 2, kvHeads: 1, ...extra };
@@ -119,6 +130,15 @@ for (const [n, m] of [
       const [a, b] = [relaxed.attention(options), simd.attention(options)];
       compare(`${name} weights`, 'weights', a.weights.data, b.weights.data);
       compare(`${name} output`, 'output', a.output.data, b.output.data);
+      if (index >= variants.length - 4 && !sameBits(a.weights.data, b.weights.data)) models.differing += 1;
+      // The same call soft-capped (d = 8): the side module has no tanh, so it falls back, bit for bit.
+      if (d !== 8) continue;
+      const capped = { ...options, softcap: 2 };
+      const [ca, cb] = [relaxed.attention(capped), simd.attention(capped)];
+      models.softcapped += 1;
+      if (!sameBits(ca.weights.data, cb.weights.data) || !sameBits(ca.output.data, cb.output.data)) {
+        models.softcapDiffering += 1;
+      }
     }
   }
 }
@@ -177,7 +197,7 @@ const logits = { ulps: 0, scaledUlps: 0, values: 0 };
       heap[bias + t] = random() * 4;
       heap[mask + t] = random() > -0.8 ? random() : -Infinity;
     }
-    const call = take(22);
+    const call = take(25);
     const fields = [
       q * 4,
       d,
@@ -197,12 +217,15 @@ const logits = { ulps: 0, scaledUlps: 0, values: 0 };
       causal ? 1 : 0,
       0,
       window,
+      0, // chunk
+      -Infinity, // sink
+      0, // uniformEmpty
       out * 4,
       m,
       packed * 4,
       0,
     ];
-    const floatFields = new Set([7, 10]);
+    const floatFields = new Set([7, 10, 18]);
     fields.forEach((value, t) => {
       if (floatFields.has(t)) heap[call + t] = value;
       else ints[call + t] = value;
@@ -270,5 +293,6 @@ console.log(
     logits,
     subnormal,
     steepZeros,
+    models,
   }),
 );

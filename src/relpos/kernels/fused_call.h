@@ -22,8 +22,10 @@ struct RelposFusedCall {
   int32_t biasOrigin;
   const float* mask; /* null: none; weight 1 */
   int32_t maskStride, maskOrigin;
-  int32_t causal, queryOffset, window; /* kernels::KeyRange */
-  float* out;                          /* row `first`, stride ldo, every column written */
+  int32_t causal, queryOffset, window, chunk; /* kernels::KeyRange */
+  float sink;                                 /* natural-log logit; -Infinity: none */
+  int32_t uniformEmpty;                       /* kernels::LogitSpec::uniformEmpty */
+  float* out;                                 /* row `first`, stride ldo, every column written */
   int32_t ldo;
   float* packed; /* scratch: 4 * d floats */
   int32_t mode;  /* RELPOS_FUSED_LOGITS or RELPOS_FUSED_WEIGHTS */

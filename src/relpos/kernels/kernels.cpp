@@ -1,6 +1,7 @@
 #include "relpos/kernels/kernels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -29,7 +30,7 @@ using simd::F4;
 // The side module reads every field of a LogitSpec (src/relpos/kernels/relaxed/fused.cpp): a new
 // field (a logit transform, a kind of key range) must reach fusedRows' eligibility check below and
 // the side module, or calls that use it must fall back.
-static_assert(sizeof(LogitSpec) == 96 && sizeof(Term) == 32 && sizeof(KeyRange) == 24,
+static_assert(sizeof(LogitSpec) == 112 && sizeof(Term) == 32 && sizeof(KeyRange) == 32,
               "LogitSpec changed: update fusedRows in kernels.cpp and kernels/relaxed/fused.cpp");
 
 namespace {
@@ -94,16 +95,32 @@ struct Rows {
   int64_t panelLo() const { return lo / kPanel * kPanel; }
 };
 
-// What the epilogue adds to R rows' logits: the scale and each term's row, all times `domain`.
+// cap * tanh(x / cap) in each lane, in float64. The logits are in the domain's units (times
+// log2(e) for a softmax), and so is cap (the soft-cap times the domain): the same function of
+// scale * q.k as capping first and converting after, with one rounding less, and the scaled logit
+// of a cap far larger than it comes back as the same float (docs/attention.md, "Soft-cap").
+inline F4 capped(F4 x, double cap) {
+  alignas(16) float lanes[4];
+  simd::store(lanes, x);
+  for (float& t : lanes) t = static_cast<float>(cap * std::tanh(static_cast<double>(t) / cap));
+  return simd::load(lanes);
+}
+
+// What the epilogue does to R rows' logits: the scale, the soft-cap, then each term's row, all
+// times `domain`.
 template <int R>
 struct Epilogue {
   F4 scale, biasWeight, maskWeight;
+  bool softcap;
+  double cap;
   const float* bias[R];
   const float* mask[R];
   Epilogue(const LogitSpec& spec, const Rows<R>& rows, float domain)
       : scale(simd::splat(spec.scale * domain)),
         biasWeight(simd::splat(spec.bias.weight * domain)),
         maskWeight(simd::splat(domain)),
+        softcap(spec.softcap > 0.0f),
+        cap(static_cast<double>(spec.softcap) * domain),
         bias{},
         mask{} {
     for (int r = 0; r < R; ++r) {
@@ -129,6 +146,10 @@ void interiorPanels(const float* q, const float* panels, int64_t d, const Epilog
     for (int r = 0; r < R; ++r) {
       F4 x0 = simd::mul(lo[r], e.scale);
       F4 x1 = simd::mul(hi[r], e.scale);
+      if (e.softcap) {
+        x0 = capped(x0, e.cap);
+        x1 = capped(x1, e.cap);
+      }
       if (kBias) {
         x0 = simd::add(x0, simd::mul(e.biasWeight, simd::load(e.bias[r] + j)));
         x1 = simd::add(x1, simd::mul(e.biasWeight, simd::load(e.bias[r] + j + 4)));
@@ -162,8 +183,14 @@ void edgePanels(const float* q, const Rows<R>& rows, const float* panels, int64_
         if (e.bias[r]) b[t] = e.bias[r][j + t];
         if (e.mask[r]) k[t] = e.mask[r][j + t];
       }
-      F4 x0 = simd::add(simd::mul(lo[r], e.scale), simd::mul(e.biasWeight, simd::load(b)));
-      F4 x1 = simd::add(simd::mul(hi[r], e.scale), simd::mul(e.biasWeight, simd::load(b + 4)));
+      F4 x0 = simd::mul(lo[r], e.scale);
+      F4 x1 = simd::mul(hi[r], e.scale);
+      if (e.softcap) {
+        x0 = capped(x0, e.cap);
+        x1 = capped(x1, e.cap);
+      }
+      x0 = simd::add(x0, simd::mul(e.biasWeight, simd::load(b)));
+      x1 = simd::add(x1, simd::mul(e.biasWeight, simd::load(b + 4)));
       x0 = simd::add(x0, simd::mul(e.maskWeight, simd::load(k)));
       x1 = simd::add(x1, simd::mul(e.maskWeight, simd::load(k + 4)));
       const auto first = static_cast<int32_t>(j);
@@ -241,10 +268,13 @@ void scaleRow(float* row, int64_t count, float factor) {
 }
 
 // row[j] = 2^(row[j] - top) / (their sum) for j < count: softmax weights from base-2 logits whose
-// largest is top. Weights below 2^-125 become +0 before the division by the sum, so none comes out
-// subnormal (see simd::exp2NonPositive for why that matters).
-void normaliseRow(float* row, int64_t count, float top) {
-  const float sum = expAndSum(row, count, top);
+// largest is top (at least the sink's, `sink` in base 2, whose 2^(sink - top) joins the sum; a sink
+// of -Infinity adds +0, which leaves the sum's bits as they were). Weights below 2^-125 become +0
+// before the division by the sum, so none comes out subnormal (see simd::exp2NonPositive for why
+// that matters).
+void normaliseRow(float* row, int64_t count, float top, float sink) {
+  float sum = expAndSum(row, count, top);
+  if (sink != kMinusInf) sum += simd::exp2NonPositive(sink - top);
   const float factor = 1.0f / sum;
   const F4 f = simd::splat(factor), least = simd::splat(0x1p-125f * sum);
   int64_t j = 0;
@@ -253,6 +283,16 @@ void normaliseRow(float* row, int64_t count, float top) {
     simd::store(row + j, simd::mul(simd::zeroWhereBelow(e, e, least), f));
   }
   for (; j < count; ++j) row[j] = row[j] < 0x1p-125f * sum ? 0.0f : row[j] * factor;
+}
+
+// The weights of a row that sees no key: zeros ([lo, hi) is all that is not zero yet), or 1/m on
+// every key (LogitSpec::uniformEmpty): torch's softmax of m equal logits, exp(0) / m.
+void emptyRow(float* row, int64_t m, int64_t lo, int64_t hi, bool uniform) {
+  if (uniform) {
+    std::fill(row, row + m, 1.0f / static_cast<float>(m));
+  } else if (hi > lo) {
+    std::fill(row + lo, row + hi, 0.0f);
+  }
 }
 
 // What weightRows leaves in its rows: logits as given, softmax weights, or base-2 logits with
@@ -274,24 +314,27 @@ void weightRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
     logitBlock<R>(packed, rows, panels, m, d, spec, lo, hi, out + lo, ldo, top,
                   kMode == RowsOut::Logits ? 1.0f : kLog2e);
   }
+  const float sink = spec.sink * kLog2e;
   for (int r = 0; r < valid; ++r) {
     float* o = out + r * ldo;
     const float fill = kMode == RowsOut::Weights ? 0.0f : kMinusInf;
     std::fill(o, o + lo, fill);
     std::fill(o + std::max(lo, hi), o + m, fill);
     if (kMode == RowsOut::BaseTwo) rowTop[r] = simd::horizontalMax(top[r]);
-    if (kMode != RowsOut::Weights || hi <= lo) continue;
-    const float t = simd::horizontalMax(top[r]);
+    if (kMode != RowsOut::Weights) continue;
+    const float t = std::max(hi > lo ? simd::horizontalMax(top[r]) : kMinusInf, sink);
     if (t == kMinusInf) {
-      std::fill(o + lo, o + hi, 0.0f);
+      emptyRow(o, m, lo, hi, spec.uniformEmpty);
       continue;
     }
-    normaliseRow(o + lo, hi - lo, t);
+    if (hi > lo) normaliseRow(o + lo, hi - lo, t, sink);
   }
 }
 
 // Whole tiles of rows through the relaxed-SIMD side module (logits or weights); returns the rows
-// it did: 0 in other builds, without the module, or for a call it does not take (32-bit fields).
+// it did: 0 in other builds, without the module, or for a call it does not take (32-bit fields, or
+// a soft-cap: the module has no tanh, so soft-capped layers run this file's kernels, bit for bit
+// the SIMD build's; docs/build.md, "The relaxed build").
 int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels,
                   int64_t m, int64_t d, const LogitSpec& spec, float* out, int64_t ldo, float* packed) {
 #if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
@@ -300,7 +343,8 @@ int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int6
   const bool fits = whole > 0 && m < kMax && d < kMax && ldq < kMax && ldo < kMax && first + rows < kMax &&
                     std::abs(spec.bias.stride) < kMax && std::abs(spec.bias.origin) < kMax &&
                     std::abs(spec.mask.stride) < kMax && std::abs(spec.mask.origin) < kMax &&
-                    std::abs(spec.keys.queryOffset) < kMax && spec.keys.window < kMax && spec.keys.window >= 0;
+                    std::abs(spec.keys.queryOffset) < kMax && spec.keys.window < kMax && spec.keys.window >= 0 &&
+                    spec.keys.chunk < kMax && spec.keys.chunk >= 0 && !(spec.softcap > 0.0f);
   if (!fits) return 0;
   const auto i32 = [](int64_t x) { return static_cast<int32_t>(x); };
   const RelposFusedCall call{q,
@@ -321,6 +365,9 @@ int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int6
                              spec.keys.causal ? 1 : 0,
                              i32(spec.keys.queryOffset),
                              i32(spec.keys.window),
+                             i32(spec.keys.chunk),
+                             spec.sink,
+                             spec.uniformEmpty ? 1 : 0,
                              out,
                              i32(ldo),
                              packed,
@@ -358,12 +405,14 @@ void weightRowsAll(const float* q, int64_t ldq, int64_t first, int64_t rows, con
   }
 }
 
-// One row of precomputed logits in place, in base 2: the terms added, keys outside [begin, end)
-// set to `outside`; returns the row's maximum.
+// One row of precomputed logits in place, in base 2: soft-capped, the terms added, keys outside
+// [begin, end) set to `outside`; returns the row's maximum.
 float baseTwoRow(float* row, int64_t i, int64_t m, const LogitSpec& spec, float outside) {
   const int64_t begin = spec.keys.begin(i, m), end = spec.keys.end(i, m);
+  const double cap = spec.softcap;
   float top = kMinusInf;
   for (int64_t j = begin; j < end; ++j) {
+    if (cap > 0) row[j] = static_cast<float>(cap * std::tanh(static_cast<double>(row[j]) / cap));
     if (spec.bias.data) row[j] += spec.bias.weight * spec.bias.row(i)[j];
     if (spec.mask.data) row[j] += spec.mask.row(i)[j];
     row[j] *= kLog2e;
@@ -409,6 +458,15 @@ void weightedRows(const float* w, int64_t depth, const float* v, int64_t ldv, in
   }
 }
 
+// out[c] += sum_j v[j, c] / m over every key: the output of a row whose weights are all 1/m
+// (LogitSpec::uniformEmpty), those weights times V in key order.
+void uniformOutput(const float* v, int64_t ldv, int64_t m, int64_t dv, float* out) {
+  const float w = 1.0f / static_cast<float>(m);
+  for (int64_t j = 0; j < m; ++j) {
+    for (int64_t c = 0; c < dv; ++c) out[c] += w * v[j * ldv + c];
+  }
+}
+
 template <int R>
 void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const float* panels, int64_t m, int64_t d,
                 const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch, float* out,
@@ -422,10 +480,13 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
   float* packed = scratch.queries.data();
   interleave<R>(q, ldq, d, packed, valid);
   std::fill(acc, acc + R * lda, 0.0f);
+  // The sink is the state each row starts from: its logit the running max, its 2^0 = 1 the sum
+  // (none: -Infinity and 0, where a row starts without one).
   float rowMax[R], rowSum[R];
+  const float sink = spec.sink * kLog2e;
   for (int r = 0; r < R; ++r) {
-    rowMax[r] = kMinusInf;
-    rowSum[r] = 0.0f;
+    rowMax[r] = sink;
+    rowSum[r] = sink == kMinusInf ? 0.0f : 1.0f;
   }
   for (int64_t j0 = lo; j0 < hi; j0 += kKeyBlock) {
     const int64_t j1 = std::min(hi, j0 + kKeyBlock);
@@ -456,6 +517,7 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
     float* o = out + r * ldo;
     if (!(rowSum[r] > 0.0f)) {
       std::fill(o, o + dv, 0.0f);
+      if (spec.uniformEmpty) uniformOutput(v, ldv, m, dv, o);
       continue;
     }
     std::copy(acc + r * lda, acc + r * lda + dv, o);
@@ -465,15 +527,30 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
 
 }  // namespace
 
+namespace {
+
+// The first key of the chunk of the query at position p (floor division, p may be negative).
+int64_t chunkStart(int64_t p, int64_t chunk) {
+  return (p >= 0 ? p / chunk : -((-p + chunk - 1) / chunk)) * chunk;
+}
+
+}  // namespace
+
 int64_t KeyRange::begin(int64_t row, int64_t m) const {
-  if (window <= 0) return 0;
-  return std::clamp<int64_t>(row + queryOffset - window + 1, 0, m);
+  int64_t first = window > 0 ? row + queryOffset - window + 1 : 0;
+  if (chunk > 0) first = std::max(first, chunkStart(row + queryOffset, chunk));
+  return std::clamp<int64_t>(first, 0, m);
 }
 
 int64_t KeyRange::end(int64_t row, int64_t m) const {
-  if (causal) return std::clamp<int64_t>(row + queryOffset + 1, 0, m);
-  if (window > 0) return std::clamp<int64_t>(row + queryOffset + window, 0, m);
-  return m;
+  int64_t last = m;
+  if (causal) {
+    last = row + queryOffset + 1;
+  } else if (window > 0) {
+    last = row + queryOffset + window;
+  }
+  if (chunk > 0) last = std::min(last, chunkStart(row + queryOffset, chunk) + chunk);
+  return std::clamp<int64_t>(last, 0, m);
 }
 
 int64_t packedSize(int64_t m, int64_t d) {
@@ -528,13 +605,14 @@ void softmaxLogits(float* w, int64_t ldw, int64_t first, int64_t rows, int64_t m
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t i = first + r;
     float* row = w + r * ldw;
-    const float top = baseTwoRow(row, i, m, spec, 0.0f);
-    const int64_t begin = spec.keys.begin(i, m), end = std::max(begin, spec.keys.end(i, m));
+    const float sink = spec.sink * kLog2e;
+    const float top = std::max(baseTwoRow(row, i, m, spec, 0.0f), sink);
+    const int64_t begin = std::min(spec.keys.begin(i, m), m), end = std::max(begin, spec.keys.end(i, m));
     if (top == kMinusInf) {
-      std::fill(row + begin, row + end, 0.0f);
+      emptyRow(row, m, begin, end, spec.uniformEmpty);
       continue;
     }
-    normaliseRow(row + begin, end - begin, top);
+    normaliseRow(row + begin, end - begin, top, sink);
   }
 }
 

@@ -6,6 +6,7 @@
 // -msimd128 build and the scalar one elsewhere, with identical results.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace relpos::kernels {
@@ -19,13 +20,15 @@ int64_t packedSize(int64_t m, int64_t d);
 void packKeys(const float* k, int64_t m, int64_t d, int64_t ld, float* out);
 std::vector<float> packKeys(const float* k, int64_t m, int64_t d, int64_t ld);
 
-// Which keys query row i (at position i + queryOffset) sees: [begin(i), end(i, m)). Causal keeps
-// keys up to the query's position; a window w keeps 0 <= position - j < w with causal, and
-// |position - j| < w without.
+// Which keys query row i (at position p = i + queryOffset) sees: [begin(i), end(i, m)). Causal keeps
+// keys up to the query's position; a window w keeps 0 <= p - j < w with causal, and |p - j| < w
+// without; a chunk c (Llama-4's chunked layers, with causal) keeps keys j with floor(j / c) =
+// floor(p / c). Every one of them is a range of keys, so no mask is built for any.
 struct KeyRange {
   bool causal = false;
   int64_t queryOffset = 0;
   int64_t window = 0;  // 0: no window
+  int64_t chunk = 0;   // 0: no chunk
   int64_t begin(int64_t row, int64_t m) const;
   int64_t end(int64_t row, int64_t m) const;
 };
@@ -42,10 +45,18 @@ struct Term {
   const float* row(int64_t i) const { return data + (i - origin) * stride; }
 };
 
-// logit(i, j) = scale * q_i . k_j + bias.weight * bias(i, j) + mask(i, j), -Infinity outside the
-// key range. Row indices are those of the whole head (they address the terms and the range).
+// logit(i, j) = cap(scale * q_i . k_j) + bias.weight * bias(i, j) + mask(i, j), -Infinity outside
+// the key range, where cap(x) = softcap * tanh(x / softcap) (Gemma-2), or x without a soft-cap.
+// Row indices are those of the whole head (they address the terms and the range). A sink (gpt-oss)
+// is one more logit in every row's softmax denominator that has no value: it starts each row's
+// running max and sum; -Infinity is no sink and leaves every bit as it was.
 struct LogitSpec {
   float scale = 1.0f;
+  float softcap = 0.0f;  // 0: none
+  float sink = -std::numeric_limits<float>::infinity();
+  // A row that sees no key (and no finite sink): all zeros, or, when set, weights 1/m on every key
+  // of 0 .. m-1 (Hugging Face's eager attention, whose masked logits are all the same finite value).
+  bool uniformEmpty = false;
   Term bias;  // optional (data null)
   Term mask;  // optional; its weight is ignored (1)
   KeyRange keys;
@@ -53,7 +64,7 @@ struct LogitSpec {
 
 // Softmax weights of query rows first .. first + rows - 1: q points at row `first` (stride ldq),
 // `panels` from packKeys, out at the first output row (stride ldo, every column 0 .. m-1 written).
-// A row that sees no key, or only -Infinity logits, is all zeros.
+// A row that sees no key, or only -Infinity logits, is all zeros (see LogitSpec::uniformEmpty).
 void softmaxWeights(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m, int64_t d,
                     const LogitSpec& spec, float* out, int64_t ldo);
 

@@ -42,14 +42,23 @@ RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t 
     : first_(firstPosition), pairs_(plan.pairs()), offset_(plan.offset), interleaved_(plan.interleaved) {
   cos_.resize(static_cast<size_t>(count * pairs_));
   sin_.resize(static_cast<size_t>(count * pairs_));
-  for (int64_t t = 0; t < count; ++t) {
-    const RotaryPoint point = plan.at(static_cast<double>(firstPosition + t));
-    for (int64_t k = 0; k < pairs_; ++k) {
-      const double angle = plan.angle(point, k);
-      const double magnitude = plan.magnitude(point, k, queryRole);
-      cos_[t * pairs_ + k] = static_cast<float>(std::cos(angle) * magnitude);
-      sin_[t * pairs_ + k] = static_cast<float>(std::sin(angle) * magnitude);
-    }
+  for (int64_t t = 0; t < count; ++t) fill(plan, t, static_cast<double>(firstPosition + t), queryRole);
+}
+
+RotaryTable::RotaryTable(const RotaryPlan& plan, const double* positions, int64_t count, bool queryRole)
+    : first_(0), pairs_(plan.pairs()), offset_(plan.offset), interleaved_(plan.interleaved) {
+  cos_.resize(static_cast<size_t>(count * pairs_));
+  sin_.resize(static_cast<size_t>(count * pairs_));
+  for (int64_t t = 0; t < count; ++t) fill(plan, t, positions[t], queryRole);
+}
+
+void RotaryTable::fill(const RotaryPlan& plan, int64_t t, double position, bool queryRole) {
+  const RotaryPoint point = plan.at(position);
+  for (int64_t k = 0; k < pairs_; ++k) {
+    const double angle = plan.angle(point, k);
+    const double magnitude = plan.magnitude(point, k, queryRole);
+    cos_[t * pairs_ + k] = static_cast<float>(std::cos(angle) * magnitude);
+    sin_[t * pairs_ + k] = static_cast<float>(std::sin(angle) * magnitude);
   }
 }
 

@@ -61,10 +61,15 @@ inline void rotateRow(const RotaryPlan& plan, double position, bool queryRole, f
 }
 
 // cos/sin (times the magnitude) for every position of a range, built once per call in float64 and
-// applied in float32 to any number of rows and heads.
+// applied in float32 to any number of rows and heads. The one rotation path of attention: positions
+// the caller gives (Hugging Face's position_ids) get a table of their own, whose entry for a
+// position is the same floats as the range's entry for it, so positions equal to the defaults
+// rotate bit for bit as leaving them out does.
 class RotaryTable {
  public:
   RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole);
+  // One entry per given position: apply(t, row) rotates row to positions[t].
+  RotaryTable(const RotaryPlan& plan, const double* positions, int64_t count, bool queryRole);
   // The table for these arguments, built once and kept for later calls with the same plan and
   // range (the last few are kept; building costs ~1000x applying at n = 2048).
   static std::shared_ptr<const RotaryTable> shared(const RotaryPlan& plan, int64_t firstPosition, int64_t count,
@@ -73,6 +78,8 @@ class RotaryTable {
   void apply(int64_t position, float* row) const;
 
  private:
+  // Entry t: cos/sin at `position`.
+  void fill(const RotaryPlan& plan, int64_t t, double position, bool queryRole);
   int64_t first_;
   int64_t pairs_;
   int64_t offset_;

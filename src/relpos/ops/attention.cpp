@@ -357,6 +357,7 @@ class AttentionRun {
     for (double p : kPos_) positionedSeqLen = std::max(positionedSeqLen, static_cast<int64_t>(std::min(p, 1e15)) + 1);
     terms_ = resolveTerms(params, scheme, s_, positioned, positionedSeqLen);
     checkModelOptions(positioned);
+    if (rotated_) takeRotated(positioned);
     weights_ = modeWeights(params, scheme, terms_, s_);
     s_.rowsPerBlock = rowsPerBlock(s_.m);
     blocks_ = (s_.n + s_.rowsPerBlock - 1) / s_.rowsPerBlock;
@@ -438,7 +439,8 @@ class AttentionRun {
   RELPOS_COLD void readModelOptions() {
     const ModelAttentionParams& mp = modelAttentionParams();
     const std::string& where = params_.where();
-    if (const Value* v = params_.array(mp.sinks.name)) {
+    // -Infinity is no sink (kernels::LogitSpec::sink), so a head may have none.
+    if (const Value* v = params_.maskedArray(mp.sinks.name)) {
       if (v->shape.size() != 1 || static_cast<int64_t>(v->array.size()) != s_.heads) {
         throwRange(where + ": sinks must have " + std::to_string(s_.heads) + " entries (one per query head), got " +
                    (v->shape.size() == 1 ? std::to_string(v->array.size()) : "shape " + shapeText(v->shape)));
@@ -446,8 +448,14 @@ class AttentionRun {
       for (size_t h = 0; h < v->array.size(); ++h) sinks_.push_back(v->at(h));
     }
     if (params_.has(mp.softcap.name)) softcap_ = params_.number(mp.softcap);
+    rotated_ = params_.boolean(mp.rotated);
+    uniformEmpty_ = params_.has(mp.fullyMaskedRows.name) && params_.choice(mp.fullyMaskedRows) == "uniform";
+    if (params_.has(mp.causalAlign.name) && params_.choice(mp.causalAlign) == "topLeft") {
+      if (!keys_.causal) throwRange(where + ": causalAlign needs causal: true (it says where the causal mask sits)");
+      keys_.queryOffset = 0;  // the mask only: queries keep their positions, i + queryOffset
+    }
     if (params_.has(mp.chunk.name)) {
-      chunk_ = params_.integer(mp.chunk);
+      keys_.chunk = params_.integer(mp.chunk);
       if (!keys_.causal) {
         throwRange(where +
                    ": attentionChunkSize needs causal: true (chunked layers are causal: the query's chunk up to it)");
@@ -474,7 +482,6 @@ class AttentionRun {
       }
       kPos_ = qPos_;  // self-attention: the keys are the same tokens (Hugging Face's position_ids)
     }
-    custom_ = softcap_ > 0 || !sinks_.empty();
   }
 
   // positions [count] (every sequence) or [batch, count], as batch x count values.
@@ -513,6 +520,20 @@ class AttentionRun {
     }
   }
 
+  // rotated: true: q and k carry the scheme's rotation already, so none is applied; a call that
+  // would have nothing to skip, or positions that would place nothing, is refused.
+  RELPOS_COLD void takeRotated(bool positioned) {
+    const std::string& where = params_.where();
+    if (!terms_.hasRotary) {
+      throwRange(where + ": rotated: true says q and k arrive rotated by the rotary scheme; " +
+                 (scheme_ ? "'" + scheme_->id + "' does not rotate" : "this call has no scheme"));
+    }
+    if (positioned) {
+      throwRange(where + ": rotated: true: q and k arrive rotated, so positions and keyPositions would place nothing");
+    }
+    terms_.hasRotary = false;
+  }
+
   // Temperature tuning's query factor at position p (Llama-4 NoPE layers).
   double temperature(int64_t p) const {
     return std::log(std::floor((static_cast<double>(p) + 1.0) / floorScale_) + 1.0) * attnScale_ + 1.0;
@@ -524,6 +545,13 @@ class AttentionRun {
     const int64_t width = s_.kvHeads * s_.dh;
     const float* k = in_.k->data() + b * s_.m * width;
     panelFloats_ = kernels::packedSize(s_.m, s_.dh);
+    // Tables at sequence b's given positions: the same rotation path as the default ranges.
+    if (terms_.hasRotary && !qPos_.empty()) {
+      queryTable_ = std::make_shared<const RotaryTable>(terms_.rotary, qPos_.data() + b * s_.n, s_.n, true);
+    }
+    if (terms_.hasRotary && !kPos_.empty()) {
+      keyTable_ = std::make_shared<const RotaryTable>(terms_.rotary, kPos_.data() + b * s_.m, s_.m, false);
+    }
     const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
     float* panels = terms_.logits ? nullptr : sized(ws_.panels, s_.kvHeads * panelFloats_);
     float* keys = plain ? nullptr : sized(ws_.keys, (terms_.logits ? s_.kvHeads : 1) * s_.m * s_.dh);
@@ -534,7 +562,7 @@ class AttentionRun {
       }
       float* kh = keys + (terms_.logits ? g * s_.m * s_.dh : 0);
       for (int64_t j = 0; j < s_.m; ++j) std::copy_n(k + j * width + g * s_.dh, s_.dh, kh + j * s_.dh);
-      if (terms_.hasRotary && keyTable_) {
+      if (terms_.hasRotary) {
         for (int64_t j = 0; j < s_.m; ++j) keyTable_->apply(j, kh + j * s_.dh);
       } else if (terms_.hasRotary) {  // at the caller's key positions, angles in float64
         for (int64_t j = 0; j < s_.m; ++j) rotateRow(terms_.rotary, kPos_[b * s_.m + j], false, kh + j * s_.dh);
@@ -557,8 +585,9 @@ class AttentionRun {
     if (terms_.hasRotary || terms_.logits || tuned_) {
       float* copy = sized(ws_.queries, rows * s_.dh);
       for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
-      if (terms_.hasRotary && queryTable_) {
-        for (int64_t r = 0; r < rows; ++r) queryTable_->apply(i0 + r + s_.queryOffset, copy + r * s_.dh);
+      if (terms_.hasRotary) {  // the range's table is indexed by position, a given positions' one by row
+        const int64_t at = qPos_.empty() ? s_.queryOffset : 0;
+        for (int64_t r = 0; r < rows; ++r) queryTable_->apply(at + i0 + r, copy + r * s_.dh);
       } else if (terms_.hasRotary) {
         for (int64_t r = 0; r < rows; ++r) rotateRow(terms_.rotary, qPos_[b * s_.n + i0 + r], true, copy + r * s_.dh);
       }
@@ -577,13 +606,17 @@ class AttentionRun {
     spec.bias = biasTerm(b, h, i0, rows);
     if (terms_.pairTerm()) spec.bias = pairTerms(q, ldq, spec.bias, i0, rows);
     spec.mask = maskTerm(b, h, i0, rows);
+    // As models run it: the soft-cap is a step of the logit epilogue, the sink the state each row's
+    // softmax starts from, in the same kernels as every other call (docs/attention.md).
+    spec.softcap = static_cast<float>(softcap_);
+    if (!sinks_.empty()) spec.sink = static_cast<float>(sinks_[static_cast<size_t>(h)]);
+    spec.uniformEmpty = uniformEmpty_;
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
     const float* v = in_.v ? in_.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
     float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
-    const bool needWeights =
-        keepWeights_ || terms_.logits || custom_ || (terms_.hasTable && !terms_.table.valueTable.empty());
+    const bool needWeights = keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
     if (!needWeights) {
       kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
       return;
@@ -596,22 +629,14 @@ class AttentionRun {
     if (terms_.logits) {
       const float* k = ws_.keys.data() + g * s_.m * s_.dh;
       scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
-      if (custom_) {
-        modelSoftmax(w, h, i0, rows, spec);
-      } else {
-        kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
-      }
-    } else if (custom_) {
-      kernels::LogitSpec raw;  // scale * q.k alone: the cap comes before the bias and the mask
-      raw.scale = spec.scale;
-      raw.keys = keys_;
-      kernels::logits(q, ldq, i0, rows, panel(g), s_.m, s_.dh, raw, w, s_.m);
-      modelSoftmax(w, h, i0, rows, spec);
+      kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
     } else {
       kernels::softmaxWeights(q, ldq, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
     }
     if (v) {
-      kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, keys_, out, ldo);
+      // A uniform row (fullyMaskedRows 'uniform') has weight on keys outside its range too.
+      kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, uniformEmpty_ ? kernels::KeyRange{} : keys_, out,
+                           ldo);
       if (terms_.hasTable && !terms_.table.valueTable.empty()) addValueTable(w, i0, rows, out, ldo);
     }
     if (keepWeights_ && sink_ && !inPlace) sink_->write(weightsOffset, w, rows * s_.m);
@@ -662,65 +687,18 @@ class AttentionRun {
     return {t, s_.m, 1.0f, i0};
   }
 
-  // Softmax of one block of logits (scale * q.k, -Infinity outside the key range) as models run it:
-  // soft-capped, then the bias and mask added, with head h's sink in each row's denominator
-  // (softmax([logits, sink]) without its last column), in float64.
-  void modelSoftmax(float* w, int64_t h, int64_t i0, int64_t rows, const kernels::LogitSpec& spec) const {
-    const double cap = softcap_;
-    const bool sink = !sinks_.empty();
-    const double sinkLogit = sink ? sinks_[static_cast<size_t>(h)] : 0.0;
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = i0 + r;
-      float* x = w + r * s_.m;
-      const int64_t begin = keys_.begin(i, s_.m), end = keys_.end(i, s_.m);
-      const float* bias = spec.bias.data ? spec.bias.row(i) : nullptr;
-      const float* mask = spec.mask.data ? spec.mask.row(i) : nullptr;
-      double top = sink ? sinkLogit : -std::numeric_limits<double>::infinity();
-      for (int64_t j = 0; j < s_.m; ++j) {
-        double v = x[j];
-        if (j < begin || j >= end) {
-          x[j] = kMinusInf;
-          continue;
-        }
-        if (cap > 0 && std::isfinite(v)) v = cap * std::tanh(v / cap);
-        if (bias) v += static_cast<double>(spec.bias.weight) * bias[j];
-        if (mask) v += mask[j];
-        x[j] = static_cast<float>(v);
-        top = std::max(top, v);
-      }
-      if (!std::isfinite(top)) {  // a row that sees no key (and has no sink)
-        std::fill(x, x + s_.m, 0.0f);
-        continue;
-      }
-      double sum = sink ? std::exp(sinkLogit - top) : 0.0;
-      for (int64_t j = 0; j < s_.m; ++j) sum += x[j] == kMinusInf ? 0.0 : std::exp(static_cast<double>(x[j]) - top);
-      for (int64_t j = 0; j < s_.m; ++j)
-        x[j] = x[j] == kMinusInf ? 0.0f : static_cast<float>(std::exp(static_cast<double>(x[j]) - top) / sum);
-    }
-  }
-
-  // The mask of one block: the given one (boolean turned into 0 / -Infinity, or additive) and, for a
-  // chunked layer, -Infinity outside the query's chunk of keys.
+  // The mask of one block: the given one, additive as it is, boolean turned into 0 / -Infinity (a
+  // chunked layer's chunk is a key range, keys_.chunk, not a mask).
   kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
-    if (!terms_.mask.data && chunk_ == 0) return {};
-    const float* given = terms_.mask.data ? terms_.mask.at(b, h) : nullptr;
+    if (!terms_.mask.data) return {};
+    const float* given = terms_.mask.at(b, h);
     const int64_t stride = terms_.mask.rowStride;
-    if (given && !terms_.booleanMask && chunk_ == 0) return {given, stride, 1.0f, 0};
+    if (!terms_.booleanMask) return {given, stride, 1.0f, 0};
     float* additive = sized(ws_.mask, rows * s_.m);
     for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = i0 + r;
-      const float* row = given ? given + i * stride : nullptr;
+      const float* row = given + (i0 + r) * stride;
       float* out = additive + r * s_.m;
-      for (int64_t j = 0; j < s_.m; ++j) {
-        out[j] = !row ? 0.0f : terms_.booleanMask ? (row[j] != 0.0f ? 0.0f : kMinusInf) : row[j];
-      }
-      if (chunk_ > 0) {
-        const int64_t p = i + s_.queryOffset;
-        const int64_t first = (p >= 0 ? p / chunk_ : -((-p + chunk_ - 1) / chunk_)) * chunk_;
-        for (int64_t j = 0; j < s_.m; ++j) {
-          if (j < first || j >= first + chunk_) out[j] = kMinusInf;
-        }
-      }
+      for (int64_t j = 0; j < s_.m; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
     }
     return {additive, s_.m, 1.0f, i0};
   }
@@ -755,11 +733,11 @@ class AttentionRun {
   bool keepWeights_ = true;
   double softcap_ = 0;         // 0: none
   std::vector<double> sinks_;  // one logit per query head, or none
-  int64_t chunk_ = 0;          // 0: none
   bool tuned_ = false;         // temperature tuning
   double floorScale_ = 1, attnScale_ = 0;
   std::vector<double> qPos_, kPos_;  // batch x n, batch x m positions given by the caller, or none
-  bool custom_ = false;              // soft-cap or sinks: the softmax of modelSoftmax
+  bool uniformEmpty_ = false;        // fullyMaskedRows 'uniform'
+  bool rotated_ = false;             // q and k arrive rotated
   int64_t blocks_ = 1;
   int64_t panelFloats_ = 0;
   Tensor result_, output_;
@@ -793,7 +771,8 @@ class AttentionJob : public Job {
 RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
   static const ModelAttentionParams p{
       arrayParam("sinks",
-                 "one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss)"),
+                 "one logit per query head [heads] in each row's softmax denominator, with no value (gpt-oss); "
+                 "-Infinity: none for that head"),
       numberParam("softcap", kNaN, 0, 1e12, "logits become softcap * tanh(logit / softcap) after scaling (Gemma-2)",
                   true),
       integerParam("attentionChunkSize", kNaN, 1, 1 << 30,
@@ -806,7 +785,16 @@ RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
       common::keyPositions(),
       integerParam("valueHeadDim", kNaN, 1, 1 << 16,
                    "the head width of v when it differs from q's and k's: v is [m, kvHeads * valueHeadDim] "
-                   "(DeepSeek's v_head_dim)")};
+                   "(DeepSeek's v_head_dim)"),
+      booleanParam("rotated", false,
+                   "q and k arrive rotated by the rotary scheme (Hugging Face's attention interface): the "
+                   "rotation is not applied again"),
+      choiceParam("fullyMaskedRows", "zeros|uniform",
+                  "a query row that sees no key: zeros, or weights 1/m on every key (Hugging Face's eager "
+                  "attention)"),
+      choiceParam("causalAlign", "bottomRight|topLeft",
+                  "with causal: query i sees keys up to i + queryOffset, or up to i (PyTorch SDPA's is_causal); "
+                  "the window and chunk move with it")};
   return p;
 }
 

@@ -43,6 +43,12 @@ Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink =
 // The options above, for the operation table.
 struct ModelAttentionParams {
   ParamInfo sinks, softcap, chunk, temperature, positions, keyPositions, valueHeadDim;
+  // Inputs as Hugging Face's attention interface hands them over (docs/attention.md, "Inputs as
+  // Hugging Face hands them over"): rotated (q and k arrive rotated: the rotary scheme's rotation is
+  // not applied again), fullyMaskedRows 'zeros' | 'uniform' (a row that sees no key: zeros, or HF
+  // eager's 1/m on every key) and causalAlign 'bottomRight' | 'topLeft' (the key range of query i
+  // as at position i + queryOffset, or as at i: SDPA's is_causal when n != m).
+  ParamInfo rotated, fullyMaskedRows, causalAlign;
 };
 const ModelAttentionParams& modelAttentionParams();
 

@@ -37,15 +37,24 @@ inline v128_t madd(v128_t a, v128_t b, v128_t c) {
   return wasm_f32x4_relaxed_madd(a, b, c);
 }
 
-// kernels::KeyRange::begin / end.
+// kernels::KeyRange::begin / end, with its chunk.
+inline int32_t chunkStart(int32_t p, int32_t chunk) {
+  return (p >= 0 ? p / chunk : -((-p + chunk - 1) / chunk)) * chunk;
+}
 inline int32_t rangeBegin(const RelposFusedCall& c, int32_t row) {
-  if (c.window <= 0) return 0;
-  return clamp(row + c.queryOffset - c.window + 1, 0, c.m);
+  int32_t first = c.window > 0 ? row + c.queryOffset - c.window + 1 : 0;
+  if (c.chunk > 0) first = imax(first, chunkStart(row + c.queryOffset, c.chunk));
+  return clamp(first, 0, c.m);
 }
 inline int32_t rangeEnd(const RelposFusedCall& c, int32_t row) {
-  if (c.causal) return clamp(row + c.queryOffset + 1, 0, c.m);
-  if (c.window > 0) return clamp(row + c.queryOffset + c.window, 0, c.m);
-  return c.m;
+  int32_t last = c.m;
+  if (c.causal) {
+    last = row + c.queryOffset + 1;
+  } else if (c.window > 0) {
+    last = row + c.queryOffset + c.window;
+  }
+  if (c.chunk > 0) last = imin(last, chunkStart(row + c.queryOffset, c.chunk) + c.chunk);
+  return clamp(last, 0, c.m);
 }
 
 // simd::exp2NonPositive's polynomial, in Horner form with its multiply-adds fused. Below -126 it
@@ -212,9 +221,11 @@ float expAndSum(float* row, int32_t count, float top) {
   return hsum(sum);
 }
 
-// kernels.cpp's normaliseRow: the weights, none of them subnormal.
-void normaliseRow(float* row, int32_t count, float top) {
-  const float sum = expAndSum(row, count, top);
+// kernels.cpp's normaliseRow: the weights, none of them subnormal; a sink's 2^(sink - top) (base
+// 2, -Infinity: none) joins the sum.
+void normaliseRow(float* row, int32_t count, float top, float sink) {
+  float sum = expAndSum(row, count, top);
+  if (sink != kMinusInf) sum += wasm_f32x4_extract_lane(exp2NonPositive(wasm_f32x4_splat(sink - top)), 0);
   const float factor = 1.0f / sum;
   const v128_t f = wasm_f32x4_splat(factor), least = wasm_f32x4_splat(0x1p-125f * sum);
   int32_t j = 0;
@@ -279,19 +290,25 @@ INLINE void fourRows(const RelposFusedCall& c, int32_t first, const float* q, fl
     }
     edge(c, t, jb, hi, out, top);
   }
+  const float sink = c.sink * kLog2e;
   UNROLL
   for (int r = 0; r < R; ++r) {
     float* o = out + r * c.ldo;
     const float outside = weights ? 0.0f : kMinusInf;
     fill(o, lo, outside);
     fill(o + imax(lo, hi), c.m - imax(lo, hi), outside);
-    if (!weights || hi <= lo) continue;
-    const float most = hmax(top[r]);
-    if (most == kMinusInf) {
-      fill(o + lo, hi - lo, 0.0f);
+    if (!weights) continue;
+    float most = hi > lo ? hmax(top[r]) : kMinusInf;
+    most = sink > most ? sink : most;
+    if (most == kMinusInf) {  // a row that sees no key: zeros, or 1/m everywhere (uniformEmpty)
+      if (c.uniformEmpty) {
+        fill(o, c.m, 1.0f / static_cast<float>(c.m));
+      } else if (hi > lo) {
+        fill(o + lo, hi - lo, 0.0f);
+      }
       continue;
     }
-    normaliseRow(o + lo, hi - lo, most);
+    if (hi > lo) normaliseRow(o + lo, hi - lo, most, sink);
   }
 }
 
