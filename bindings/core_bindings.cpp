@@ -127,10 +127,12 @@ class JsWeightsSink : public relpos::WeightsSink {
   val target_ = val::undefined();
 };
 
-// One attention call, its weights going straight into a JS array (out, or a fresh one).
-val runAttention(const std::string& id, const relpos::Params& params, const val& out) {
+// One attention call, its weights going straight into a JS array (out, or a fresh one); `run`
+// computes it into a sink (compute() by default; a KV cache's step).
+template <class Run>
+val runAttention(const std::string& id, const relpos::Params& params, const val& out, Run run) {
   JsWeightsSink sink(out);
-  const relpos::Result result = relpos::compute("attention", id, params, &sink);
+  const relpos::Result result = run(&sink);
   val js = val::object();
   for (const auto& [name, tensor] : result) {
     if (name == "weights") {
@@ -148,78 +150,50 @@ val runAttention(const std::string& id, const relpos::Params& params, const val&
 }
 
 val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
-  return guarded("relpos.attention", options, budgetOf(unbounded),
-                 [&](const relpos::Params& params) { return runAttention(id, params, out); });
-}
-
-// rp.kvCache: keys and values that stay in the wasm heap between decode steps. append() copies
-// only the new rows (checked for finite values once); attention() lends the cached rows to one
-// call as its k and v (moved in and back out, never copied) with the queries and options it is given.
-struct KvCache {
-  relpos::Value k, v;
-  int64_t kWidth = 0, vWidth = 0;
-};
-std::map<int, KvCache>& kvCaches() {
-  static std::map<int, KvCache> caches;
-  return caches;
-}
-
-int kvCacheCreate(double kWidth, double vWidth) {
-  static int next = 0;
-  KvCache cache;
-  cache.kWidth = static_cast<int64_t>(kWidth);
-  cache.vWidth = static_cast<int64_t>(vWidth);
-  for (relpos::Value* value : {&cache.k, &cache.v}) {
-    value->type = relpos::Value::Type::Array;
-    value->nonFinite = relpos::NonFinite::None;
-  }
-  cache.k.shape = {0, cache.kWidth};
-  cache.v.shape = {0, cache.vWidth};
-  kvCaches().emplace(++next, std::move(cache));
-  return next;
-}
-
-KvCache& kvCacheAt(int handle) {
-  auto found = kvCaches().find(handle);
-  if (found == kvCaches().end()) relpos::throwRange("relpos.kvCache: this cache was freed");
-  return found->second;
-}
-
-// options: { k: [rows, kWidth], v: [rows, vWidth] }.
-val kvCacheAppend(int handle, const val& options) {
-  return guarded("relpos.kvCache.append", options, budgetOf(true), [&](const relpos::Params& params) {
-    KvCache& cache = kvCacheAt(handle);
-    const relpos::Value* k = params.array("k");  // finite values
-    const relpos::Value* v = params.array("v");
-    const int64_t rows = k->shape[0];
-    for (auto [value, into, width] :
-         {std::make_tuple(k, &cache.k, cache.kWidth), std::make_tuple(v, &cache.v, cache.vWidth)}) {
-      // resize and copy rather than insert: the core instantiates no range insert otherwise (0.2 KB gzip).
-      const size_t old = into->array.size();
-      into->array.resize(old + value->array.size());
-      std::copy(value->array.begin(), value->array.end(), into->array.begin() + static_cast<std::ptrdiff_t>(old));
-      into->shape = {into->shape[0] + rows, width};
-    }
-    return val(static_cast<double>(cache.k.shape[0]));
+  return guarded("relpos.attention", options, budgetOf(unbounded), [&](const relpos::Params& params) {
+    return runAttention(id, params, out,
+                        [&](relpos::WeightsSink* sink) { return relpos::compute("attention", id, params, sink); });
   });
 }
 
+// rp.kvCache: keys and values that stay in the wasm heap between decode steps (relpos::KvCache,
+// src/relpos/ops/decode.hpp). append() copies only the new rows (checked for finite values once);
+// attention() runs the step over the cached rows with the queries and options it is given.
+std::map<int, std::unique_ptr<relpos::KvCache>>& kvCaches() {
+  static std::map<int, std::unique_ptr<relpos::KvCache>> caches;
+  return caches;
+}
+
+int kvCacheCreate(double kvHeads, double d, double dv) {
+  static int next = 0;
+  kvCaches().emplace(++next, std::make_unique<relpos::KvCache>(static_cast<int64_t>(kvHeads), static_cast<int64_t>(d),
+                                                               static_cast<int64_t>(dv)));
+  return next;
+}
+
+relpos::KvCache& kvCacheAt(int handle) {
+  auto found = kvCaches().find(handle);
+  if (found == kvCaches().end()) relpos::throwRange("relpos.kvCache: this cache was freed");
+  return *found->second;
+}
+
+// options: { k: [rows, kvHeads * d], v: [rows, kvHeads * dv] } (their widths checked by the JS entry).
+val kvCacheAppend(int handle, const val& options) {
+  return guarded("relpos.kvCache.append", options, budgetOf(true), [&](const relpos::Params& params) {
+    relpos::KvCache& cache = kvCacheAt(handle);
+    const relpos::Value* k = params.array("k");  // finite values
+    const relpos::Value* v = params.array("v");
+    return val(static_cast<double>(cache.append(k->data(), v->data(), k->shape[0])));
+  });
+}
+
+// One attention call over a cache, its weights (or output) going straight into a JS array as in
+// runAttention.
 val kvCacheAttention(int handle, const std::string& id, const val& options, const val& out, bool unbounded) {
   return guarded("relpos.kvCache.attention", options, budgetOf(unbounded), [&](const relpos::Params& given) {
-    KvCache& cache = kvCacheAt(handle);
+    relpos::KvCache& cache = kvCacheAt(handle);
     auto& params = const_cast<relpos::Params&>(given);  // guarded's own, filled for this call
-    params.set("k", std::move(cache.k));
-    params.set("v", std::move(cache.v));
-    // The rows go back to the cache however the call ends.
-    struct Back {
-      relpos::Params& params;
-      KvCache& cache;
-      ~Back() {
-        cache.k = std::move(const_cast<relpos::Value&>(*params.find("k")));
-        cache.v = std::move(const_cast<relpos::Value&>(*params.find("v")));
-      }
-    } back{params, cache};
-    return runAttention(id, params, out);
+    return runAttention(id, params, out, [&](relpos::WeightsSink* sink) { return cache.attention(id, params, sink); });
   });
 }
 

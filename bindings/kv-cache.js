@@ -5,13 +5,14 @@
 // differing value is a RangeError, as rp.attention({ layer }) refuses one), else from the options.
 import { isPlainObject, requireMatrix, requireOptionsObject, toTensor } from './convert.js';
 import { attentionOptions, attentionResult } from './attention-options.js';
-import { forCore } from './heap-tensor.js';
+import { forCore, refuseHeapOut } from './heap-tensor.js';
+import { KV_CACHE_HELD, KV_CACHE_SHAPE } from './option-table.js';
 
 const SHAPE_OPTIONS = ['heads', 'kvHeads', 'd', 'dv'];
-// What the cache holds or fixes for every step: a step that names them is refused, at the top level
-// or under params, rather than read one way here and another in the core.
-const CACHE_OWN = ['k', 'v', 'axes'];
-const CACHE_SHAPE = { heads: 'heads', kvHeads: 'kvHeads', valueHeadDim: 'dv' };
+// What the cache holds or fixes for every step (the core's option description, option-table.js): a
+// step that names them is refused, at the top level or under params, rather than read one way here
+// and another in the core. The cache's own name for each shape option:
+const SHAPE_NAME = { heads: 'heads', kvHeads: 'kvHeads', valueHeadDim: 'dv' };
 
 // The cache's sizes: each of heads, kvHeads, d, dv from the layer when it sets it (valueHeadDim for
 // dv, headDim for d), else from the options; the same value given twice is fine, two values are not.
@@ -57,12 +58,13 @@ function checkStepOptions(where, options, shape) {
   const levels = [['', top]];
   if (isPlainObject(params)) levels.push(['params.', params]);
   for (const [prefix, level] of levels) {
-    for (const name of CACHE_OWN) {
+    for (const name of KV_CACHE_HELD) {
       if (level[name] !== undefined) {
         throw new RangeError(`${where}: ${prefix}${name} is the cache's own; give q and options`);
       }
     }
-    for (const [name, mine] of Object.entries(CACHE_SHAPE)) {
+    for (const name of KV_CACHE_SHAPE) {
+      const mine = SHAPE_NAME[name];
       if (level[name] !== undefined && level[name] !== shape[mine]) {
         throw new RangeError(
           `${where}: ${prefix}${name} is the cache's (${shape[mine]}); got ${level[name]} — leave it out`,
@@ -90,7 +92,7 @@ export function createKvCache(options, { core, memory, bounded, unwrap }) {
   }
   const shape = cacheShape(where, given, layer);
   const { heads, kvHeads, d, dv } = shape;
-  const handle = core.kvCacheCreate(kvHeads * d, kvHeads * dv);
+  const handle = core.kvCacheCreate(kvHeads, d, dv);
   let length = 0;
   let freed = false;
   const alive = (call) => {
@@ -120,6 +122,7 @@ export function createKvCache(options, { core, memory, bounded, unwrap }) {
       const at = `${where}.attention`;
       requireOptionsObject(at, 'options', callOptions);
       checkStepOptions(at, callOptions, shape);
+      refuseHeapOut(at, callOptions.out, memory);
       if (length === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
       const { heads: _h, kvHeads: _k, valueHeadDim: _v, ...rest } = callOptions;
       const { scheme, merged, out, shapes } = attentionOptions(at, { ...stepShape, ...rest, q }, { m: length });

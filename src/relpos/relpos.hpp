@@ -9,7 +9,8 @@
 //   base/     errors, tensors, parameters, JSON, random numbers, small numeric helpers, jobs
 //   kernels/  SIMD attention kernels and rotary plans; know no schemes
 //   schemes/  the Scheme interface, one file per scheme, the registry (one line per scheme)
-//   ops/      the operation table (rp.encoding … rp.attention), attention, pooled attention maps
+//   ops/      the operation table (rp.encoding … rp.attention), attention, pooled attention maps,
+//             the KV cache of decoding (decode.hpp)
 //   analysis/ rp.analysis;  lab/ rp.lab;  models/ presets and config.json reading
 #pragma once
 #include <memory>
@@ -19,6 +20,7 @@
 #include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
+#include "relpos/ops/decode.hpp"
 #include "relpos/ops/operations.hpp"
 
 namespace relpos {

@@ -177,6 +177,95 @@ describe('rp.kvCache over random layers of every family', () => {
   }
 });
 
+// A decode step reads each KV group's keys and values once for its query heads together
+// (kernels::groupOutput, issue #41): each head must come out as it does alone. Alone here is the
+// same call with every KV head repeated for each of its query heads (kvHeads = heads), which runs
+// one head at a time.
+const repeatHeads = (t, kvHeads, group, width) => {
+  const rowsCount = t.shape[0];
+  const data = new Float32Array(rowsCount * kvHeads * group * width);
+  for (let j = 0; j < rowsCount; j++) {
+    for (let g = 0; g < kvHeads; g++) {
+      const from = t.data.subarray((j * kvHeads + g) * width, (j * kvHeads + g + 1) * width);
+      for (let r = 0; r < group; r++) data.set(from, ((j * kvHeads + g) * group + r) * width);
+    }
+  }
+  return { shape: [rowsCount, kvHeads * group * width], data };
+};
+
+describe('decoding a KV group at once (issue #41)', () => {
+  it('one query row of every head of a group gives each head’s bits alone, for every family', () => {
+    const familyArb = fc.constantFrom(...Object.keys(FAMILIES)).chain((f) => FAMILIES[f]);
+    fc.assert(
+      fc.property(familyArb, stepsArb, (config, { prefix, group, seed }) => {
+        const groups = rp.fromConfig(config).groups;
+        const layer = groups[group % groups.length];
+        const d = headDim(config);
+        const dv = layer.valueHeadDim ?? d;
+        const heads = layer.heads;
+        const kvHeads = layer.kvHeads ?? heads;
+        const needs = (layer.needs ?? []).some((need) => need.option === 'sinks')
+          ? { sinks: Array.from(values(heads, seed + 7), (x) => 2 * x) }
+          : {};
+        const k = rows(prefix, kvHeads * d, seed);
+        const v = rows(prefix, kvHeads * dv, seed + 1);
+        const q = rows(1, heads * d, seed + 2);
+        const { layer: _, ...own } = { layer };
+        const settings = { ...layer, ...own };
+        delete settings.layerType;
+        delete settings.layers;
+        delete settings.needs;
+        delete settings.notes;
+        delete settings.kvHeads;
+        const together = rp.attention({ q, k, v, layer, weights: false, ...needs });
+        const alone = rp.attention({
+          ...settings,
+          q,
+          k: repeatHeads(k, kvHeads, heads / kvHeads, d),
+          v: repeatHeads(v, kvHeads, heads / kvHeads, dv),
+          kvHeads: heads,
+          weights: false,
+          ...needs,
+        });
+        expect(Buffer.from(together.output.data.buffer)).toEqual(Buffer.from(alone.output.data.buffer));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('dynamic NTK: cached keys are rotated again when the scaling changes, and every step equals rp.attention', () => {
+    const [heads, kvHeads, d] = [4, 2, 8];
+    const options = {
+      scheme: 'rope-dynamic',
+      params: { d, factor: 2, originalMaxPositionEmbeddings: 6 },
+      causal: true,
+      weights: false,
+    };
+    const cache = rp.kvCache({ heads, kvHeads, d });
+    let k = rows(3, kvHeads * d, 1);
+    let v = rows(3, kvHeads * d, 2);
+    cache.append(k, v);
+    // Lengths 4 … 11 cross L0 = 6: the base grows with each step past it.
+    for (let step = 0; step < 8; step++) {
+      const newK = rows(1, kvHeads * d, 10 + step);
+      const newV = rows(1, kvHeads * d, 20 + step);
+      cache.append(newK, newV);
+      k = concat(k, newK);
+      v = concat(v, newV);
+      const q = rows(1, heads * d, 30 + step);
+      const got = cache.attention(q, options).output.data;
+      const want = rp.attention({ q, k, v, heads, kvHeads, ...options }).output.data;
+      expect(Buffer.from(got.buffer)).toEqual(Buffer.from(want.buffer));
+      // A step without a scheme in between packs the plain keys; the next RoPE step rotates again.
+      const plain = cache.attention(q, { causal: true, weights: false }).output.data;
+      expect(Buffer.from(plain.buffer)).toEqual(
+        Buffer.from(rp.attention({ q, k, v, heads, kvHeads, causal: true, weights: false }).output.data.buffer),
+      );
+    }
+    cache.free();
+  });
+});
+
 describe('rp.kvCache takes its shape from the layer (issue #38)', () => {
   const llama = () => rp.presets.find((p) => p.id === 'llama-3.1-8b').groups[0];
 

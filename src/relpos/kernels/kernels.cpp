@@ -115,7 +115,8 @@ struct Epilogue {
   double cap;
   const float* bias[R];
   const float* mask[R];
-  Epilogue(const LogitSpec& spec, const Rows<R>& rows, float domain)
+  // perRow: R specs, each tile row's own terms (the heads of a KV group, groupOutput); else spec's.
+  Epilogue(const LogitSpec& spec, const Rows<R>& rows, float domain, const LogitSpec* perRow = nullptr)
       : scale(simd::splat(spec.scale * domain)),
         biasWeight(simd::splat(spec.bias.weight * domain)),
         maskWeight(simd::splat(domain)),
@@ -124,8 +125,9 @@ struct Epilogue {
         bias{},
         mask{} {
     for (int r = 0; r < R; ++r) {
-      if (spec.bias.data) bias[r] = spec.bias.row(rows.row(r));
-      if (spec.mask.data) mask[r] = spec.mask.row(rows.row(r));
+      const LogitSpec& own = perRow ? perRow[r] : spec;
+      if (own.bias.data) bias[r] = own.bias.row(rows.row(r));
+      if (own.mask.data) mask[r] = own.mask.row(rows.row(r));
     }
   }
 };
@@ -211,8 +213,9 @@ void edgePanels(const float* q, const Rows<R>& rows, const float* panels, int64_
 // exponential is then a power of two), with the running row maxima in top.
 template <int R>
 void logitBlock(const float* q, const Rows<R>& rows, const float* panels, int64_t m, int64_t d, const LogitSpec& spec,
-                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R], float domain) {
-  const Epilogue<R> e(spec, rows, domain);
+                int64_t j0, int64_t j1, float* dst, int64_t ldd, F4 (&top)[R], float domain,
+                const LogitSpec* perRow = nullptr) {
+  const Epilogue<R> e(spec, rows, domain, perRow);
   // Interior: from the first panel at or past every row's begin to the last full panel that ends
   // at or before every row's end.
   int64_t begin = 0, end = m;
@@ -467,11 +470,14 @@ void uniformOutput(const float* v, int64_t ldv, int64_t m, int64_t dv, float* ou
   }
 }
 
+// perRow (groupOutput): R specs, one per tile row, whose rows are the heads of one KV group at the
+// one query row `first` (so every tile row has that row's key range); else `valid` consecutive rows.
 template <int R>
 void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const float* panels, int64_t m, int64_t d,
                 const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch, float* out,
-                int64_t ldo) {
-  const Rows<R> rows(spec.keys, first, m, valid);
+                int64_t ldo, const LogitSpec* perRow = nullptr) {
+  const Rows<R> rows(spec.keys, first, m, perRow ? 1 : valid);
+
   const int64_t lo = rows.panelLo(), hi = rows.hi;
   const int64_t lda = dv + 8;
   float* s = scratch.logits.data();
@@ -483,8 +489,8 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
   // The sink is the state each row starts from: its logit the running max, its 2^0 = 1 the sum
   // (none: -Infinity and 0, where a row starts without one).
   float rowMax[R], rowSum[R];
-  const float sink = spec.sink * kLog2e;
   for (int r = 0; r < R; ++r) {
+    const float sink = (perRow ? perRow[r] : spec).sink * kLog2e;
     rowMax[r] = sink;
     rowSum[r] = sink == kMinusInf ? 0.0f : 1.0f;
   }
@@ -492,7 +498,7 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
     const int64_t j1 = std::min(hi, j0 + kKeyBlock);
     F4 top[R];
     for (int r = 0; r < R; ++r) top[r] = simd::splat(kMinusInf);
-    logitBlock<R>(packed, rows, panels, m, d, spec, j0, j1, s, kKeyBlock, top, kLog2e);
+    logitBlock<R>(packed, rows, panels, m, d, spec, j0, j1, s, kKeyBlock, top, kLog2e, perRow);
     for (int r = 0; r < R; ++r) {
       float* sr = s + r * kKeyBlock;
       const float blockTop = simd::horizontalMax(top[r]);
@@ -666,6 +672,23 @@ void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64
       float* row = values + (h * nq + i) * nk;
       for (int64_t j = std::max<int64_t>(0, i + queryOffset + 1); j < nk; ++j) row[j] = kMinusInf;
     }
+  }
+}
+
+void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const float* panels, int64_t m, int64_t d,
+                 const float* v, int64_t ldv, int64_t dv, const LogitSpec* specs, OnlineScratch& scratch, float* out,
+                 int64_t ldo) {
+  scratch.logits.resize(static_cast<size_t>(kRowTile * kKeyBlock));
+  scratch.weights.resize(static_cast<size_t>(kRowTile * kKeyBlock));
+  scratch.queries.resize(static_cast<size_t>(kRowTile * d));
+  scratch.acc.resize(static_cast<size_t>(kRowTile * (dv + 8)));
+  for (int64_t h = 0; h < heads; h += kRowTile) {
+    const int valid = static_cast<int>(std::min(kRowTile, heads - h));
+    // A last, partial tile repeats its last head (as outputRows repeats its last row).
+    LogitSpec tile[kRowTile];
+    for (int r = 0; r < kRowTile; ++r) tile[r] = specs[h + std::min(r, valid - 1)];
+    outputRows<kRowTile>(q + h * ldq, ldq, row, valid, panels, m, d, v, ldv, dv, specs[h], scratch, out + h * ldo, ldo,
+                         tile);
   }
 }
 

@@ -115,4 +115,14 @@ void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, c
                      int64_t d, const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch,
                      float* out, int64_t ldo);
 
+// attentionOutput for one query row (`row`) of `heads` query heads that share keys and values (a
+// KV group; decoding): q holds the heads' rows at stride ldq and out receives them at stride ldo;
+// specs[h] is head h's spec (every head with the scale, soft-cap, key range and kinds of terms of
+// specs[0]; its own bias and mask rows and sink). Each block of K and V is read once for every
+// kRowTile heads, and each head's output is the bits attentionOutput gives for that head alone (a
+// tile's rows never mix).
+void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const float* panels, int64_t m, int64_t d,
+                 const float* v, int64_t ldv, int64_t dv, const LogitSpec* specs, OnlineScratch& scratch, float* out,
+                 int64_t ldo);
+
 }  // namespace relpos::kernels

@@ -343,8 +343,15 @@ T* sized(std::vector<T>& v, int64_t count) {
 // call runs them all, the job a few per step.
 class AttentionRun {
  public:
-  RELPOS_COLD AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws)
-      : params_(params), scheme_(scheme), sink_(sink), ws_(ws), in_(readInputs(params)), s_(in_.s) {
+  RELPOS_COLD AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws,
+                           PackedKeySource* keySource = nullptr)
+      : params_(params),
+        scheme_(scheme),
+        sink_(sink),
+        keySource_(keySource),
+        ws_(ws),
+        in_(readInputs(params)),
+        s_(in_.s) {
     keepWeights_ = params.boolean(kWeights);
     if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
     keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
@@ -552,6 +559,7 @@ class AttentionRun {
     if (terms_.hasRotary && !kPos_.empty()) {
       keyTable_ = std::make_shared<const RotaryTable>(terms_.rotary, kPos_.data() + b * s_.m, s_.m, false);
     }
+    if (heldKeys()) return;  // a KV cache's, packed (and rotated) when they were appended
     const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
     float* panels = terms_.logits ? nullptr : sized(ws_.panels, s_.kvHeads * panelFloats_);
     float* keys = plain ? nullptr : sized(ws_.keys, (terms_.logits ? s_.kvHeads : 1) * s_.m * s_.dh);
@@ -575,31 +583,30 @@ class AttentionRun {
     }
   }
 
-  // Rows i0 .. i0 + rows - 1 of head h of sequence b.
-  void headBlock(int64_t b, int64_t h, int64_t i0, int64_t rows) {
-    const int64_t g = h / s_.group;
+  // The queries of rows i0 .. i0 + rows - 1 of head h of sequence b: in place (row stride ldq)
+  // unless they are rotated, tuned or handed to a scheme's hook, then in `copy` [rows, dh].
+  const float* blockQueries(int64_t b, int64_t h, int64_t i0, int64_t rows, float* copy, int64_t& ldq) const {
     const int64_t qWidth = s_.heads * s_.dh;
-    // The block's queries, read in place unless they are rotated (or handed to a scheme's hook).
     const float* q = in_.q->data() + (b * s_.n + i0) * qWidth + h * s_.dh;
-    int64_t ldq = qWidth;
-    if (terms_.hasRotary || terms_.logits || tuned_) {
-      float* copy = sized(ws_.queries, rows * s_.dh);
-      for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
-      if (terms_.hasRotary) {  // the range's table is indexed by position, a given positions' one by row
-        const int64_t at = qPos_.empty() ? s_.queryOffset : 0;
-        for (int64_t r = 0; r < rows; ++r) queryTable_->apply(at + i0 + r, copy + r * s_.dh);
-      } else if (terms_.hasRotary) {
-        for (int64_t r = 0; r < rows; ++r) rotateRow(terms_.rotary, qPos_[b * s_.n + i0 + r], true, copy + r * s_.dh);
-      }
-      if (tuned_) {  // at the query's cache position i + queryOffset, as Hugging Face's cache_position
-        for (int64_t r = 0; r < rows; ++r) {
-          const auto f = static_cast<float>(temperature(i0 + r + s_.queryOffset));
-          for (int64_t c = 0; c < s_.dh; ++c) copy[r * s_.dh + c] *= f;
-        }
-      }
-      q = copy;
-      ldq = s_.dh;
+    ldq = qWidth;
+    if (!(terms_.hasRotary || terms_.logits || tuned_)) return q;
+    for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
+    if (terms_.hasRotary) {  // the range's table is indexed by position, a given positions' one by row
+      const int64_t at = qPos_.empty() ? s_.queryOffset : 0;
+      for (int64_t r = 0; r < rows; ++r) queryTable_->apply(at + i0 + r, copy + r * s_.dh);
     }
+    if (tuned_) {  // at the query's cache position i + queryOffset, as Hugging Face's cache_position
+      for (int64_t r = 0; r < rows; ++r) {
+        const auto f = static_cast<float>(temperature(i0 + r + s_.queryOffset));
+        for (int64_t c = 0; c < s_.dh; ++c) copy[r * s_.dh + c] *= f;
+      }
+    }
+    ldq = s_.dh;
+    return copy;
+  }
+
+  // What the kernels add to and do with the logits of rows i0 .. i0 + rows - 1 of head h.
+  kernels::LogitSpec blockSpec(int64_t b, int64_t h, int64_t i0, int64_t rows, const float* q, int64_t ldq) {
     kernels::LogitSpec spec;
     spec.scale = static_cast<float>(weights_.scale);
     spec.keys = keys_;
@@ -611,13 +618,58 @@ class AttentionRun {
     spec.softcap = static_cast<float>(softcap_);
     if (!sinks_.empty()) spec.sink = static_cast<float>(sinks_[static_cast<size_t>(h)]);
     spec.uniformEmpty = uniformEmpty_;
+    return spec;
+  }
+
+  bool needWeights() const {
+    return keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
+  }
+
+  // Whether a block of `rows` query rows runs a whole KV group at once (groupBlock): output only, one
+  // row (decoding), and per-head terms that do not share scratch (a pair term, a borrowed B scanned
+  // head by head, a per-head boolean mask converted into one buffer).
+  bool grouped(int64_t rows) const {
+    const bool headMask = terms_.mask.data && terms_.booleanMask && terms_.mask.headStride != 0;
+    return rows == 1 && s_.group > 1 && !needWeights() && !terms_.pairTerm() && !terms_.bias.unscanned && !headMask;
+  }
+
+  // Row i0 of sequence b for the query heads h0 .. h0 + group - 1, which share kv head h0 / group:
+  // each block of its K and V is read once for every kRowTile heads (kernels::groupOutput), and each
+  // head's output is the bits attentionOutput gives for that head alone.
+  void groupBlock(int64_t b, int64_t h0, int64_t i0) {
+    const int64_t g = h0 / s_.group;
+    float* copies = sized(ws_.queries, s_.group * s_.dh);
+    std::vector<kernels::LogitSpec> specs(static_cast<size_t>(s_.group));
+    const float* q = nullptr;
+    for (int64_t t = 0; t < s_.group; ++t) {
+      int64_t ldq = 0;
+      const float* qt = blockQueries(b, h0 + t, i0, 1, copies + t * s_.dh, ldq);
+      if (t == 0) q = qt;  // the group's heads: consecutive rows of dh, in place or copied
+      specs[static_cast<size_t>(t)] = blockSpec(b, h0 + t, i0, 1, qt, ldq);
+    }
+    const int64_t vWidth = s_.kvHeads * s_.dv;
+    const float* v = in_.v->data() + b * s_.m * vWidth + g * s_.dv;
+    float* out = output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h0 * s_.dv;
+    kernels::groupOutput(q, s_.dh, i0, s_.group, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, specs.data(), ws_.online, out,
+                         s_.dv);
+  }
+
+  // Rows i0 .. i0 + rows - 1 of head h of sequence b.
+  void headBlock(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+    if (grouped(rows)) {
+      if (h % s_.group == 0) groupBlock(b, h, i0);
+      return;
+    }
+    const int64_t g = h / s_.group;
+    int64_t ldq = 0;
+    const float* q = blockQueries(b, h, i0, rows, sized(ws_.queries, rows * s_.dh), ldq);
+    const kernels::LogitSpec spec = blockSpec(b, h, i0, rows, q, ldq);
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
     const float* v = in_.v ? in_.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
     float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
-    const bool needWeights = keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
-    if (!needWeights) {
+    if (!needWeights()) {
       kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
       return;
     }
@@ -642,7 +694,17 @@ class AttentionRun {
     if (keepWeights_ && sink_ && !inPlace) sink_->write(weightsOffset, w, rows * s_.m);
   }
 
-  const float* panel(int64_t g) const { return ws_.panels.data() + g * panelFloats_; }
+  const float* panel(int64_t g) const {
+    return heldPanels_ ? heldPanels_ + g * heldStride_ : ws_.panels.data() + g * panelFloats_;
+  }
+
+  // The keys from the key source (a KV cache), packed in the form this call needs, when it can
+  // give it: one sequence at positions 0 .. m-1, plain or rotated by the call's plan.
+  bool heldKeys() {
+    if (!keySource_ || s_.batch != 1 || terms_.logits || !terms_.keyVectors.empty() || !kPos_.empty()) return false;
+    heldPanels_ = keySource_->panels(terms_.hasRotary ? &terms_.rotary : nullptr, s_.m, s_.dh, heldStride_);
+    return heldPanels_ != nullptr;
+  }
 
   // Rows i0 .. i0 + rows - 1 of a borrowed B for sequence b and head h, checked as maskedArray()
   // checks a copied one, while they are in cache for the kernel; a slice that several heads or
@@ -724,6 +786,9 @@ class AttentionRun {
   const Params& params_;
   const Scheme* scheme_;
   WeightsSink* sink_;
+  PackedKeySource* keySource_;         // a KV cache's packed keys, or null
+  const float* heldPanels_ = nullptr;  // the key source's panels for this call, when it gave them
+  int64_t heldStride_ = 0;
   Workspace& ws_;
   Inputs in_;
   Shapes& s_;
@@ -799,8 +864,12 @@ RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
 }
 
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) {
+  return attention(params, scheme, sink, nullptr);
+}
+
+Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink, PackedKeySource* keys) {
   Workspace ws;
-  AttentionRun run(params, scheme, sink, ws);
+  AttentionRun run(params, scheme, sink, ws, keys);
   for (int64_t u = 0; u < run.units(); ++u) run.run(u);
   return run.finish();
 }

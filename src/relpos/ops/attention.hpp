@@ -40,6 +40,19 @@ class WeightsSink {
 // then be [m, kvHeads*dv]: a layer whose value heads differ from its query/key heads, DeepSeek).
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink = nullptr);
 
+// Keys kept between calls in the packed form the kernels read (a KV cache, ops/decode.hpp): the
+// panels (kernels::packKeys) of the first m keys of every kv head, rotated by `plan` (null: as
+// given), head g's at the returned pointer + g * headStride; or null when it cannot give that form
+// (the call then packs the keys of k itself). The call's k must hold the same keys.
+class PackedKeySource {
+ public:
+  virtual ~PackedKeySource() = default;
+  virtual const float* panels(const RotaryPlan* plan, int64_t m, int64_t d, int64_t& headStride) = 0;
+};
+// attention() whose keys (one sequence at positions 0 .. m-1) come packed from `keys` when it can
+// give the form the call needs: the same bits as attention() packing them itself.
+Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink, PackedKeySource* keys);
+
 // The options above, for the operation table.
 struct ModelAttentionParams {
   ParamInfo sinks, softcap, chunk, temperature, positions, keyPositions, valueHeadDim;

@@ -482,14 +482,15 @@ const Scheme* checkedScheme(const std::string& op, const std::string& id, const 
   return scheme;
 }
 
-Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink) {
+Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink,
+               PackedKeySource* keys) {
   const Operation& operation = findOperation(op);
   const Scheme* scheme = checkedScheme(op, id, params);
   const Cost cost = operation.work ? operation.work(params, scheme) : Cost{};
   checkResultSize(params.where(), cost.results);
   const double budget = std::isnan(params.workBudget()) ? operation.budget : params.workBudget();
   checkWork(params.where(), cost.work, budget, operation.job);
-  if (!operation.hook) return attention(params, scheme, sink);
+  if (!operation.hook) return attention(params, scheme, sink, keys);
   return (scheme->*operation.hook)(*scheme, params);
 }
 

@@ -105,7 +105,9 @@ const std::vector<Operation>& operations();
 // rp.schemes and the table, checks the work against the call's budget (or params.workBudget() when
 // set), then computes. `id` may be empty for attention with a given B / P. `sink` (attention only)
 // receives the weights block by block instead of the result holding them.
-Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink = nullptr);
+// `keys` (attention only): a KV cache's packed keys (ops/decode.hpp), or null.
+Result compute(const std::string& op, const std::string& id, const Params& params, WeightsSink* sink = nullptr,
+               PackedKeySource* keys = nullptr);
 
 // The checks of compute() before any cost is counted or work done (names, values, cross-option
 // prechecks): the scheme of the call (nullptr for attention without one). A job of the same call
