@@ -21,10 +21,16 @@ const mapState = (page) =>
     };
   });
 
+// The pane's map, drawn at size n: the chapter's page draws its map before the pane takes it over
+// (web/site/first-figure.js), and marks itself ready once the pane's map has drawn (chapter.js).
 async function ready(page, n) {
   await page.waitForFunction((size) => {
     const el = document.getElementById('map');
-    return el?.dataset.state === 'ready' && el.tensor?.shape.at(-1) === size;
+    return (
+      document.documentElement.dataset.ready === 'true' &&
+      el?.dataset.state === 'ready' &&
+      el.tensor?.shape.at(-1) === size
+    );
   }, n);
 }
 
