@@ -1,13 +1,13 @@
 // Types of the relpos public API (docs/api.md). Hand-written, except each call's options per scheme:
 // those come from bindings/schemes.d.ts, generated from the catalogue (scripts/gen-types.mjs). Tests
 // type-check a consumer against both (tests/types).
+import type { AttentionOptionsOf, CheckedId } from './option-types.js';
 import type {
-  AttentionOptionsOf,
   BiasOptions,
   BiasSchemeId,
   BucketsOptions,
+  BucketsCallOptions,
   BucketsSchemeId,
-  CheckedId,
   EncodingOptions,
   EncodingSchemeId,
   FrequenciesOptions,
@@ -21,6 +21,7 @@ import type {
 } from './schemes.js';
 
 export type * from './schemes.js';
+export type * from './option-types.js';
 
 /** A dense row-major tensor. Integer maps (buckets) use Int32Array. */
 export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
@@ -33,20 +34,10 @@ export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
 }
 
 /** The query and key positions of bias, buckets and scores (docs/api.md, "Positions"). */
-export interface GridOptions {
-  /** Number of queries (default m, or the length of queryPositions). */
-  n?: number;
-  /** Number of keys (default n); the n queries are the last n of them (a KV cache). */
-  m?: number;
-  /** Query row i sits at key i + queryOffset (default m − n). */
-  queryOffset?: number;
-  /** Explicit query positions [n], or one row per sequence [batch, n] (the result gains a batch axis). */
-  queryPositions?: TensorLike;
-  /** Explicit key positions [m], or one row per sequence [batch, m] (BLOOM's left padding). */
-  keyPositions?: TensorLike;
-  /** Mask keys whose position is after the query's. */
-  causal?: boolean;
-}
+export type GridOptions = Pick<
+  BucketsCallOptions,
+  'n' | 'm' | 'queryOffset' | 'queryPositions' | 'keyPositions' | 'causal'
+>;
 
 /** The typed arrays a tensor's numbers may come in. */
 export type NumberArray =

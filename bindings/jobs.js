@@ -22,7 +22,6 @@ function nextTurn() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-
 /**
  * @param {object} core the Embind module
  * @param {(result: any) => any} unwrap throws the core's { error, kind } results

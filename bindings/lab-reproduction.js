@@ -36,23 +36,22 @@ const SHARED = Object.freeze({ trainLengths: 'upTo', vocab: 10, normalisation: t
  * addition need more to fit their training lengths than copy and reverse (docs/lab.md, "Budgets").
  */
 export const REPRODUCTION_PRESETS = Object.freeze({
-  quick: Object.freeze({
-    seeds: Object.freeze([1, 2, 3]),
-    model: Object.freeze({ layers: 3, heads: 4, dModel: 32, dFF: 64 }),
-    training: Object.freeze({ batch: 16, warmup: 20, lr: 3e-3, clip: 1 }),
-    steps: Object.freeze({ duplicate: 400, reverse: 400, sort: 400, addition: 400 }),
-    evalSequences: 8,
-    evalFactor: 3,
-  }),
-  full: Object.freeze({
-    seeds: Object.freeze([1, 2, 3]),
-    model: Object.freeze({ layers: 3, heads: 4, dModel: 32, dFF: 64 }),
-    training: Object.freeze({ batch: 16, warmup: 50, lr: 3e-3, clip: 1 }),
-    steps: Object.freeze({ duplicate: 3000, reverse: 3000, sort: 4000, addition: 4000 }),
-    evalSequences: 32,
-    evalFactor: 3,
-  }),
+  quick: budget({ warmup: 20, steps: [400, 400, 400, 400], evalSequences: 8 }),
+  full: budget({ warmup: 50, steps: [3000, 3000, 4000, 4000], evalSequences: 32 }),
 });
+
+// One budget: the same seeds, model, learning rate and evaluation lengths; its warm-up, steps per
+// task (duplicate, reverse, sort, addition) and evaluation sequences.
+function budget({ warmup, steps: [duplicate, reverse, sort, addition], evalSequences }) {
+  return Object.freeze({
+    seeds: Object.freeze([1, 2, 3]),
+    model: Object.freeze({ layers: 3, heads: 4, dModel: 32, dFF: 64 }),
+    training: Object.freeze({ batch: 16, warmup, lr: 3e-3, clip: 1 }),
+    steps: Object.freeze({ duplicate, reverse, sort, addition }),
+    evalSequences,
+    evalFactor: 3,
+  });
+}
 
 /** The paper's figures this page can justify (docs/lab.md says where each comes from). */
 export const PAPER = Object.freeze({
