@@ -73,10 +73,22 @@ export async function instantiate(part, simd) {
   const moduleOptions = {};
   if (wasm.protocol === 'file:') {
     moduleOptions.wasmBinary = await readBytes(wasm);
-  } else {
-    moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
+    return factory(moduleOptions);
   }
-  return factory(moduleOptions);
+  moduleOptions.locateFile = (path) => (path.endsWith('.wasm') ? wasm.href : path);
+  // A page that preloads the file has been compiling it since its first byte (web/public/boot.js):
+  // the glue instantiates that module. If that compile failed, the glue fetches and compiles itself.
+  const compiled = await globalThis.relposCompiling?.[wasm.href]?.catch(() => null);
+  if (!compiled) return factory(moduleOptions);
+  let fail;
+  const failed = new Promise((resolve, reject) => {
+    fail = reject;
+  });
+  moduleOptions.instantiateWasm = (imports, receive) => {
+    WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), fail);
+    return {};
+  };
+  return Promise.race([factory(moduleOptions), failed]);
 }
 
 // The models module: one build for every flavour (its code reads configs and copies a table; no
