@@ -10,6 +10,7 @@ const rp = await load();
 // What every group of a decoder's reading carries for rp.attention({ layer }) (docs/models.md).
 const layerSettings = (reading) => ({
   heads: reading.heads,
+  headDim: reading.model.headDim,
   ...(reading.model.kvHeads ? { kvHeads: reading.model.kvHeads } : {}),
   ...(reading.model.valueHeadDim ? { valueHeadDim: reading.model.valueHeadDim } : {}),
   ...(reading.model.attentionScale ? { scale: reading.model.attentionScale } : {}),

@@ -240,11 +240,12 @@ struct Group {
   }
 };
 
-// A group as rp.attention({ layer }) runs it: the model's heads, kvHeads, value head width (when it
-// differs from the query/key head: DeepSeek), softmax scale and causality beside the group's own
+// A group as rp.attention({ layer }) runs it: the model's heads, head width, kvHeads, value head width
+// (when it differs from the query/key head: DeepSeek), softmax scale and causality beside the group's own
 // scheme, window, chunk, soft-cap and temperature (docs/models.md).
 JsonValue withLayerSettings(JsonValue group, int64_t heads, bool causal, const JsonValue& model) {
   if (heads > 0) group.set("heads", num(static_cast<double>(heads)));
+  if (const JsonValue* d = model.find("headDim"); d && d->type == JsonValue::Type::Number) group.set("headDim", *d);
   if (const JsonValue* kv = model.find("kvHeads"); kv && kv->type == JsonValue::Type::Number) group.set("kvHeads", *kv);
   if (const JsonValue* dv = model.find("valueHeadDim"); dv && dv->type == JsonValue::Type::Number) {
     group.set("valueHeadDim", *dv);
