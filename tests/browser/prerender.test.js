@@ -100,6 +100,12 @@ describe('the first figure: a build-time picture, then the live heatmap', () => 
       const page = await context.newPage();
       const errors = [];
       page.on('pageerror', (error) => errors.push(String(error)));
+      // The core's wasm is fetched once: public/boot.js compiles it from its first byte and
+      // bindings/loading.js instantiates that module (a second fetch: the glue compiling it again).
+      let coreFetches = 0;
+      page.on('request', (request) => {
+        if (/\/assets\/relpos\.simd-[^/]*\.wasm$/.test(request.url())) coreFetches++;
+      });
       try {
         const element = await holdBack(page, /\/assets\/relpos-heatmap-[^/]*\.js$/);
         const core = await holdBack(page, /\/assets\/relpos\.simd-[^/]*\.wasm$/);
@@ -152,6 +158,7 @@ describe('the first figure: a build-time picture, then the live heatmap', () => 
           count: 0,
           where: [],
         });
+        expect(coreFetches).toBe(1);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
