@@ -17,6 +17,19 @@ const repoRoot = new URL('../../', import.meta.url);
 const layersDir = new URL('../fixtures/layers/', import.meta.url);
 const readJson = (url) => JSON.parse(readFileSync(url, 'utf8'));
 
+const CALL_SETTINGS = [
+  'scheme',
+  'heads',
+  'kvHeads',
+  'valueHeadDim',
+  'causal',
+  'scale',
+  'slidingWindow',
+  'attentionChunkSize',
+  'softcap',
+  'temperatureTuning',
+];
+
 // Every group of every family, as the options of a call (the layer's settings, without its notes).
 const layers = readdirSync(layersDir)
   .filter((f) => f.endsWith('.json'))
@@ -24,7 +37,9 @@ const layers = readdirSync(layersDir)
     const family = readJson(new URL(f, layersDir));
     const config = typeof family.config === 'string' ? readJson(new URL(family.config, repoRoot)) : family.config;
     return rp.fromConfig(config).groups.map((group, index) => {
-      const { layerType, layers: _indices, needs = [], notes: _notes, params = {}, ...settings } = group;
+      const { layerType, needs = [], params = {} } = group;
+      // The group's settings that are rp.attention options (a group also carries layers, notes, …).
+      const settings = Object.fromEntries(CALL_SETTINGS.filter((key) => key in group).map((key) => [key, group[key]]));
       return {
         name: `${family.family} / ${layerType}`,
         settings: { ...settings, params },
