@@ -41,9 +41,14 @@ render options:
                          the preset's / config's d)
   --mode <m>             attention mode of the weights view: explicit | implicit | mixed
   --group <k>            a hybrid model's layer group (a preset's or config's groups): its index
-                         or layer type, e.g. --group sliding_attention (default: group 0)
+                         or layer type, e.g. --group sliding_attention (default: group 0); the
+                         weights view of a preset or config runs the group as rp.attention({ layer })
+                         does: its heads, scale, causality, window, chunk, soft-cap and temperature
+  --input <k=v>          an input the group's layer needs and a config cannot hold, repeatable
+                         (e.g. gpt-oss's --input sinks=[…], one value per head); values as --param
   --causal               passed to the core call: masked cells are -inf in CSV, drawn grey
-                         (also in the weights view, where their weight is 0)
+                         (also in the weights view, where their weight is 0); a preset's or
+                         config's layer says its own causality (decoders are causal)
   --param <k=v>          a scheme parameter, repeatable (e.g. --param alibiBiasMax=4,
                          --param factor=8); values: numbers, true/false, JSON arrays, strings
   --colormap <name>      ${colormapNames.join(' | ')} (default: viridis, rdbu for signed data)
@@ -59,7 +64,7 @@ Examples:
   npx relpos render bloom-7b1 --n 64 --out bloom.csv
   npx relpos render --config config.json --n 512 --view weights --out model.png
   npx relpos render t5 --n 64 --view buckets --out t5.csv
-  npx relpos render gemma-3-4b --group sliding_attention --view weights --causal --out local.png
+  npx relpos render gemma-3-4b --group sliding_attention --view weights --out local.png
   npx relpos schemes
 `;
 
@@ -84,20 +89,20 @@ function integerOption(values, name, fallback, min = 1) {
   return value;
 }
 
-/** Parses one --param k=v into [name, value]. */
-function parseParam(text) {
+/** Parses one --param (or --input) k=v into [name, value]. */
+function parseParam(text, option = 'param') {
   const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
-  if (!match) throw new UsageError(`--param must look like name=value (e.g. --param base=10000), got '${text}'`);
+  if (!match) throw new UsageError(`--${option} must look like name=value (e.g. --param base=10000), got '${text}'`);
   const [, name, raw] = match;
   const value = raw.trim();
-  if (value === '') throw new UsageError(`--param ${name} has no value`);
+  if (value === '') throw new UsageError(`--${option} ${name} has no value`);
   if (value === 'true' || value === 'false') return [name, value === 'true'];
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) return [name, Number(value)];
   if (value.startsWith('[') || value.startsWith('{')) {
     try {
       return [name, JSON.parse(value)];
     } catch {
-      throw new UsageError(`--param ${name}: '${value}' is not valid JSON`);
+      throw new UsageError(`--${option} ${name}: '${value}' is not valid JSON`);
     }
   }
   return [name, value];
@@ -222,17 +227,47 @@ function readSource(rp, positionals, values) {
     params: preset.params,
     heads: preset.heads,
     groups: preset.groups,
+    model: preset.model,
     warnings: [],
   };
 }
 
-/** The source narrowed to one layer group (--group): its scheme, parameters and attention window. */
+/**
+ * The source narrowed to one layer group (--group): its scheme and parameters, and the group itself
+ * (`layer`, as rp.presets / rp.fromConfig give it) for the weights view to run.
+ */
 function withGroup(rp, source, values) {
   const { index, group } = pickGroup(source, values);
   if (!group) return source;
   const info = rp.schemes.find((s) => s.id === group.scheme);
   const asked = values.group !== undefined;
-  return { ...source, info, params: group.params, group: { index, count: source.groups.length, asked, ...group } };
+  return {
+    ...source,
+    info,
+    params: group.params,
+    layer: group,
+    group: { index, count: source.groups.length, asked, ...group },
+  };
+}
+
+/**
+ * The inputs a layer needs beside it (its `needs`: gpt-oss's sinks, T5's table), from --input or
+ * --param; one it needs and was not given is a usage error naming it and how to give it.
+ */
+function layerInputs(source, values, params) {
+  const inputs = Object.fromEntries((values.input ?? []).map((text) => parseParam(text, 'input')));
+  const missing = (source.layer.needs ?? []).filter(({ option }) => !(option in inputs) && !(option in params));
+  if (missing.length) {
+    const how = missing.map(({ option }) =>
+      option in source.info.params ? `--param ${option}=…` : `--input ${option}=…`,
+    );
+    throw new UsageError(
+      `the weights view of ${source.label} group ${source.group.index} (${source.group.layerType}) runs the layer, which needs ${missing
+        .map(({ option, why }) => `${option} (${why})`)
+        .join(' and ')}; a config cannot hold it: give it with ${how.join(' and ')}`,
+    );
+  }
+  return inputs;
 }
 
 /**
@@ -241,7 +276,7 @@ function withGroup(rp, source, values) {
  */
 function readRequest(source, values) {
   const { info } = source;
-  const userParams = Object.fromEntries((values.param ?? []).map(parseParam));
+  const userParams = Object.fromEntries((values.param ?? []).map((text) => parseParam(text)));
   for (const reserved of ['n', 'heads', 'd', 'causal', 'mode']) {
     if (reserved in userParams) throw new UsageError(`use --${reserved} instead of --param ${reserved}=…`);
   }
@@ -259,33 +294,65 @@ function readRequest(source, values) {
   } catch (error) {
     throw new UsageError(error.message.replace('relpos render --view: ', '--view: '));
   }
+  if (values.mode !== undefined && view !== 'weights') {
+    throw new UsageError(`--mode applies to the weights view only (got --view ${view})`);
+  }
+  if (values.input !== undefined && !(source.layer && view === 'weights')) {
+    throw new UsageError("--input applies to the weights view of a preset's or config's layer group");
+  }
+  const head = integerOption(values, 'head', 0, 0);
+  const n = integerOption(values, 'n', 256);
+  if (source.layer && view === 'weights') return layerRequest(source, values, { view, head, n, params, given });
   const options = {
-    n: integerOption(values, 'n', 256),
+    n,
     heads: integerOption(values, 'heads', source.heads ?? 1),
     d: integerOption(values, 'd', typeof sourceD === 'number' ? sourceD : 64),
     ...(values.causal ? { causal: true } : {}),
     ...(values.mode !== undefined ? { mode: values.mode } : {}),
     ...params,
   };
-  if (values.mode !== undefined && view !== 'weights') {
-    throw new UsageError(`--mode applies to the weights view only (got --view ${view})`);
+  return { view, head, options, params, given };
+}
+
+/**
+ * The weights view of a layer group: rp.attention({ layer }) on all-ones probes (figure/views.js),
+ * with what the command line adds — --causal, --mode, --heads, --param, --input — passed along for
+ * rp.attention to check against the layer. The probe's head width is the group's `params.d`, else
+ * the model's head width (a NoPE or bias group); --d cannot change it.
+ */
+function layerRequest(source, values, { view, head, n, params, given }) {
+  const d = source.layer.params.d ?? source.layer.headDim ?? source.model?.headDim;
+  if (values.d !== undefined) {
+    throw new UsageError(
+      `--d: the layer sets the head width (${d}); leave --d out with a preset's or config's weights view`,
+    );
   }
-  // A sliding-window group's window is part of its attention: the weights view applies it.
-  const window = source.group?.slidingWindow;
-  if (window !== undefined && view === 'weights') options.slidingWindow = window;
-  return { view, head: integerOption(values, 'head', 0, 0), options, params, given };
+  const added = Object.fromEntries(Object.entries(params).filter(([name]) => given.get(name) === '--param'));
+  const options = {
+    n,
+    d,
+    layer: source.layer,
+    inputs: layerInputs(source, values, added),
+    ...(values.heads !== undefined ? { heads: integerOption(values, 'heads', 1) } : {}),
+    ...(values.causal ? { causal: true } : {}),
+    ...(values.mode !== undefined ? { mode: values.mode } : {}),
+    ...(Object.keys(added).length ? { params: added } : {}),
+  };
+  return { view, head, options, params, given };
 }
 
 /** Checks --head against the maps the view has (one per head, or one for all); returns their count. */
 function checkHead({ view, head, options }, call) {
-  const perHead = call.options.heads !== undefined;
-  if (perHead && head >= options.heads) {
-    throw new UsageError(`--head must be < --heads (${options.heads}), got ${head}`);
+  const heads = call.probe?.heads ?? options.heads;
+  const perHead = call.probe !== undefined || call.options.heads !== undefined;
+  if (perHead && head >= heads) {
+    const of = call.probe ? "the layer's heads" : '--heads';
+    throw new UsageError(`--head must be < ${of} (${heads}), got ${head}`);
   }
   if (!perHead && head > 0) {
     throw new UsageError(`--head: the ${view} view is one map for every head, got --head ${head}`);
   }
-  return perHead ? options.heads : 1;
+  return perHead ? heads : 1;
 }
 
 /** Lines saying what was drawn: the call, then every scheme parameter, its origin and meaning. */
@@ -313,19 +380,22 @@ function groupLines({ group, groups = [] }, { view }) {
       `  group ${group.index} of ${group.count}: ${group.layerType} (${layers})${group.count > 1 ? `; --group picks another: ${others}` : ''}`,
     );
   }
-  if (group.slidingWindow !== undefined) {
-    lines.push(
-      view === 'weights'
-        ? `  slidingWindow = ${group.slidingWindow} (group): applied to the attention call`
-        : `  slidingWindow = ${group.slidingWindow} (group): an attention window, drawn by --view weights only`,
-    );
-  }
-  if (group.attentionChunkSize !== undefined) {
-    lines.push(`  attentionChunkSize = ${group.attentionChunkSize} (group): not drawn by this view`);
+  // What rp.attention({ layer }) runs the layer with beside its scheme (docs/models.md, "Layers"):
+  // applied by the weights view, one line each; named in one line by the other views.
+  const settings = LAYER_SETTINGS.filter((name) => group[name] !== undefined).map(
+    (name) => `${name} = ${JSON.stringify(group[name])}`,
+  );
+  if (view === 'weights') {
+    for (const setting of settings) lines.push(`  ${setting} (group): applied to the attention call (layer)`);
+  } else if (settings.length) {
+    lines.push(`  ${settings.join(', ')} (group): attention settings, drawn by --view weights only`);
   }
   for (const note of group.notes ?? []) lines.push(`  note: ${note}`);
   return lines;
 }
+
+// The settings a layer group holds beside its scheme and heads, as docs/models.md lists them.
+const LAYER_SETTINGS = ['scale', 'causal', 'slidingWindow', 'attentionChunkSize', 'softcap', 'temperatureTuning'];
 
 /**
  * A core error that names an option given on the command line — a --param (by the name given or
@@ -383,14 +453,15 @@ async function render(positionals, values) {
             index: group.index,
             layerType: group.layerType,
             layers: group.layers,
-            ...(group.slidingWindow !== undefined ? { slidingWindow: group.slidingWindow } : {}),
-            ...(group.attentionChunkSize !== undefined ? { attentionChunkSize: group.attentionChunkSize } : {}),
+            ...Object.fromEntries(
+              LAYER_SETTINGS.filter((name) => group[name] !== undefined).map((name) => [name, group[name]]),
+            ),
           },
         }
       : {}),
     ...figure.meta,
     n: options.n,
-    causal: Boolean(options.causal),
+    causal: Boolean(options.causal ?? (view === 'weights' ? source.layer?.causal : undefined)),
     params: request.params,
   };
   if (figure.meta.warning) say(`${source.label}: ${figure.meta.warning} (written into ${values.out} too)`);
@@ -420,6 +491,7 @@ async function main(argv) {
       group: { type: 'string' },
       causal: { type: 'boolean' },
       param: { type: 'string', short: 'p', multiple: true },
+      input: { type: 'string', multiple: true },
       colormap: { type: 'string' },
       range: { type: 'string' },
       scale: { type: 'string' },

@@ -22,6 +22,13 @@ export interface ViewOptions {
   mode?: 'explicit' | 'implicit' | 'mixed';
   /** Weights view only: key j is kept when i − slidingWindow < j ≤ i (a sliding-window layer group). */
   slidingWindow?: number;
+  /**
+   * Weights view only: a layer group of rp.presets or rp.fromConfig, run as rp.attention({ layer })
+   * runs it on all-ones q, k, v at the layer's widths (`d`: the head width when the group's params have none).
+   */
+  layer?: { scheme: string; params: Record<string, unknown>; heads?: number; [setting: string]: unknown };
+  /** Weights view of a layer only: inputs the layer needs beside it (gpt-oss's sinks). */
+  inputs?: Record<string, unknown>;
 }
 
 /** The core call a view makes, as data. */
@@ -32,6 +39,10 @@ export interface ViewCall {
   scheme: string;
   /** What the call receives (weights: heads, mode, causal and the scheme's params; the probes are implied). */
   options: Record<string, unknown>;
+  /** The layer group a weights view runs (options then hold what the caller adds to it). */
+  layer?: ViewOptions['layer'];
+  /** With a layer: the shape of the all-ones probes q [n, heads·d], k [n, kvHeads·d], v [n, kvHeads·dv]. */
+  probe?: { n: number; heads: number; kvHeads: number; d: number; dv: number };
 }
 
 /** A heatmap figure: one [rows, cols] slice with its colour scale — what <relpos-heatmap>.figure() returns. */

@@ -13,6 +13,11 @@
 //   distances  rp.analysis.distances(rp.encoding(scheme, { n, d, …params }), 'euclidean')   [n, n]
 // `causal` goes to every call when the caller set it: the core applies it (or names it as an error
 // where a call has no causal form, e.g. encodings) — it is never emulated here.
+// A model's layer group (rp.presets[…].groups, rp.fromConfig(…).groups) is drawn by passing it on:
+//   weights    rp.attention({ q: ones [n, heads·d], k: ones [n, kvHeads·d], v: ones [n, kvHeads·dv],
+//              layer, …inputs }).weights — the layer's scheme, heads, scale, causality, window,
+//              chunk, soft-cap and temperature, exactly as rp.attention runs it; `inputs` are what
+//              the layer needs beside it (gpt-oss's sinks).
 const VIEW_CALLS = Object.freeze({
   bias: { call: 'bias', takes: ['n', 'heads'] },
   scores: { call: 'scores', takes: ['n', 'd', 'heads'] },
@@ -64,6 +69,7 @@ export function requireView(where, info, view) {
  * `options` in: n, heads, d, causal, mode and the scheme parameters.
  */
 export function viewCall(info, view, options = {}) {
+  if (options.layer !== undefined) return layerCall(info, view, options);
   const { n, heads, d, causal, mode, slidingWindow, ...params } = { ...VIEW_DEFAULTS, ...options };
   const common = { n, heads, d, mode, slidingWindow };
   const { call, takes } = VIEW_CALLS[view];
@@ -87,10 +93,35 @@ export function viewCall(info, view, options = {}) {
   return { view, call, scheme: info.id, options: { ...chosen, ...params } };
 }
 
+/**
+ * A layer group's weights view as data: { view, call, scheme, layer, probe, options }. `probe` is the
+ * shape of the all-ones q, k, v: n, heads, kvHeads, d (the head width: the layer's `params.d` or
+ * `headDim`, else `options.d`) and dv; `options` is what the caller adds to the layer (causal, mode, params, heads,
+ * inputs such as sinks), which rp.attention checks against it.
+ */
+function layerCall(info, view, options) {
+  const { layer, n = VIEW_DEFAULTS.n, d: givenD, inputs = {}, ...given } = options;
+  if (view !== 'weights') {
+    throw new RangeError(`relpos.viewCall: layer applies to the weights view (attention), not ${view}`);
+  }
+  const heads = layer.heads ?? given.heads ?? VIEW_DEFAULTS.heads;
+  const d = layer.params?.d ?? layer.headDim ?? givenD ?? VIEW_DEFAULTS.d;
+  const kvHeads = layer.kvHeads ?? heads;
+  const probe = { n, heads, kvHeads, d, dv: layer.valueHeadDim ?? d };
+  return { view, call: 'attention', scheme: info.id, layer, probe, options: { ...given, ...inputs } };
+}
+
+const ones = (rows, cols) => ({ shape: [rows, cols], data: new Float32Array(rows * cols).fill(1) });
+
 /** Runs a view's core call: the tensor of `viewCall(info, view, options)`. */
 export function computeView(rp, info, view, options = {}) {
   requireView('relpos.computeView', info, view);
-  const { call, scheme, options: callOptions } = viewCall(info, view, options);
+  const { call, scheme, layer, probe, options: callOptions } = viewCall(info, view, options);
+  if (layer !== undefined) {
+    const { n, heads, kvHeads, d, dv } = probe;
+    const [q, k, v] = [ones(n, heads * d), ones(n, kvHeads * d), ones(n, kvHeads * dv)];
+    return rp.attention({ q, k, v, layer, ...callOptions }).weights;
+  }
   if (view === 'weights') {
     const { n, d, heads, params, ...rest } = callOptions;
     const ones = { shape: [n, heads * d], data: new Float32Array(n * heads * d).fill(1) };
@@ -109,16 +140,31 @@ export function computeView(rp, info, view, options = {}) {
  */
 export function maskedCells(rp, info, view, options = {}) {
   if (view !== 'weights') return null;
-  const { n, causal, slidingWindow } = viewCall(info, view, options).options;
-  if (!causal && slidingWindow === undefined) return null;
-  const ones = { shape: [n, 1], data: new Float32Array(n).fill(1) };
-  const mask = { ...(causal ? { causal } : {}), ...(slidingWindow !== undefined ? { slidingWindow } : {}) };
-  const { data } = rp.attention({ q: ones, k: ones, ...mask }).weights;
+  const { layer, probe, options: callOptions } = viewCall(info, view, options);
+  // A layer's key range: its causality, window and chunk (what rp.attention masks with), else the call's.
+  const { n, causal, slidingWindow, attentionChunkSize } = { ...probe, ...callOptions, ...keyRange(layer) };
+  if (!causal && slidingWindow === undefined && attentionChunkSize === undefined) return null;
+  const mask = {
+    ...(causal ? { causal } : {}),
+    ...(slidingWindow !== undefined ? { slidingWindow } : {}),
+    ...(attentionChunkSize !== undefined ? { attentionChunkSize } : {}),
+  };
+  const { data } = rp.attention({ q: ones(n, 1), k: ones(n, 1), ...mask }).weights;
   return Uint8Array.from(data, (w) => (w === 0 ? 1 : 0));
 }
 
+// The options of a layer group that say which keys a query sees.
+function keyRange(layer) {
+  if (layer === undefined) return {};
+  const range = {};
+  for (const name of ['causal', 'slidingWindow', 'attentionChunkSize']) {
+    if (layer[name] !== undefined) range[name] = layer[name];
+  }
+  return range;
+}
+
 /** The call as a reader would write it: rp.bias('alibi', { n: 64, heads: 8, causal: true }). */
-export function callText({ view, call, scheme, options }) {
+export function callText({ view, call, scheme, layer, probe, options }) {
   const value = (v) => {
     if (typeof v === 'string') return `'${v}'`;
     return Array.isArray(v) && v.length > 4 ? `[${v.length} values]` : JSON.stringify(v);
@@ -129,6 +175,11 @@ export function callText({ view, call, scheme, options }) {
       .map(([k, v]) => `${k}: ${v && typeof v === 'object' && !Array.isArray(v) ? object(v) : value(v)}`)
       .join(', ');
   const object = (o) => (fields(o) ? `{ ${fields(o)} }` : '{}');
+  if (layer !== undefined) {
+    const { n, d, dv, heads, kvHeads } = probe;
+    const extra = fields(options);
+    return `rp.attention({ q: ones [${n}, ${heads}·${d}], k: ones [${n}, ${kvHeads}·${d}], v: ones [${n}, ${kvHeads}·${dv}], layer: <the '${scheme}' group>${extra ? `, ${extra}` : ''} }).weights`;
+  }
   if (view === 'weights') {
     const { n, d, heads, ...rest } = options;
     return `rp.attention({ q: ones [${n}, ${heads}·${d}], k: ones, scheme: '${scheme}', heads: ${heads}, ${fields(rest)} }).weights`;

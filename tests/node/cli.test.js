@@ -336,7 +336,7 @@ describe('relpos render --config', { timeout: 30000 }, () => {
   });
 });
 
-describe('relpos render --group: a layer group of a hybrid model', { timeout: 30000 }, () => {
+describe('relpos render --group: a layer group of a hybrid model', { timeout: 120000 }, () => {
   it("draws each group of every hybrid preset with that group's scheme and parameters, by index and by layer type", async () => {
     const hybrids = rp.presets.filter((p) => p.groups.length > 1);
     expect(hybrids.map((p) => p.id)).toEqual(expect.arrayContaining(['gemma-3-4b', 'llama-4-scout']));
@@ -375,6 +375,7 @@ describe('relpos render --group: a layer group of a hybrid model', { timeout: 30
         model_type: 'gemma3_text',
         num_hidden_layers: 6,
         num_attention_heads: 2,
+        num_key_value_heads: 1,
         head_dim: 16,
         sliding_window: 3,
         sliding_window_pattern: 6,
@@ -388,15 +389,15 @@ describe('relpos render --group: a layer group of a hybrid model', { timeout: 30
       'window.json',
     );
     const { data, meta } = JSON.parse(text());
-    expect(meta.call).toContain('slidingWindow: 3');
-    expect(meta.group).toMatchObject({ index, layerType: 'sliding_attention', slidingWindow: 3 });
-    expect(stderr).toContain('slidingWindow = 3 (group): applied to the attention call');
+    expect(meta.call).toContain("layer: <the 'rope' group>");
+    expect(meta.group).toMatchObject({ index, layerType: 'sliding_attention', slidingWindow: 3, causal: true });
+    expect(stderr).toContain('slidingWindow = 3 (group): applied to the attention call (layer)');
     for (let i = 0; i < 8; i++) {
       for (let j = 0; j < 8; j++) expect(data[i][j] === '-Infinity', `${i},${j}`).toBe(j > i || j <= i - 3);
     }
     // Other views have no window: the output says so rather than dropping it in silence.
     const bias = await render(`--config ${config} --group sliding_attention --n 8`, 'window-scores.json');
-    expect(bias.stderr).toContain('slidingWindow = 3 (group): an attention window, drawn by --view weights only');
+    expect(bias.stderr).toMatch(/slidingWindow = 3 \(group\): attention settings, drawn by --view weights only/);
   });
 });
 
