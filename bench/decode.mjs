@@ -19,6 +19,7 @@ import { onnxRuntimeWeb } from './peers.mjs';
 
 const SIZES = (process.env.RELPOS_DECODE_SIZES ?? '2048,8192,32768').split(',').map(Number);
 const REPS = Number(process.env.RELPOS_DECODE_REPS ?? 11);
+const WARMUP = 4;
 const TOLERANCE = 2e-5;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -327,21 +328,31 @@ async function main() {
       const bytes = 2 * shape.kvHeads * Math.min(m, shape.window || m) * shape.d * 4;
       const flops = 2 * shape.heads * Math.min(m, shape.window || m) * 2 * shape.d;
       const times = { relpos: [], relposRope: [], ort: [], ortRotary: [], bandwidth: [], peak: [] };
-      // Interleaved: each rep runs every contender and both probes once, in a rotating order.
+      // Interleaved: each rep runs every contender and both probes once, in a shuffled order (a
+      // fixed rotation left one contender always right after the probes, which under load took
+      // the scheduler's wait every time).
       const names = Object.keys(set.steps);
-      for (let rep = 0; rep < REPS + 1; rep++) {
-        for (let t = 0; t < names.length + 2; t++) {
-          const which = (t + rep) % (names.length + 2);
+      const order = names.map((_, i) => i).concat([names.length, names.length + 1]);
+      let seed = 12345;
+      const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      // The first steps are not timed: a cache packs its keys on its first step and doubles its
+      // capacity on the next (a decode loop pays that once), and the heap grows.
+      for (let rep = -WARMUP; rep < REPS; rep++) {
+        for (let i = order.length - 1; i > 0; i--) {
+          const j = Math.floor(random() * (i + 1));
+          [order[i], order[j]] = [order[j], order[i]];
+        }
+        for (const which of order) {
           if (which === names.length) {
             const gbs = read(2 * shape.kvHeads * m * shape.d * 4);
-            if (rep > 0) times.bandwidth.push(gbs);
+            if (rep >= 0) times.bandwidth.push(gbs);
           } else if (which === names.length + 1) {
             const gf = peakGf();
-            if (rep > 0) times.peak.push(gf);
+            if (rep >= 0) times.peak.push(gf);
           } else {
             const t0 = performance.now();
             await set.steps[names[which]]();
-            if (rep > 0) times[names[which]].push(performance.now() - t0);
+            if (rep >= 0) times[names[which]].push(performance.now() - t0);
           }
         }
       }

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { LAYER_OPTIONS } from '../../bindings/option-table.js';
 
 const rp = await load();
 
@@ -173,7 +174,7 @@ describe('rp.kvCache over random layers of every family', () => {
         }),
         { numRuns: 25 },
       );
-    });
+    }, 60000); // a few seconds on an idle machine; the time limit is for loaded ones
   }
 });
 
@@ -210,13 +211,13 @@ describe('decoding a KV group at once (issue #41)', () => {
         const k = rows(prefix, kvHeads * d, seed);
         const v = rows(prefix, kvHeads * dv, seed + 1);
         const q = rows(1, heads * d, seed + 2);
-        const { layer: _, ...own } = { layer };
-        const settings = { ...layer, ...own };
-        delete settings.layerType;
-        delete settings.layers;
-        delete settings.needs;
-        delete settings.notes;
-        delete settings.kvHeads;
+        // The layer's settings as plain options (what a layer sets: option-table.js), kvHeads aside.
+        const settings = Object.fromEntries(
+          LAYER_OPTIONS.filter((name) => name !== 'kvHeads' && layer[name] !== undefined).map((name) => [
+            name,
+            layer[name],
+          ]),
+        );
         const together = rp.attention({ q, k, v, layer, weights: false, ...needs });
         const alone = rp.attention({
           ...settings,
@@ -231,7 +232,7 @@ describe('decoding a KV group at once (issue #41)', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 60000);
 
   it('dynamic NTK: cached keys are rotated again when the scaling changes, and every step equals rp.attention', () => {
     const [heads, kvHeads, d] = [4, 2, 8];
