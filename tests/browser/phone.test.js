@@ -1,5 +1,5 @@
 // The chapter on a phone (a 390 × 844 viewport), in both languages: the page never scrolls sideways;
-// every display formula fits its box (on one line, stacked or scaled by web/tutorial/tex.js) or, when
+// every display formula fits its box (on one line, stacked or scaled by web/i18n/tex.js) or, when
 // it cannot, shows that it scrolls (data-fit="scroll": edge shadows and a scrollbar that stays); every
 // table fits, the 2.1.9 summary as one card per scheme with each cell named by its column. The
 // playground and the lab do not scroll sideways either.
@@ -34,9 +34,13 @@ function overflows() {
     cells.forEach((td, k) => {
       const box = td.getBoundingClientRect();
       const label = parseFloat(getComputedStyle(td, '::before').height);
-      if (!(label <= box.height + 0.5)) overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}": label ${label} px, cell ${box.height} px`);
+      if (!(label <= box.height + 0.5)) {
+        overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}": label ${label} px, cell ${box.height} px`);
+      }
       const next = cells[k + 1]?.getBoundingClientRect();
-      if (next && box.bottom > next.top + 0.5) overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}" reaches into the next cell`);
+      if (next && box.bottom > next.top + 0.5) {
+        overlaps.push(`${tr.dataset.scheme} "${td.dataset.label}" reaches into the next cell`);
+      }
     });
   }
   return {
@@ -63,7 +67,7 @@ describe('the chapter at 390 px', () => {
         await page.waitForFunction(() =>
           [...document.querySelectorAll('.tex:not([data-tex-inline])')].every((e) => e.querySelector('.katex')),
         );
-        // KaTeX's fonts change a formula's width: web/tutorial/tex.js lays formulas out again once
+        // KaTeX's fonts change a formula's width: web/i18n/tex.js lays formulas out again once
         // they have loaded (a callback on the same promise, attached earlier, so it has run by now).
         await page.evaluate(() => document.fonts.ready.then(() => true));
         await page.waitForFunction(() => document.querySelectorAll('table.summary tbody tr').length > 10, null, {

@@ -80,3 +80,66 @@ describe('the JS layers import one way', () => {
     expect(wrongWayImports(join(root, 'bin/relpos.js'), "import { load } from '../bindings/index.js';")).toEqual([]);
   });
 });
+
+// Inside web/ the folders are layers too, low to high (docs/architecture.md, "The JS layers"): the
+// lab's words and committed results (lab/), the elements (components/, which stand alone with their
+// own English words), the site's words and language switch (i18n/, which hands the elements their
+// translated words and renders messages with their inline TeX), the chapter and the explorer pane
+// (tutorial/), and the site's shell and build (site/). A module imports its own layer or lower ones.
+// Only a page's entry script — web/*.js at the top and the ENTRIES — composes from every layer.
+export const WEB_LAYERS = ['public', 'lab', 'components', 'i18n', 'tutorial', 'site'];
+const ENTRIES = ['web/tutorial/main.js', 'web/lab/lab.js'];
+
+/** The layer of a file under web/: its folder's place in WEB_LAYERS; web/*.js and ENTRIES are above all. */
+function webLayer(path) {
+  const parts = path.split('/');
+  if (parts.length === 2 || ENTRIES.includes(path)) return Infinity;
+  const at = WEB_LAYERS.indexOf(parts[1]);
+  if (at < 0) throw new Error(`${path}: web/${parts[1]}/ is not in WEB_LAYERS`);
+  return at;
+}
+
+/** Every import of web file `file` that reaches up to a higher layer of web/, as "from → to". */
+export function upwardImports(file, text) {
+  const from = relative(root, file);
+  const problems = [];
+  for (const spec of specifiers(text)) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(root, resolve(dirname(file), spec.replace(/\?.*$/, '')));
+    if (!target.startsWith('web/')) continue; // the package below web/: bindings/, figure/, dist/
+    if (webLayer(target) > webLayer(from)) problems.push(`${from} → ${target}`);
+  }
+  return problems;
+}
+
+describe('web/ imports one way, low layer to high', () => {
+  const webFiles = sources(join(root, 'web'));
+
+  it('places every folder of web/ that holds code in WEB_LAYERS', () => {
+    for (const file of webFiles) expect(() => webLayer(relative(root, file)), file).not.toThrow();
+    expect(webFiles.length).toBeGreaterThan(40);
+  });
+
+  it('no module of web/ imports a higher layer', () => {
+    expect(webFiles.flatMap((file) => upwardImports(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('refuses each upward import the layers once had (and allows the downward ones)', () => {
+    const upward = [
+      ['web/tutorial/pane.js', "import { familyKey, segmented } from '../site/controls.js';"],
+      ['web/i18n/index.js', "import { renderInlineMath } from '../tutorial/tex.js';"],
+      ['web/components/relpos-lab.js', "import { initI18n } from '../i18n/index.js';"],
+      ['web/lab/messages.js', "import { renderCurve } from '../components/relpos-curve.js';"],
+      ['web/components/relpos-curve.js', "const m = await import('../tutorial/format.js');"],
+    ];
+    for (const [file, text] of upward) expect(upwardImports(join(root, file), text), text).toHaveLength(1);
+    const downward = [
+      ['web/i18n/en.js', "import { defaultMessages } from '../components/messages.js';"],
+      ['web/components/relpos-lab.js', "import { labMessages } from '../lab/messages.js';"],
+      ['web/lab/lab.js', "import '../components/relpos-lab.js';"],
+      ['web/site/controls.js', "import { el } from '../tutorial/ui.js';"],
+      ['web/playground.js', "import { createPane } from './tutorial/pane.js';"],
+    ];
+    for (const [file, text] of downward) expect(upwardImports(join(root, file), text), text).toEqual([]);
+  });
+});

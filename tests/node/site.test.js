@@ -11,7 +11,7 @@ import en from '../../web/i18n/en.js';
 import siteEn from '../../web/i18n/site.en.js';
 import siteZh from '../../web/i18n/site.zh.js';
 import { precacheManifest } from '../../web/site/build-plugin.js';
-import { familyKey } from '../../web/site/controls.js';
+import { familyKey } from '../../web/tutorial/controls.js';
 import { CSP, footer, head, header, PAGES } from '../../web/site/partials.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');

@@ -8,7 +8,7 @@
 // Only the reader's language is loaded with this module (its top-level await); another one arrives
 // when the reader switches to it (setLang) or a caller asks for it (loadLanguage).
 import { setMessages } from '../components/messages.js';
-import { renderInlineMath } from '../tutorial/tex.js';
+import { renderInlineMath } from './tex.js';
 
 // Each language's tables: the chapter's (page and component words) and the site shell's.
 const TABLES = {

@@ -44,7 +44,7 @@ export function firstFigureMarkup(picture) {
 
 /**
  * `html` with the words of its empty data-i18n elements put in from `words` (the English table),
- * each marked data-i18n-pre: plain text, and inline TeX ($…$) as web/tutorial/tex.js shows it until
+ * each marked data-i18n-pre: plain text, and inline TeX ($…$) as web/i18n/tex.js shows it until
  * KaTeX has loaded (its source in a <span>), so the page's own words later change nothing there.
  * Left out: a message with a {placeholder} to fill, and a claim (filled with what its check measures).
  */

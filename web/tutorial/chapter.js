@@ -3,7 +3,7 @@
 // state a measured fact (data-claim) are filled with the numbers their check computes (claims.js).
 import { applyI18n, initI18n } from '../i18n/index.js';
 import { createPane, syncHash } from './pane.js';
-import { loadMath, releaseMath, renderAllMath } from './tex.js';
+import { loadMath, releaseMath, renderAllMath } from '../i18n/tex.js';
 import { showBuild } from './ui.js';
 
 const SECTIONS = {

@@ -8,7 +8,7 @@ import { VIEWS, viewsFor } from '../../figure/views.js';
 import { decodeHash } from '../components/hash-state.js';
 import { applyI18n, lang, onLang, t } from '../i18n/index.js';
 import { choiceWords, paramWords, schemeCite, schemeDescription, shownParams } from '../i18n/scheme-words.js';
-import { familyKey, segmented } from '../site/controls.js';
+import { familyKey, segmented } from './controls.js';
 import { fmt } from './format.js';
 import { el, words } from './ui.js';
 

@@ -2,7 +2,7 @@
 // small set of choices and the scheme picker that groups schemes by family. Styles:
 // web/styles/controls.css. Words come from the message files (data-i18n keys).
 import { hasMessage, t } from '../i18n/index.js';
-import { el, nextId, select, words } from '../tutorial/ui.js';
+import { el, nextId, select, words } from './ui.js';
 
 /**
  * Segmented buttons: a radio group drawn as one strip (Tab enters it, arrow keys move the choice).
