@@ -221,6 +221,23 @@ void heapTensorFree(double address) {
   relpos_binding::heapTensors().erase(std::to_string(static_cast<uint32_t>(address)));
 }
 
+// The pool's plan of an attention call (docs/workers.md): its query rows cut into at most `parts`
+// ranges of nearly equal work, each { first, end, work } (relpos::attentionCuts); empty when the core
+// cannot read the call's shapes (the pool then runs it whole, and the call reports them).
+val attentionCuts(const val& options, int parts) {
+  return guarded("relpos.attentionAsync", options, relpos::kInf, [&](const relpos::Params& params) {
+    val out = val::array();
+    for (const relpos::RowCut& cut : relpos::attentionCuts(params, parts)) {
+      val part = val::object();
+      part.set("first", static_cast<double>(cut.first));
+      part.set("end", static_cast<double>(cut.end));
+      part.set("work", cut.work);
+      out.call<void>("push", part);
+    }
+    return out;
+  });
+}
+
 val catalogueJson() {
   return guarded("relpos.schemes", [] { return jsonBytes(relpos::catalogueJson()); });
 }
@@ -242,6 +259,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("releaseView", &releaseView);
   emscripten::function("heapTensorCreate", &heapTensorCreate);
   emscripten::function("heapTensorFree", &heapTensorFree);
+  emscripten::function("attentionCuts", &attentionCuts);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);
   emscripten::function("heapInUse", &relpos_binding::heapInUse);

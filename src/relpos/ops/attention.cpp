@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "relpos/base/common_params.hpp"
 #include "relpos/base/errors.hpp"
@@ -44,6 +46,7 @@ struct Shapes {
   int64_t dh = 0, dv = 0;
   int64_t queryOffset = 0;
   int64_t rowsPerBlock = 4;
+  int64_t first = 0, rows = 0;  // the query rows computed: [first, first + rows) (queryRows; all n by default)
 };
 
 struct Inputs {
@@ -339,6 +342,106 @@ T* sized(std::vector<T>& v, int64_t count) {
   return v.data();
 }
 
+// The sizes and key ranges of a call read leniently, for its work before the call checks them
+// (ops/operations.cpp asks it before any validation): `valid` false when q and k cannot be read.
+struct Geometry {
+  bool valid = false;
+  double batch = 1, heads = 1, dh = 0, dv = 0;
+  int64_t n = 0, m = 0, chunk = 0;
+  kernels::KeyRange keys;
+};
+
+double numberOr(const Params& params, const std::string& name, double fallback) {
+  const Value* v = params.find(name);
+  return v && v->type == Value::Type::Number && std::isfinite(v->number) ? v->number : fallback;
+}
+
+Geometry geometryOf(const Params& params) {
+  Geometry g;
+  const Value* q = params.find("q");
+  const Value* k = params.find("k");
+  if (!q || !k || q->type != Value::Type::Array || k->type != Value::Type::Array || q->shape.size() < 2 ||
+      k->shape.size() < 2) {
+    return g;
+  }
+  g.n = q->shape[q->shape.size() - 2];
+  g.m = k->shape[k->shape.size() - 2];
+  g.batch = q->shape.size() == 3 ? static_cast<double>(q->shape[0]) : 1.0;
+  g.heads = std::max(1.0, numberOr(params, common::heads().name, 1));
+  g.dh = static_cast<double>(q->shape.back()) / g.heads;
+  if (const Value* v = params.find("v"); v && v->type == Value::Type::Array && !v->shape.empty()) {
+    g.dv = static_cast<double>(v->shape.back()) / std::max(1.0, numberOr(params, kKvHeads.name, g.heads));
+  }
+  const Value* causal = params.find(common::causal().name);
+  g.keys.causal = causal && causal->type == Value::Type::Boolean && causal->boolean;
+  // Clamped so that a wild value cannot overflow the key range's arithmetic (the call refuses it).
+  const double limit = 1e15;
+  g.keys.queryOffset = static_cast<int64_t>(
+      std::clamp(numberOr(params, common::queryOffset().name, static_cast<double>(g.m - g.n)), -limit, limit));
+  g.keys.window = static_cast<int64_t>(std::clamp(numberOr(params, kWindow.name, 0), 0.0, limit));
+  // causalAlign 'topLeft' (SDPA's is_causal): the key range of query i is that of position i.
+  const Value* align = params.find(modelAttentionParams().causalAlign.name);
+  if (g.keys.causal && align && align->type == Value::Type::String && align->text == "topLeft") g.keys.queryOffset = 0;
+  if (g.keys.causal) {
+    g.chunk = static_cast<int64_t>(std::clamp(numberOr(params, "attentionChunkSize", 0), 0.0, limit));
+  }
+  g.valid = g.n > 0 && g.m >= 0;
+  return g;
+}
+
+// The keys row i attends to: its key range, narrowed to its chunk in a chunked layer.
+int64_t keysOfRow(const Geometry& g, int64_t i) {
+  int64_t begin = g.keys.begin(i, g.m);
+  const int64_t end = g.keys.end(i, g.m);
+  if (g.chunk > 0) {
+    const int64_t p = i + g.keys.queryOffset;
+    const int64_t start = (p >= 0 ? p / g.chunk : -((-p + g.chunk - 1) / g.chunk)) * g.chunk;
+    begin = std::max(begin, start);
+  }
+  return std::max<int64_t>(0, end - begin);
+}
+
+double keysSeen(const Geometry& g, int64_t first, int64_t end) {
+  if (!g.keys.causal && g.keys.window == 0) return static_cast<double>(end - first) * static_cast<double>(g.m);
+  double sum = 0;
+  for (int64_t i = first; i < end; ++i) sum += static_cast<double>(keysOfRow(g, i));
+  return sum;
+}
+
+// queryRows as given, or all n rows; {0, 0} when readQueryRows would refuse them (the call reports it).
+std::pair<int64_t, int64_t> givenRows(const Params& params, int64_t n) {
+  const Value* v = params.find(queryRowsParam().name);
+  if (!v) return {0, n};
+  if (v->type != Value::Type::Array || v->size() != 2) return {0, 0};
+  const double a = v->at(0), b = v->at(1), tile = static_cast<double>(kernels::kRowTile);
+  if (!(0 <= a && a < b && b <= static_cast<double>(n)) || a != std::floor(a) || b != std::floor(b)) return {0, 0};
+  if (std::fmod(a, tile) != 0 || (b != static_cast<double>(n) && std::fmod(b, tile) != 0)) return {0, 0};
+  return {static_cast<int64_t>(a), static_cast<int64_t>(b)};
+}
+
+// The rows [first, end) of queryRows, checked: whole register tiles of the whole call, so that each
+// row's tile (the key range its QK^T reads) is the one it has in the whole call.
+RELPOS_COLD std::pair<int64_t, int64_t> readQueryRows(const Params& params, int64_t n) {
+  const Value* v = params.find(queryRowsParam().name);
+  if (!v) return {0, n};
+  const int64_t tile = kernels::kRowTile;
+  const auto whole = [](double x) { return std::isfinite(x) && x == std::floor(x); };
+  const bool pair = v->type == Value::Type::Array && v->size() == 2 && whole(v->at(0)) && whole(v->at(1));
+  const double a = pair ? v->at(0) : 0, b = pair ? v->at(1) : 0;
+  const bool tiled = pair && std::fmod(a, static_cast<double>(tile)) == 0 &&
+                     (b == static_cast<double>(n) || std::fmod(b, static_cast<double>(tile)) == 0);
+  if (!pair || !(0 <= a && a < b && b <= static_cast<double>(n)) || !tiled) {
+    std::string got;
+    if (v->type == Value::Type::Array) {
+      for (size_t t = 0; t < v->size(); ++t) got += (t ? ", " : "") + formatNumber(v->at(t));
+    }
+    throwRange(params.where() + ": queryRows must be [first, end) with 0 <= first < end <= n (" + std::to_string(n) +
+               "), first a multiple of " + std::to_string(tile) + " (the core's row tile) and end one too or n; got [" +
+               got + "]");
+  }
+  return {static_cast<int64_t>(a), static_cast<int64_t>(b)};
+}
+
 // One call, split into units (sequence, block of rows, head) that run in order: the synchronous
 // call runs them all, the job a few per step.
 class AttentionRun {
@@ -356,6 +459,9 @@ class AttentionRun {
     if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
     keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
                               params.has(kWindow.name) ? params.integer(kWindow) : 0};
+    const auto [first, end] = readQueryRows(params, s_.n);
+    s_.first = first;
+    s_.rows = end - first;
     checkSizes();
     readModelOptions();
     const bool positioned = !qPos_.empty() || !kPos_.empty();
@@ -367,9 +473,11 @@ class AttentionRun {
     if (rotated_) takeRotated(positioned);
     weights_ = modeWeights(params, scheme, terms_, s_);
     s_.rowsPerBlock = rowsPerBlock(s_.m);
-    blocks_ = (s_.n + s_.rowsPerBlock - 1) / s_.rowsPerBlock;
+    // The blocks of the whole call that hold the rows asked for (all of them by default).
+    firstBlock_ = s_.first / s_.rowsPerBlock;
+    blocks_ = s_.rows > 0 ? (s_.first + s_.rows - 1) / s_.rowsPerBlock - firstBlock_ + 1 : 0;
     if (keepWeights_) {
-      Shape shape = {s_.heads, s_.n, s_.m};
+      Shape shape = {s_.heads, s_.rows, s_.m};
       if (s_.batched) shape.insert(shape.begin(), s_.batch);
       if (sink_) {
         weightsShape_ = shape;
@@ -379,7 +487,8 @@ class AttentionRun {
       }
     }
     if (in_.v) {
-      output_ = Tensor::floats(s_.batched ? Shape{s_.batch, s_.n, s_.heads * s_.dv} : Shape{s_.n, s_.heads * s_.dv});
+      output_ =
+          Tensor::floats(s_.batched ? Shape{s_.batch, s_.rows, s_.heads * s_.dv} : Shape{s_.rows, s_.heads * s_.dv});
     }
     if (terms_.hasRotary) {
       // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
@@ -397,11 +506,13 @@ class AttentionRun {
   // Runs unit u; units must run in order 0, 1, 2, …
   void run(int64_t u) {
     const int64_t h = u % s_.heads;
-    const int64_t block = (u / s_.heads) % blocks_;
+    const int64_t nth = (u / s_.heads) % blocks_;
     const int64_t b = u / (s_.heads * blocks_);
-    const int64_t i0 = block * s_.rowsPerBlock;
-    const int64_t rows = std::min(s_.rowsPerBlock, s_.n - i0);
-    if (block == 0 && h == 0) packSequence(b);
+    // Block firstBlock_ + nth of the whole call, clipped to the rows asked for.
+    const int64_t blockStart = (firstBlock_ + nth) * s_.rowsPerBlock;
+    const int64_t i0 = std::max(blockStart, s_.first);
+    const int64_t rows = std::min({blockStart + s_.rowsPerBlock, s_.n, s_.first + s_.rows}) - i0;
+    if (nth == 0 && h == 0) packSequence(b);
     if (h == 0 && terms_.windowBias) {
       const BiasWindow window{s_.heads,
                               rows,
@@ -433,9 +544,11 @@ class AttentionRun {
     const double n = static_cast<double>(s_.n), m = static_cast<double>(s_.m), dh = static_cast<double>(s_.dh);
     const double heads = static_cast<double>(s_.heads), batch = static_cast<double>(s_.batch);
     const double rows = static_cast<double>(rowsPerBlock(s_.m));
+    // The whole call's result, also for a range of its rows: the pool's parts fail as the whole call.
     if (keepWeights_) checkResultSize(params_.where(), batch * heads * n * m);
     // Everything allocated below, sized before the first allocation (floats).
-    double floats = (keepWeights_ && !sink_ ? batch * heads * n * m : 0.0) + batch * n * heads * s_.dv;
+    const double kept = static_cast<double>(s_.rows);
+    double floats = (keepWeights_ && !sink_ ? batch * heads * kept * m : 0.0) + batch * kept * heads * s_.dv;
     floats += static_cast<double>(s_.kvHeads) * (m + kernels::kPanel) * dh + s_.kvHeads * m * dh + rows * dh;
     floats += (heads + 3.0) * rows * m + heads * (n + m) + 2.0 * (n + m) * dh + m * dh;
     if (scheme_ && scheme_->term == AttentionTerm::PairTable) floats += n * m + 2.0 * rows * (n + m);
@@ -572,8 +685,6 @@ class AttentionRun {
       for (int64_t j = 0; j < s_.m; ++j) std::copy_n(k + j * width + g * s_.dh, s_.dh, kh + j * s_.dh);
       if (terms_.hasRotary) {
         for (int64_t j = 0; j < s_.m; ++j) keyTable_->apply(j, kh + j * s_.dh);
-      } else if (terms_.hasRotary) {  // at the caller's key positions, angles in float64
-        for (int64_t j = 0; j < s_.m; ++j) rotateRow(terms_.rotary, kPos_[b * s_.m + j], false, kh + j * s_.dh);
       }
       if (!terms_.keyVectors.empty()) {
         const auto w = static_cast<float>(weights_.vector);
@@ -649,7 +760,7 @@ class AttentionRun {
     }
     const int64_t vWidth = s_.kvHeads * s_.dv;
     const float* v = in_.v->data() + b * s_.m * vWidth + g * s_.dv;
-    float* out = output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h0 * s_.dv;
+    float* out = output_.f32.data() + (b * s_.rows + i0 - s_.first) * s_.heads * s_.dv + h0 * s_.dv;
     kernels::groupOutput(q, s_.dh, i0, s_.group, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, specs.data(), ws_.online, out,
                          s_.dv);
   }
@@ -667,13 +778,15 @@ class AttentionRun {
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
     const float* v = in_.v ? in_.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
-    float* out = in_.v ? output_.f32.data() + (b * s_.n + i0) * s_.heads * s_.dv + h * s_.dv : nullptr;
+    // The result holds rows first .. first + rows - 1 of the call.
+    const int64_t local = i0 - s_.first;
+    float* out = in_.v ? output_.f32.data() + (b * s_.rows + local) * s_.heads * s_.dv + h * s_.dv : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
     if (!needWeights()) {
       kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
       return;
     }
-    const int64_t weightsOffset = ((b * s_.heads + h) * s_.n + i0) * s_.m;
+    const int64_t weightsOffset = ((b * s_.heads + h) * s_.rows + local) * s_.m;
     float* w = nullptr;
     if (keepWeights_) w = sink_ ? sink_->destination(weightsOffset, rows * s_.m) : result_.f32.data() + weightsOffset;
     const bool inPlace = w != nullptr;
@@ -803,7 +916,7 @@ class AttentionRun {
   std::vector<double> qPos_, kPos_;  // batch x n, batch x m positions given by the caller, or none
   bool uniformEmpty_ = false;        // fullyMaskedRows 'uniform'
   bool rotated_ = false;             // q and k arrive rotated
-  int64_t blocks_ = 1;
+  int64_t firstBlock_ = 0, blocks_ = 1;
   int64_t panelFloats_ = 0;
   Tensor result_, output_;
   Shape weightsShape_;
@@ -861,6 +974,63 @@ RELPOS_COLD const ModelAttentionParams& modelAttentionParams() {
                   "with causal: query i sees keys up to i + queryOffset, or up to i (PyTorch SDPA's is_causal); "
                   "the window and chunk move with it")};
   return p;
+}
+
+const ParamInfo& queryRowsParam() {
+  static const ParamInfo p = arrayParam(
+      "queryRows",
+      "query rows [first, end) to compute, each as in the whole call (first a multiple of 4, end too or n); the "
+      "result holds those rows (a pool's parts: docs/workers.md)");
+  return p;
+}
+
+double attentionKeysSeen(const Params& params, int64_t first, int64_t end) {
+  const Geometry g = geometryOf(params);
+  if (!g.valid) return 0;
+  return keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
+}
+
+double attentionWork(const Params& params, int64_t first, int64_t end) {
+  const Geometry g = geometryOf(params);
+  if (!g.valid) return 0;
+  const double seen = keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
+  return g.batch * g.heads * seen * (g.dh + g.dv);
+}
+
+std::vector<RowCut> attentionCuts(const Params& params, int64_t parts) {
+  const Geometry g = geometryOf(params);
+  const std::pair<int64_t, int64_t> rows = g.valid ? givenRows(params, g.n) : std::pair<int64_t, int64_t>{0, 0};
+  const int64_t first = rows.first, end = rows.second;
+  if (end <= first || parts < 1) return {};
+  // Units are register tiles of the whole call (a given range starts on one: readQueryRows).
+  const int64_t tile = kernels::kRowTile;
+  const int64_t units = (end - first + tile - 1) / tile;
+  // Copies: clang 14 (emcc 3.1.6) refuses a lambda that names a structured binding.
+  const auto edge = [&, first = first, end = end](int64_t u) { return std::min(end, first + u * tile); };
+  std::vector<double> prefix(static_cast<size_t>(units) + 1, 0.0);
+  for (int64_t u = 0; u < units; ++u) prefix[u + 1] = prefix[u] + keysSeen(g, edge(u), edge(u + 1));
+  const double total = prefix[units];
+  const int64_t wanted = std::min(parts, units);
+  std::vector<int64_t> bounds = {0};
+  for (int64_t t = 1; t < wanted; ++t) {
+    // The unit edge nearest the t-th equal share of the work, leaving a unit for every later part.
+    const double goal = total > 0 ? total * static_cast<double>(t) / static_cast<double>(wanted) : 0;
+    int64_t u = bounds.back() + 1;
+    if (total > 0) {
+      while (u < units - (wanted - t) && prefix[u] < goal) ++u;
+      if (u > bounds.back() + 1 && goal - prefix[u - 1] < prefix[u] - goal) --u;
+    } else {
+      u = std::max(u, units * t / wanted);
+    }
+    bounds.push_back(u);
+  }
+  bounds.push_back(units);
+  const double perKey = g.batch * g.heads * (g.dh + g.dv);
+  std::vector<RowCut> out;
+  for (size_t t = 0; t + 1 < bounds.size(); ++t) {
+    out.push_back({edge(bounds[t]), edge(bounds[t + 1]), perKey * (prefix[bounds[t + 1]] - prefix[bounds[t]])});
+  }
+  return out;
 }
 
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink) {

@@ -3,6 +3,7 @@
 // and an output-only form whose memory is O(n·d) for any n (docs/performance.md explains the kernels).
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
@@ -52,6 +53,28 @@ class PackedKeySource {
 // attention() whose keys (one sequence at positions 0 .. m-1) come packed from `keys` when it can
 // give the form the call needs: the same bits as attention() packing them itself.
 Result attention(const Params& params, const Scheme* scheme, WeightsSink* sink, PackedKeySource* keys);
+
+// Query rows [first, end) of a call (option queryRows, the pool's parts: docs/workers.md): the rows
+// are computed from the whole call's inputs, in the whole call's blocks and register tiles, so each
+// equals that row of the whole call bit for bit; the result holds only those rows (weights
+// [batch?, heads, end - first, m], output [batch?, end - first, heads*dv]).
+const ParamInfo& queryRowsParam();
+
+// The work of query rows [first, end) of a call: multiply-adds over the keys each row attends to
+// (kernels::KeyRange: causal, sliding window; and the query's chunk of a chunked layer), for every
+// head and sequence. Read leniently: 0 when the shapes cannot be read (the call then reports them).
+double attentionWork(const Params& params, int64_t first, int64_t end);
+// The keys query rows [first, end) attend to, summed over the rows (one head of one sequence).
+double attentionKeysSeen(const Params& params, int64_t first, int64_t end);
+
+// Cuts of an attention call's query rows into at most `parts` non-empty ranges of nearly equal work
+// (attentionWork), on the boundaries of the core's register tiles so that each range runs as
+// queryRows exactly as in the whole call. Empty when the shapes cannot be read.
+struct RowCut {
+  int64_t first = 0, end = 0;
+  double work = 0;
+};
+std::vector<RowCut> attentionCuts(const Params& params, int64_t parts);
 
 // The options above, for the operation table.
 struct ModelAttentionParams {

@@ -112,39 +112,27 @@ Cost scoresWork(const Params& params, const Scheme* scheme) {
   return {g.batch * g.n * g.m * (d + heads), alternative(params) ? 0.0 : g.batch * heads * g.n * g.m};
 }
 
-// QK^T and W·V over the keys each query sees (causal, sliding window), for every head and sequence.
+// QK^T and W·V over the keys each query row attends to (causal, sliding window, chunk: the core's
+// one estimate, ops/attention.cpp), for every head and sequence; queryRows' rows only.
 Cost attentionWork(const Params& params, const Scheme*) {
   const Value* q = params.find("q");
   const Value* k = params.find("k");
   if (!q || !k || q->shape.size() < 2 || k->shape.size() < 2) return {};
-  const double n = static_cast<double>(q->shape[q->shape.size() - 2]);
+  const auto n = q->shape[q->shape.size() - 2];
   const double m = static_cast<double>(k->shape[k->shape.size() - 2]);
   const double batch = q->shape.size() == 3 ? static_cast<double>(q->shape[0]) : 1.0;
   const double heads = sizeOf(params, nullptr, "heads", 1);
-  const double dh = static_cast<double>(q->shape.back()) / heads;
-  double dv = 0;
-  if (const Value* v = params.find("v"); v && !v->shape.empty()) {
-    dv = static_cast<double>(v->shape.back()) / sizeOf(params, nullptr, "kvHeads", heads);
+  int64_t first = 0, end = n;
+  if (const Value* rows = params.find(queryRowsParam().name);
+      rows && rows->type == Value::Type::Array && rows->size() == 2 && rows->at(0) >= 0 && rows->at(0) < rows->at(1) &&
+      rows->at(1) <= static_cast<double>(n)) {
+    first = static_cast<int64_t>(rows->at(0));
+    end = static_cast<int64_t>(rows->at(1));
   }
-  const double offset = sizeOf(params, nullptr, "queryOffset", m - n);
-  const Value* causalValue = params.find("causal");
-  const bool causal = causalValue && causalValue->type == Value::Type::Boolean && causalValue->boolean;
-  const double window = sizeOf(params, nullptr, "slidingWindow", kInf);
-  // Keys j seen by the query at position p = i + offset: j <= p when causal, |p - j| < window.
-  auto seen = [&](double p) {
-    const double lo = std::isinf(window) ? 0 : p - window + 1;
-    const double hi = causal ? p : (std::isinf(window) ? m - 1 : p + window - 1);
-    return std::max(0.0, std::min(hi, m - 1) - std::max(lo, 0.0) + 1);
-  };
-  double visible = 0;
-  if (!causal && std::isinf(window)) {
-    visible = n * m;
-  } else {
-    for (double i = 0; i < n; ++i) visible += seen(i + offset);
-  }
+  // The result limit is the whole call's (ops/attention.cpp, checkSizes), so a part fails as the whole call.
   const Value* weights = params.find("weights");
   const bool keepsWeights = !(weights && weights->type == Value::Type::Boolean && !weights->boolean);
-  return {batch * heads * visible * (dh + dv), keepsWeights ? batch * heads * n * m : 0.0};
+  return {attentionWork(params, first, end), keepsWeights ? batch * heads * static_cast<double>(n) * m : 0.0};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +297,7 @@ const std::vector<Operation>& operations() {
          modelAttention.rotated,
          modelAttention.fullyMaskedRows,
          modelAttention.causalAlign,
+         queryRowsParam(),
          scheme,
          params,
          view,
