@@ -1,6 +1,6 @@
 // rp.attention, rp.attentionAsync, rp.attentionMap and rp.runJob (docs/api.md, "Attention"): the
 // options read by attention-options.js, the work done by the core, or by the pool (pooled.js) when
-// the caller gives `workers`. `ctx` is an instance's { core, memory, bounded }.
+// the caller gives `workers`. `ctx` is an instance's { core, memory, bounded, flavour }.
 import { isPlainObject, normaliseOptions, requireOptionsObject, requireSchemeId } from './convert.js';
 import { attentionOptions, attentionResult } from './attention-options.js';
 import { forCore, refuseHeapOut } from './heap-tensor.js';
@@ -25,7 +25,7 @@ export function attention({ core, memory, bounded }, options) {
 }
 
 /** The same call as a job (progress, AbortSignal), or over the pool with `workers`. */
-export async function attentionAsync({ core, memory }, options) {
+export async function attentionAsync({ core, memory, flavour }, options) {
   const where = 'relpos.attentionAsync';
   requireOptionsObject(where, 'options', options);
   const { onProgress, signal, workers, ...rest } = options;
@@ -40,7 +40,7 @@ export async function attentionAsync({ core, memory }, options) {
   if (workers !== undefined) {
     // Copied now, before the first await: the values are the ones given at the call.
     const copied = { ...checked, merged: forCore(where, merged, core, memory, false) };
-    return pooledAttention(workers, copied, { onProgress, signal, where });
+    return pooledAttention(workers, copied, { onProgress, signal, where, flavour });
   }
   if (scheme !== undefined) given.scheme = scheme;
   const result = attentionResult(await runJob(core, unwrap, 'attention', given, { onProgress, signal, where }), shapes);
@@ -59,7 +59,7 @@ export async function attentionAsync({ core, memory }, options) {
  * A pooled [size, size] attention-weight map of a long sequence, never holding n×n: content-free
  * (position-only logits) unless `seed` (random Q, K) or `q`, `k` are given. Resolves to a tensor.
  */
-export async function attentionMap({ core, memory }, options) {
+export async function attentionMap({ core, memory, flavour }, options) {
   const where = 'relpos.attentionMap';
   requireOptionsObject(where, 'options', options);
   const { scheme, params = {}, onProgress, signal, workers, ...rest } = options;
@@ -68,7 +68,7 @@ export async function attentionMap({ core, memory }, options) {
   const merged = normaliseOptions(where, { ...rest, ...params });
   if (scheme !== undefined) merged.scheme = scheme;
   const given = forCore(where, merged, core, memory, false);
-  if (workers !== undefined) return pooledMap(workers, given, { onProgress, signal, where });
+  if (workers !== undefined) return pooledMap(workers, given, { onProgress, signal, where, flavour });
   const result = await runJob(core, unwrap, 'attentionMap', given, { onProgress, signal, where });
   return result.data;
 }

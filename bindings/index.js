@@ -30,7 +30,7 @@ import {
 } from './loading.js';
 import { schemeCall } from './scheme-calls.js';
 import { attention, attentionAsync, attentionMap, runCoreJob } from './attention-calls.js';
-import { pooledTrain } from './pooled.js';
+import { attentionCuts, pooledTrain } from './pooled.js';
 
 export { terminateWorkers } from './pooled.js';
 
@@ -105,7 +105,7 @@ class Relpos {
   #core;
   #memory; // the core's WebAssembly.Memory (heap-tensor.js: rp.alloc, views into the heap)
   #bounded;
-  #ctx; // { core, memory, bounded }: what the calls of scheme-calls.js and attention-calls.js use
+  #ctx; // { core, memory, bounded, flavour }: what the calls of scheme-calls.js and attention-calls.js use
   #second; // the analysis module (loading.js)
   #unboundedView; // the instance unbounded() returns
   #schemes;
@@ -120,7 +120,8 @@ class Relpos {
     this.#core = core;
     this.#memory = memoryOf(core);
     this.#bounded = bounded;
-    this.#ctx = { core, memory: this.#memory, bounded };
+    // flavour: the build a pool's workers load (pooled.js), so they compute what this instance does.
+    this.#ctx = { core, memory: this.#memory, bounded, flavour: relaxed ? 'relaxed' : simd ? 'simd' : 'baseline' };
     this.#second = second;
     this.simd = simd;
     this.relaxed = relaxed;
@@ -148,7 +149,7 @@ class Relpos {
       ready: () => second.load(),
       schema: () => parseJson(unwrap(second.module('relpos.lab.schema').labSchemaJson())),
       runJob: (kind, options, control) => runJob(second.module(control.where), unwrap, kind, options, control),
-      pooled: (runs, workers, control) => pooledTrain(runs, workers, control),
+      pooled: (runs, workers, control) => pooledTrain(runs, workers, { ...control, flavour: this.#ctx.flavour }),
     });
   }
 
@@ -229,6 +230,11 @@ class Relpos {
   /** rp.attention as a job (progress, AbortSignal) or over workers (attention-calls.js). */
   attentionAsync(options) {
     return attentionAsync(this.#ctx, options);
+  }
+
+  /** The pool's plan of an attention call: query-row ranges of nearly equal work (pooled.js). */
+  attentionCuts(options, parts) {
+    return attentionCuts(this.#ctx, options, parts);
   }
 
   /** A pooled [size, size] attention-weight map of a long sequence (attention-calls.js). */

@@ -3,20 +3,19 @@
 // with `workers: N | 'auto'` is cut into independent parts, one per worker, and put back together
 // so that the result equals the one-thread result bit for bit:
 //   attentionMap   map rows (mapRows [first, end)); each part's rows are copied into the whole map
-//   attentionAsync blocks of query rows (q and every row-indexed input sliced, queryOffset moved);
-//                  each block's weight and output rows are copied into place
+//   attentionAsync query-row ranges the core plans by its work estimate (attentionCuts); each
+//                  worker computes its rows of the whole call (queryRows), copied into place
 //   lab.trainMany  every run is a job of its own, on the first free worker
 // Progress is the share-weighted sum of the parts'; one AbortSignal cancels every part; a part that
 // fails (a bad option, or a worker that dies) cancels the others and rejects the call with its
-// error, and the dead worker's slot starts a fresh worker for the next job.
+// error, and the dead worker's slot starts a fresh worker for the next job. Workers load the
+// caller's build flavour (simd, baseline or relaxed); pools are kept by size and flavour (Pools).
 
 import { attentionResult } from './attention-options.js';
 import { abortError, errorType } from './errors.js';
 
-
 const STOPPED =
   'relpos worker: the worker stopped (out of memory, or ended by the browser); pending calls failed, the next call starts a fresh worker';
-
 
 /** One worker and the calls pending on it; when the worker dies, every pending call rejects. */
 export class Connection {
@@ -124,6 +123,8 @@ export class Pool {
   #spawn;
   #slots;
   #queue = [];
+  #retired = false; // end the workers whenever no call is left (Pools: another size took over)
+  #closed = null; // terminate()'s message: calls after it reject with it
 
   /** @param {() => object} spawn makes one worker (see Connection) @param {number} size */
   constructor(spawn, size) {
@@ -149,6 +150,10 @@ export class Pool {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(abortError('relpos worker'));
+        return;
+      }
+      if (this.#closed) {
+        reject(new Error(this.#closed));
         return;
       }
       const job = { method, args, onProgress, signal, control, resolve, reject };
@@ -184,12 +189,25 @@ export class Pool {
         .finally(() => {
           slot.busy = false;
           this.#dispatch();
+          this.#endIfIdle();
         });
     }
   }
 
-  /** Stops every worker: running calls reject, queued ones too; later calls start fresh workers. */
+  /** Ends the workers once no call is left to run (a later call starts fresh ones). */
+  retire() {
+    this.#retired = true;
+    this.#endIfIdle();
+  }
+
+  #endIfIdle() {
+    if (!this.#retired || this.#queue.length || this.#slots.some((slot) => slot.busy)) return;
+    for (const slot of this.#slots) slot.connection?.end('relpos worker: retired');
+  }
+
+  /** Stops every worker: running calls reject, queued ones too, and later calls with them. */
   terminate(message = 'relpos worker: terminated') {
+    this.#closed = message;
     for (const job of this.#queue.splice(0)) job.reject(new Error(message));
     for (const slot of this.#slots) slot.connection?.end(message);
   }
@@ -228,39 +246,6 @@ export function cuts(first, end, parts) {
     first + Math.round((t * (end - first)) / count),
     first + Math.round(((t + 1) * (end - first)) / count),
   ]);
-}
-
-/**
- * Cuts units 0 … count − 1 into at most `parts` non-empty ranges of nearly equal total weight
- * (`weight(u)` ≥ 0, the work of unit u): a causal row sees more keys the later it sits, so equal
- * row counts would leave the first worker idle half the time.
- */
-export function weightedCuts(count, parts, weight) {
-  const prefix = [0];
-  for (let u = 0; u < count; u++) prefix.push(prefix[u] + Math.max(0, weight(u)));
-  const total = prefix[count];
-  const wanted = Math.max(1, Math.min(parts, count));
-  if (!(total > 0)) return cuts(0, count, wanted);
-  const bounds = [0];
-  for (let t = 1; t < wanted; t++) {
-    const goal = (t * total) / wanted;
-    let u = bounds.at(-1) + 1;
-    while (u < count - (wanted - t) && prefix[u] < goal) u++;
-    // The nearer of the two unit edges around the goal.
-    if (u > bounds.at(-1) + 1 && goal - prefix[u - 1] < prefix[u] - goal) u--;
-    bounds.push(u);
-  }
-  bounds.push(count);
-  return bounds.slice(0, -1).map((a, t) => [a, bounds[t + 1]]);
-}
-
-/** The work of sequence rows [a, b) of a call with m keys: all m each, or up to the diagonal. */
-function rowWork(a, b, m, causal, base) {
-  if (!causal) return (b - a) * m;
-  // Row i sees keys 0 … i + base (at most m): the sum of min(m, i + base + 1) over the rows.
-  let sum = 0;
-  for (let i = a; i < b; i++) sum += Math.max(0, Math.min(m, i + base + 1));
-  return sum;
 }
 
 /**
@@ -357,108 +342,32 @@ export async function splitMap(pool, options, control) {
   return whole;
 }
 
-const shapeOf = (tensor) => (tensor && Array.isArray(tensor.shape) ? tensor.shape : null);
-
-/** The rows [a, b) along axis `axis` of a { shape, data } tensor (a copy, so it can be transferred). */
-function sliceRows(tensor, axis, a, b) {
-  const { shape, data } = tensor;
-  const outer = shape.slice(0, axis).reduce((x, y) => x * y, 1);
-  const inner = shape.slice(axis + 1).reduce((x, y) => x * y, 1);
-  const rows = shape[axis];
-  const out = new data.constructor(outer * (b - a) * inner);
-  for (let o = 0; o < outer; o++) {
-    out.set(data.subarray((o * rows + a) * inner, (o * rows + b) * inner), o * (b - a) * inner);
-  }
-  return { shape: [...shape.slice(0, axis), b - a, ...shape.slice(axis + 1)], data: out };
-}
-
-/** Writes the rows of `part` (rows [a, b) along `axis` of the whole) into `whole`. */
-function placeRows(whole, part, axis, a) {
-  const { shape } = whole;
-  const outer = shape.slice(0, axis).reduce((x, y) => x * y, 1);
-  const inner = shape.slice(axis + 1).reduce((x, y) => x * y, 1);
-  const rows = shape[axis];
-  const count = part.shape[axis];
-  for (let o = 0; o < outer; o++) {
-    whole.data.set(part.data.subarray(o * count * inner, (o + 1) * count * inner), (o * rows + a) * inner);
-  }
-}
-
 /**
- * rp.attentionAsync over the pool: query rows in blocks, each block with its rows of q and of every
- * input indexed by the query (a mask or B of [n, m], [heads, n, m] or [batch, ·, n, m]; a pair
- * table P [n, m, d]) and queryOffset moved by the block's start, so every query keeps its position.
- * `checked` is attentionOptions' reading of the call (the tensors already converted).
+ * rp.attentionAsync over the pool. The core plans the split (its attentionCuts: query rows in ranges
+ * of nearly equal work, on its register tiles) and each worker computes its range of the whole call
+ * from the whole inputs (the option queryRows), so which inputs are indexed by query row, and how,
+ * stays the core's to know; every row is computed as in the one-thread call. `checked` is
+ * attentionOptions' reading of the call (the tensors already converted and copied).
  */
-// Each worker has a heap of its own: the caller hands rp.alloc tensors over as copies (index.js,
-// attentionAsync; relpos/worker refuses them).
 export async function splitAttention(pool, { merged, scheme, out, shapes }, control) {
-  const q = merged.q;
-  const batched = q.shape.length === 3;
-  const rowAxis = batched ? 1 : 0;
-  const n = q.shape[rowAxis];
-  const m = merged.k.shape[rowAxis];
-  const base = merged.queryOffset ?? m - n;
-  // Inputs indexed by query row, and the axis of that row (their shapes are checked by the core of
-  // each worker; a shape that is not [.., n, m] goes whole and the core refuses it as the one-thread
-  // call does).
-  const rowInputs = [];
-  for (const name of ['mask', 'B']) {
-    const shape = shapeOf(merged[name]);
-    if (shape && shape.length >= 2 && shape.at(-2) === n && shape.at(-1) === m) {
-      rowInputs.push([name, shape.length - 2]);
-    }
-  }
-  const pShape = shapeOf(merged.P);
-  if (pShape && pShape.length === 3 && pShape[0] === n && pShape[1] === m) rowInputs.push(['P', 0]);
-  // Per-query positions ([n] or [batch, n], Hugging Face's position_ids) go with their rows.
-  const positionShape = shapeOf(merged.positions);
-  if (positionShape && positionShape.at(-1) === n) rowInputs.push(['positions', positionShape.length - 1]);
-  // The core computes query rows in blocks of rowsPerBlock(m) (src/relpos/ops/attention.cpp: a
-  // block of weights within 256 KiB, whole register tiles of 4 rows), and a row's arithmetic
-  // depends on the block it shares (the key range and logit tiles of its 4-row tile): parts are
-  // whole blocks, so each worker runs exactly the blocks the one-thread call runs.
-  const block = Math.floor(Math.min(256, Math.max(4, Math.floor(65536 / Math.max(m, 1)))) / 4) * 4;
-  const blocks = Math.ceil(n / block);
-  const causal = merged.causal === true;
-  const work = (a, b) => rowWork(a, b, m, causal, base);
-  const ranges =
-    typeof base === 'number' && Number.isFinite(base)
-      ? weightedCuts(blocks, pool.size, (u) => work(u * block, Math.min(n, (u + 1) * block))).map(([a, b]) => [
-          a * block,
-          Math.min(n, b * block),
-        ])
-      : [[0, n]];
-  const total = ranges.reduce((sum, [a, b]) => sum + work(a, b), 0);
-  const args = ranges.map(([a, b]) => {
-    const part = { ...merged };
-    if (ranges.length > 1) {
-      Object.assign(part, { q: sliceRows(q, rowAxis, a, b), queryOffset: base + a });
-      for (const [name, axis] of rowInputs) part[name] = sliceRows(merged[name], axis, a, b);
-    }
-    // The worker reads the options afresh (attention-options.js): q, k, v are already in the core's
-    // [batch?, n, heads·d], the mask goes back as { shape, data, kind }, the temperature as its two
-    // numbers.
-    part.axes = 'bnd';
-    if (part.mask) part.mask = { ...part.mask, kind: part.maskKind };
-    delete part.maskKind;
-    if (part.temperatureTuning) part.temperatureTuning = part.temperatureTuning.data;
-    if (scheme !== undefined) part.scheme = scheme;
-    return part;
-  });
+  const whole = workerOptions(merged, scheme);
+  // A call the core cannot plan (shapes it cannot read) runs whole on one worker, whose core then
+  // reports it as the one-thread call does.
+  const plan = pool.size > 1 ? await pool.call('attentionCuts', [whole, pool.size]).catch(() => []) : [];
+  const parts = plan.length > 1 ? plan : [null];
+  const total = plan.reduce((sum, cut) => sum + cut.work, 0);
   const results = await runParts(
     pool,
-    ranges.map(([a, b], t) => ({
+    parts.map((cut) => ({
       method: 'attentionAsync',
-      args: [args[t]],
-      share: total > 0 ? work(a, b) / total : 1 / ranges.length,
+      args: [cut ? { ...whole, queryRows: [cut.first, cut.end] } : whole],
+      share: !cut ? 1 : total > 0 ? cut.work / total : 1 / parts.length,
     })),
     control,
   );
-  let whole = results.length === 1 ? results[0] : stitch(results, ranges, rowAxis, n);
-  whole = attentionResult(whole, shapes);
+  const result = attentionResult(results.length === 1 ? results[0] : stitch(results), shapes);
   if (out) {
-    const target = whole.weights ?? whole.output;
+    const target = result.weights ?? result.output;
     if (out.length !== target.data.length) {
       throw new RangeError(
         `${control.where}: out must be a Float32Array of ${target.data.length} values, got ${out.length}`,
@@ -467,20 +376,43 @@ export async function splitAttention(pool, { merged, scheme, out, shapes }, cont
     out.set(target.data);
     target.data = out;
   }
-  return whole;
+  return result;
 }
 
-// The parts' results as one: their query rows placed in order, with the first part's notes.
-function stitch(results, ranges, rowAxis, n) {
+// The call as a worker reads it afresh (attention-options.js): q, k, v already in the core's
+// [batch?, n, heads·d], the mask as { shape, data, kind }, the temperature as its two numbers.
+function workerOptions(merged, scheme) {
+  const options = { ...merged, axes: 'bnd' };
+  if (options.mask) options.mask = { ...options.mask, kind: options.maskKind };
+  delete options.maskKind;
+  if (options.temperatureTuning) options.temperatureTuning = options.temperatureTuning.data;
+  if (scheme !== undefined) options.scheme = scheme;
+  return options;
+}
+
+// The parts' results as one. A range's result holds its query rows on the second-to-last axis of
+// each tensor (weights [batch?, heads, rows, m], output [batch?, rows, heads·dv]:
+// src/relpos/ops/attention.hpp, queryRowsParam), and the parts are the ranges in order.
+function stitch(results) {
   const whole = {};
   for (const key of ['weights', 'output']) {
     if (!results[0][key]) continue;
-    const axis = key === 'weights' ? rowAxis + 1 : rowAxis; // [batch?, heads, n, m] or [batch?, n, heads·dv]
-    const shape = results[0][key].shape.slice();
-    shape[axis] = n;
-    const tensor = { shape, data: new Float32Array(shape.reduce((x, y) => x * y, 1)) };
-    for (const [t, [a]] of ranges.entries()) placeRows(tensor, results[t][key], axis, a);
-    whole[key] = tensor;
+    const parts = results.map((result) => result[key]);
+    const shape = parts[0].shape.slice();
+    const axis = shape.length - 2;
+    shape[axis] = parts.reduce((sum, part) => sum + part.shape[axis], 0);
+    const inner = shape[axis + 1];
+    const outer = shape.slice(0, axis).reduce((x, y) => x * y, 1);
+    const data = new Float32Array(outer * shape[axis] * inner);
+    let row = 0;
+    for (const part of parts) {
+      const count = part.shape[axis];
+      for (let o = 0; o < outer; o++) {
+        data.set(part.data.subarray(o * count * inner, (o + 1) * count * inner), (o * shape[axis] + row) * inner);
+      }
+      row += count;
+    }
+    whole[key] = { shape, data };
   }
   for (const note of ['synthetic', 'sameForEveryHead', 'notes']) if (results[0][note]) whole[note] = results[0][note];
   return whole;
@@ -514,9 +446,12 @@ export function splitTrain(pool, runs, { onProgress, signal, where }) {
 
 const isNode = () => typeof process === 'object' && typeof process.versions?.node === 'string';
 
-/** A Node worker thread in the shape Connection reads (onmessage, onerror, onexit, ref, unref). */
-export function nodeWorker(Worker, url) {
-  const thread = new Worker(url);
+/**
+ * A Node worker thread in the shape Connection reads (onmessage, onerror, onexit, ref, unref);
+ * `workerData` reaches worker-node.js (the build flavour its core loads).
+ */
+export function nodeWorker(Worker, url, workerData) {
+  const thread = new Worker(url, workerData === undefined ? undefined : { workerData });
   const adapted = {
     locks: false,
     thread,
@@ -543,33 +478,89 @@ export function nodeWorker(Worker, url) {
 const WORKER_FILE = './worker.js';
 const NODE_WORKER_FILE = './worker-node.js';
 
-/** The default spawn: worker threads of worker-node.js in Node, module Web Workers of worker.js. */
-export async function defaultSpawn() {
+/**
+ * The default spawn of workers whose core is the build `flavour` ('simd' | 'baseline' | 'relaxed':
+ * the caller's, so that a pooled call computes what the caller's one-thread call computes): worker
+ * threads of worker-node.js in Node, module Web Workers of worker.js (the flavour in its URL).
+ */
+export async function defaultSpawn(flavour) {
   if (isNode() && typeof globalThis.Worker !== 'function') {
     const name = 'node:worker_threads';
     const { Worker } = await import(/* @vite-ignore */ name);
     const url = new URL(NODE_WORKER_FILE, import.meta.url);
-    return () => nodeWorker(Worker, url);
+    return () => nodeWorker(Worker, url, { flavour });
   }
   const url = new URL(WORKER_FILE, import.meta.url);
+  if (flavour !== undefined) url.searchParams.set('flavour', flavour);
   return () => new Worker(url, { type: 'module' });
 }
 
-let shared = null;
+/**
+ * Pools by size for one spawn each (one per build flavour): a call gets the pool of its size; a
+ * pool of another size is retired, ending its workers once it has no call left to run, so a call
+ * is never failed by another call's size. terminate() ends every pool it made.
+ */
+export class Pools {
+  #spawnOf;
+  #pools = new Map(); // `${flavour} ${size}` → Promise<Pool>
+  #all = new Set(); // every pool made and not terminated, retired ones too
 
-/** The process's (or page's) pool of `size` workers, made on first use and remade for a new size. */
-export async function sharedPool(size) {
-  if (shared?.size === size) return shared;
-  const spawn = await defaultSpawn();
-  if (shared?.size !== size) {
-    shared?.terminate('relpos worker: the pool was resized');
-    shared = new Pool(spawn, size);
+  /** @param {(flavour: string | undefined) => (() => object) | Promise<() => object>} spawnOf */
+  constructor(spawnOf) {
+    this.#spawnOf = spawnOf;
   }
-  return shared;
+
+  /** The pool of `size` workers of build `flavour`, made on first use (same turn, same pool). */
+  get(size, flavour) {
+    const key = `${flavour} ${size}`;
+    if (!this.#pools.has(key)) {
+      for (const [other, pool] of this.#pools) {
+        if (other.startsWith(`${flavour} `)) {
+          this.#pools.delete(other);
+          pool.then((p) => p.retire());
+        }
+      }
+      const made = Promise.resolve(this.#spawnOf(flavour)).then((spawn) => {
+        const pool = new Pool(spawn, size);
+        this.#all.add(pool);
+        return pool;
+      });
+      made.catch(() => this.#pools.delete(key)); // a failed spawn may be retried
+      this.#pools.set(key, made);
+    }
+    return this.#pools.get(key);
+  }
+
+  /** Ends every pool made (running calls reject); pools being made end as they are made. */
+  terminate(message) {
+    for (const pool of this.#all) pool.terminate(message);
+    for (const made of this.#pools.values()) {
+      made.then(
+        (pool) => pool.terminate(message),
+        () => {},
+      );
+    }
+    this.#all.clear();
+    this.#pools.clear();
+  }
+
+  /** Workers alive in every pool (for tests and diagnostics). */
+  get live() {
+    return [...this.#all].reduce((sum, pool) => sum + pool.live, 0);
+  }
 }
 
-/** Stops the shared pool's workers (a later call with `workers` starts fresh ones). */
+const shared = new Pools(defaultSpawn);
+
+/** The process's (or page's) pool of `size` workers of build `flavour`, made on first use. */
+export function sharedPool(size, flavour) {
+  return shared.get(size, flavour);
+}
+
+/** The shared pools (for tests and diagnostics: their live workers). */
+export const sharedPools = shared;
+
+/** Stops the workers of every shared pool (a later call with `workers` starts fresh ones). */
 export function terminateShared() {
-  shared?.terminate();
-  shared = null;
+  shared.terminate();
 }

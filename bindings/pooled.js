@@ -1,28 +1,49 @@
 // The calls made with `workers` (docs/workers.md): the worker pool (pool.js) is fetched on the first
-// such call; every pooled path of the instance goes through here.
+// such call; every pooled path of the instance goes through here. control.flavour is the caller's
+// build ('simd' | 'baseline' | 'relaxed'), which the pool's workers load.
+import { attentionOptions } from './attention-options.js';
+import { unwrap } from './errors.js';
+import { forCore } from './heap-tensor.js';
+
 const poolModule = () => import('./pool.js');
 
-/** The shared pool of `workers` (N | 'auto'); a RangeError naming `where` for a bad count. */
-async function withPool(where, workers) {
+/** The shared pool of `workers` (N | 'auto') of the caller's build; a RangeError naming `where` for a bad count. */
+async function withPool({ where, flavour }, workers) {
   const { poolSize, sharedPool } = await poolModule();
-  return sharedPool(poolSize(where, workers));
+  return sharedPool(poolSize(where, workers), flavour);
+}
+
+/**
+ * The pool's plan of an attention call (docs/workers.md), asked of the core: its query rows cut into
+ * at most `parts` ranges [{ first, end, work }] of nearly equal work, which the option queryRows
+ * then computes; [] when the core cannot read the call's shapes (the call itself reports them).
+ */
+export function attentionCuts({ core, memory }, options, parts) {
+  const where = 'relpos.attentionCuts';
+  if (!Number.isInteger(parts) || parts < 1 || parts > 256) {
+    throw new RangeError(`${where}: parts must be a whole number from 1 to 256, got ${String(parts).slice(0, 40)}`);
+  }
+  const { scheme, merged } = attentionOptions(where, options);
+  const given = forCore(where, merged, core, memory, false);
+  if (scheme !== undefined) given.scheme = scheme;
+  return unwrap(core.attentionCuts(given, parts));
 }
 
 /** rp.attentionAsync over the pool: `checked` is what attentionOptions returned, inputs copied. */
 export async function pooledAttention(workers, checked, control) {
-  const pool = await withPool(control.where, workers);
+  const pool = await withPool(control, workers);
   return (await poolModule()).splitAttention(pool, checked, control);
 }
 
 /** rp.attentionMap over the pool: `given` the options as the core takes them. */
 export async function pooledMap(workers, given, control) {
-  const pool = await withPool(control.where, workers);
+  const pool = await withPool(control, workers);
   return (await poolModule()).splitMap(pool, given, control);
 }
 
 /** rp.lab.trainMany over the pool. */
 export async function pooledTrain(runs, workers, control) {
-  const pool = await withPool(control.where, workers);
+  const pool = await withPool(control, workers);
   return (await poolModule()).splitTrain(pool, runs, control);
 }
 

@@ -22,7 +22,7 @@ export interface Control {
   workers?: number | 'auto';
 }
 
-/** The client's pool of workers (made by the first call with `workers`). */
+/** A pool of the client's workers (one per count of `workers` asked for). */
 export interface WorkerPool {
   readonly size: number;
   /** Slots that hold a live worker. */
@@ -61,9 +61,9 @@ export interface RelposWorker {
   readonly lab: Record<string, (...args: any[]) => Promise<any>> & {
     trainMany(runs: readonly LabOptions[], options?: LabManyOptions): Promise<LabResult[]>;
   };
-  /** The pool of calls with `workers`, or null before the first. */
+  /** The pool of the latest call with `workers`, or null before the first. */
   readonly pool: WorkerPool | null;
-  /** Stops the worker and the pool's: pending calls reject with an Error; a later call starts fresh ones. */
+  /** Stops the worker and every pool's: pending calls reject with an Error; a later call starts fresh ones. */
   terminate(): void;
 }
 

@@ -14,7 +14,7 @@
 import { attentionOptions } from './attention-options.js';
 import { heapTensorIn } from './heap-tensor.js';
 import { NOT_THROUGH_WORKER } from './option-table.js';
-import { Connection, Pool, poolSize, splitAttention, splitMap, splitTrain } from './pool.js';
+import { Connection, Pools, poolSize, splitAttention, splitMap, splitTrain } from './pool.js';
 
 const PROPERTIES = ['version', 'simd', 'schemes', 'presets', 'operations'];
 // Names a caller probes on any object (await, JSON.stringify) that must not become worker calls.
@@ -86,16 +86,15 @@ export function createRelposWorker(url) {
       ? () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })
       : () => new Worker(url, { type: 'module' });
   let connection = null;
-  let pool = null; // the workers of calls with `workers`, made for the count asked for
+  // The workers of calls with `workers`, a pool per count asked for (another count retires a pool
+  // once its calls are done); the client's workers all load the default build.
+  const pools = new Pools(() => spawn);
+  let pool = null; // the pool of the latest such call
   let next = 0;
   const live = () => (connection && !connection.dead ? connection : (connection = new Connection(spawn())));
 
   async function split(method, rawArgs, workers) {
-    const size = poolSize(`relpos.${method}`, workers);
-    if (pool?.size !== size) {
-      pool?.terminate('relpos worker: the pool was resized');
-      pool = new Pool(spawn, size);
-    }
+    pool = await pools.get(poolSize(`relpos.${method}`, workers));
     return SPLIT[method](pool, rawArgs);
   }
 
@@ -127,14 +126,15 @@ export function createRelposWorker(url) {
     call,
     /** Refused: its tensors would live in the worker's heap, which the page cannot fill. */
     alloc: (...args) => call('alloc', ...args),
-    /** The pool of calls with `workers` (null before the first): its size, live workers, workerOf(i). */
+    /** The pool of the latest call with `workers` (null before the first): its size, live workers, workerOf(i). */
     get pool() {
       return pool;
     },
-    /** Stops the worker (and the pool's): pending calls reject; a later call starts fresh workers. */
+    /** Stops the worker and every pool's: pending calls reject; a later call starts fresh workers. */
     terminate: () => {
       connection?.end('relpos worker: terminated');
-      pool?.terminate();
+      pools.terminate();
+      pool = null;
     },
   };
   for (const property of PROPERTIES) {

@@ -60,8 +60,17 @@ function operation(rp, method) {
 }
 
 // Off the page's main thread a long call blocks nothing: the worker's instance has no work budget
-// (docs/api.md, "Limits"); memory limits still hold.
-const loadUnbounded = () => load({ models: false }).then((rp) => rp.unbounded());
+// (docs/api.md, "Limits"); memory limits still hold. `flavour` ('simd' | 'baseline' | 'relaxed')
+// is the build a pool's caller runs (pool.js), so the worker computes what the caller would; the
+// default build without it.
+const FLAVOURS = { simd: { simd: true, relaxed: false }, baseline: { simd: false }, relaxed: { relaxed: true } };
+export function loadFlavour(flavour) {
+  if (flavour != null && !Object.hasOwn(FLAVOURS, flavour)) {
+    return Promise.reject(new TypeError(`relpos worker: unknown build flavour '${String(flavour).slice(0, 40)}'`));
+  }
+  return load({ models: false, ...FLAVOURS[flavour] }).then((rp) => rp.unbounded());
+}
+const loadUnbounded = () => loadFlavour(undefined);
 
 /**
  * Answers the protocol on `scope` (a worker's global scope, or anything with onmessage,
@@ -154,4 +163,7 @@ export function serve(scope, { loadCore = loadUnbounded } = {}) {
   };
 }
 
-if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) serve(self);
+if (typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope) {
+  const flavour = new URLSearchParams(self.location.search).get('flavour');
+  serve(self, { loadCore: () => loadFlavour(flavour) });
+}

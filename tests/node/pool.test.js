@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { load, terminateWorkers } from '../../bindings/index.js';
-import { autoWorkers, cuts, poolSize, sharedPool, weightedCuts } from '../../bindings/pool.js';
+import { autoWorkers, cuts, poolSize, sharedPool } from '../../bindings/pool.js';
 
 const rp = (await load()).unbounded();
 afterAll(() => terminateWorkers());
@@ -28,6 +28,9 @@ async function outcome(promise) {
     return { error: `${error.constructor.name}: ${error.message}` };
   }
 }
+
+// Calls that start worker threads take a while on a busy machine (npm test runs files side by side).
+const slow = { timeout: 30_000 };
 
 const random = (length, seed) => Float32Array.from({ length }, (_, i) => Math.sin(i * 12.9898 + seed * 78.233) * 2);
 
@@ -64,35 +67,6 @@ describe('pool sizes', () => {
     );
   });
 
-  it('weighted cuts tile the units, none empty, each within one unit of an equal share of the work', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 1, maxLength: 300 }),
-        fc.integer({ min: 1, max: 8 }),
-        (weights, parts) => {
-          const ranges = weightedCuts(weights.length, parts, (u) => weights[u]);
-          expect(ranges.length).toBe(Math.min(parts, weights.length));
-          expect(ranges[0][0]).toBe(0);
-          expect(ranges.at(-1)[1]).toBe(weights.length);
-          const total = weights.reduce((x, y) => x + y, 0);
-          const heaviest = Math.max(...weights);
-          let start = 0;
-          for (const [a, b] of ranges) {
-            expect(a).toBe(start);
-            expect(b).toBeGreaterThan(a);
-            start = b;
-            const work = weights.slice(a, b).reduce((x, y) => x + y, 0);
-            if (total > 0) expect(work).toBeLessThanOrEqual(total / ranges.length + 2 * heaviest);
-          }
-        },
-      ),
-    );
-    // A causal triangle over two workers: the cut sits near n/√2, not n/2.
-    const [a, b] = weightedCuts(1000, 2, (u) => u + 1);
-    expect(a[1]).toBeGreaterThan(700);
-    expect(b[0]).toBeLessThan(715);
-  });
-
   it('bad counts are RangeErrors naming the call; the module keeps working', async () => {
     await expect(rp.attentionMap({ n: 64, scheme: 'alibi', workers: 0 })).rejects.toThrow(
       /^relpos\.attentionMap: workers must be a whole number from 1 to 256 or 'auto', got 0/,
@@ -106,7 +80,7 @@ describe('pool sizes', () => {
   });
 });
 
-describe('rp.attentionMap with workers', () => {
+describe('rp.attentionMap with workers', slow, () => {
   const cases = [
     { n: 2048, seed: 3, scheme: 'rope', size: 64 }, // content, streamed rows
     { n: 1 << 16, scheme: 'alibi', size: 128, causal: true }, // shift-invariant profile path
@@ -146,10 +120,10 @@ describe('rp.attentionMap with workers', () => {
   });
 });
 
-describe('rp.attentionAsync with workers', () => {
+describe('rp.attentionAsync with workers', slow, () => {
   const attentionSchemes = rp.schemes.filter((s) => s.calls.includes('attention')).map((s) => s.id);
-  // n = m = 600: the core's query blocks are 108 rows (src/relpos/ops/attention.cpp), so two and
-  // three workers get whole blocks of uneven counts (6 blocks, the last one short).
+  // n = m = 600: the core's query blocks are 108 rows (src/relpos/ops/attention.cpp), and its cuts
+  // (on 4-row register tiles) fall inside blocks as well as on their edges.
   const [n, heads, d] = [600, 2, 8];
   const q = { shape: [n, heads * d], data: random(n * heads * d, 1) };
   const k = { shape: [n, heads * d], data: random(n * heads * d, 2) };
@@ -293,7 +267,7 @@ describe('rp.attentionAsync with workers', () => {
   }, 120_000);
 });
 
-describe('rp.lab.trainMany', () => {
+describe('rp.lab.trainMany', slow, () => {
   const runs = [
     { scheme: 'rope', steps: 12, length: 16, seed: 1 },
     { scheme: 'alibi', steps: 12, length: 16, seed: 1 },
@@ -341,7 +315,7 @@ describe('rp.lab.trainMany', () => {
   });
 });
 
-describe('cancellation and a dying worker', () => {
+describe('cancellation and a dying worker', slow, () => {
   it('one AbortSignal stops every part; the pool serves the next call', async () => {
     const controller = new AbortController();
     const call = rp.attentionMap({
@@ -365,7 +339,7 @@ describe('cancellation and a dying worker', () => {
   });
 
   it('a worker thread killed mid-job fails the call with a clear error; the pool starts a fresh worker', async () => {
-    const pool = await sharedPool(2);
+    const pool = await sharedPool(2, rp.relaxed ? 'relaxed' : 'simd');
     let killed = false;
     const call = rp.attentionMap({
       n: 16384,
