@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { controlValues } from '../../web/tutorial/claims.js';
+import { jointDomain } from './joint-domain.js';
 import { DEFINITIONS, kernelVerdict, summaryRow, summarySchemes, toeplitzValues } from '../../web/tutorial/verdicts.js';
 import en from '../../web/i18n/en.js';
 import zh from '../../web/i18n/zh.js';
@@ -19,28 +20,29 @@ const source = (path) => readFileSync(new URL(`../../web/tutorial/${path}`, impo
 const shown = (row) => COLUMNS.map((c) => [c, row[c]]).filter(([, r]) => r.verdict !== null);
 
 describe('a verdict’s shown number is its deciding quantity', () => {
-  const ns = controlValues({ min: 16, max: 128, step: 16 });
-  const Ls = controlValues({ min: 16, max: 64, step: 16 });
+  // The figure's controls (s219.js): its two sliders; their joint domain is 8 × 4 settings.
+  const CONTROLS = { n: { value: 64, min: 16, max: 128, step: 16 }, L: { value: 32, min: 16, max: 64, step: 16 } };
+  const ns = controlValues(CONTROLS.n);
 
   it('at every (n, L) of the 2.1.9 sliders, every cell’s verdict is decide(value) of its definition', () => {
     let cells = 0;
-    for (const n of ns) {
-      for (const L of Ls) {
-        for (const info of summarySchemes(rp)) {
-          const row = summaryRow(rp, info, { n, L });
-          if (row.empty) continue;
-          for (const [column, r] of shown(row)) {
-            const where = `${info.id} ${column} at n ${n}, L ${L}: ${JSON.stringify(r)}`;
-            expect(Object.keys(DEFINITIONS), where).toContain(r.definition);
-            expect(r.definition.split('.')[0], where).toBe(column === 'psd' || column === 'cpd' ? 'kernel' : column);
-            expect(Number.isFinite(r.value), where).toBe(true);
-            expect(DEFINITIONS[r.definition].decide(r.value), where).toBe(r.verdict);
-            cells++;
-          }
+    const domain = jointDomain(CONTROLS);
+    expect(domain).toHaveLength(32);
+    for (const { n, L } of domain) {
+      for (const info of summarySchemes(rp)) {
+        const row = summaryRow(rp, info, { n, L });
+        if (row.empty) continue;
+        for (const [column, r] of shown(row)) {
+          const where = `${info.id} ${column} at n ${n}, L ${L}: ${JSON.stringify(r)}`;
+          expect(Object.keys(DEFINITIONS), where).toContain(r.definition);
+          expect(r.definition.split('.')[0], where).toBe(column === 'psd' || column === 'cpd' ? 'kernel' : column);
+          expect(Number.isFinite(r.value), where).toBe(true);
+          expect(DEFINITIONS[r.definition].decide(r.value), where).toBe(r.verdict);
+          cells++;
         }
       }
     }
-    expect(cells).toBeGreaterThan(ns.length * Ls.length * 60);
+    expect(cells).toBeGreaterThan(domain.length * 60);
   }, 240000);
 
   it('where the core decides, the definition agrees with the core’s own flag', () => {
