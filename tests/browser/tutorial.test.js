@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import { LANGUAGES, loadLanguage } from '../../web/i18n/index.js';
+import { fmt } from '../../web/tutorial/format.js';
 import { openPage, useSite } from './browser.js';
 import { withRp } from './fixtures.js';
 import { mountDemos } from './site-pages.js';
@@ -196,6 +197,17 @@ describe('chapter 2.1', () => {
       { n: Number(n), L: Number(L) },
     );
     expect(table).toEqual(truth);
+    // Every number beside a verdict is the value its verdict was taken from (verdicts.js DEFINITIONS),
+    // written as the page writes numbers.
+    const numbers = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#s219 td[data-definition]:not([data-definition=""])'), (td) => ({
+        value: td.dataset.value,
+        text: td.querySelector('small').textContent,
+        where: `${td.closest('tr').dataset.scheme} ${td.dataset.definition}`,
+      })),
+    );
+    expect(numbers.length).toBeGreaterThan(100);
+    for (const { value, text, where } of numbers) expect(text, where).toContain(fmt(Number(value)));
     // Known facts the table must reproduce (columns: invariant, decays, bounded, PSD, CPD, extrapolates).
     const cell = (id, c) => table.find((r) => r.scheme === id).cells[c];
     expect(cell('alibi', 0)).toBe('yes');
