@@ -105,10 +105,10 @@ ClosedForm alibiClosedForm(const Params& params) {
 }  // namespace
 
 Scheme alibiScheme() {
-  Scheme s = biasScheme(
-      "alibi", "ALiBi", "Press, Smith, Lewis 2022, arXiv:2108.12409",
-      "Linear recency bias -m_h|j-i| with geometric per-head slopes; no learned parameters.",
-      {kAlibiBiasMax, kSlopes, kAlibiForm, onlyIn(kAlibiOutput, {"bias", "scores"})}, fillAlibi, alibiClosedForm);
+  Scheme s = biasScheme("alibi", "ALiBi", "Press, Smith, Lewis 2022, arXiv:2108.12409",
+                        "Linear recency bias -m_h|j-i| with geometric per-head slopes; no learned parameters.",
+                        {kAlibiBiasMax, kSlopes, kAlibiForm, onlyIn(kAlibiOutput, {"bias", "scores"})}, fillAlibi,
+                        alibiClosedForm);
   s.bias = s.scores = alibiBias;
   s.perHead = true;
   s.shiftInvariant = alibiShiftInvariant;
