@@ -87,7 +87,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-describe('relpos render: files', { timeout: 30000 }, () => {
+describe('relpos render: files', { timeout: 120000 }, () => {
   it('writes a PNG, one pixel per cell, in the colours of the elements (ALiBi, causal, head 3 of 8)', async () => {
     const { stderr, file } = await render('alibi --n 96 --heads 8 --head 3 --causal', 'alibi.png');
     expect(stderr).toContain('head 3 of 8');
@@ -239,7 +239,7 @@ describe('relpos render: files', { timeout: 30000 }, () => {
   });
 });
 
-describe('relpos render: what it drew', { timeout: 30000 }, () => {
+describe('relpos render: what it drew', { timeout: 120000 }, () => {
   it("prints the call, the scheme, and each parameter: BLOOM's preset draws the keyPosition form +m·j", async () => {
     const { stderr, text } = await render('bloom-7b1 --n 8 --head 31', 'bloom.json');
     expect(JSON.parse(text()).meta).toMatchObject({ scheme: 'alibi', preset: 'bloom-7b1', heads: 32, head: 31 });
@@ -303,7 +303,7 @@ describe('relpos render: what it drew', { timeout: 30000 }, () => {
   });
 });
 
-describe('relpos render --config', { timeout: 30000 }, () => {
+describe('relpos render --config', { timeout: 120000 }, () => {
   it("draws a config.json through rp.fromConfig: BLOOM's config draws what its preset draws", async () => {
     const fromConfig = await render(`--config ${configs}bloom-7b1.json --n 8 --head 5`, 'bloom-config.csv');
     const fromPreset = await render('bloom-7b1 --n 8 --head 5', 'bloom-preset.csv');
@@ -401,7 +401,7 @@ describe('relpos render --group: a layer group of a hybrid model', { timeout: 12
   });
 });
 
-describe('relpos render: demonstration inputs are said in the file', { timeout: 30000 }, () => {
+describe('relpos render: demonstration inputs are said in the file', { timeout: 120000 }, () => {
   it("a T5 preset drawn with relpos's demonstration table says so in the PNG's text and the JSON's meta", async () => {
     const png = await render('t5-base --n 8', 't5.png');
     const chunks = pngTextChunks(readFileSync(png.file));
@@ -425,7 +425,7 @@ describe('relpos render: demonstration inputs are said in the file', { timeout: 
   });
 });
 
-describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
+describe('relpos schemes / presets / --help', { timeout: 120000 }, () => {
   it('lists every scheme', async () => {
     const { code, stdout } = await relpos('schemes');
     expect(code).toBe(0);
@@ -463,7 +463,7 @@ describe('relpos schemes / presets / --help', { timeout: 30000 }, () => {
   });
 });
 
-describe('relpos errors', { timeout: 30000 }, () => {
+describe('relpos errors', { timeout: 120000 }, () => {
   const x = out('x.png');
   const cases = [
     ['an unknown scheme', 'render alibbi', 2, /unknown scheme 'alibbi'; schemes: sinusoidal, .*alibi/],
