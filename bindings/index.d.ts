@@ -271,6 +271,29 @@ export interface KvCache {
 }
 
 /**
+ * rp.kvCache({ batch }): sequences with their own lengths and left padding, in Hugging Face's cache
+ * layout; each sequence's rows equal, bit for bit, that sequence alone.
+ */
+export interface BatchedKvCache {
+  /** Each sequence's real tokens. */
+  readonly lengths: number[];
+  /**
+   * Appends k [batch, kvHeads, rows, d] and v [batch, kvHeads, rows, dv]; mask [batch, rows] (1 a
+   * token, 0 left padding, before a sequence's first token only); returns the lengths.
+   */
+  append(k: TensorLike, v: TensorLike, mask?: TensorLike): number[];
+  /** Output-only step of q [batch, heads, n, d], the last append's n tokens: output [batch, heads, n, dv], padding rows 0. */
+  attention<Id extends string = never>(
+    q: TensorLike,
+    options?: Omit<KvCacheStepOptions<Id>, 'mask' | 'positions' | 'keyPositions' | 'queryOffset' | 'out' | 'view'> & {
+      scheme?: Id;
+      weights?: false;
+    },
+  ): AttentionOutput;
+  free(): void;
+}
+
+/**
  * A real-model preset (docs/presets.md): a union keyed by `scheme` (its first group's), so
  * `rp.frequencies(preset.scheme, preset.params)` type-checks and `if (preset.scheme === 'alibi')`
  * narrows `params` to AlibiParams.
@@ -402,6 +425,22 @@ export interface Relpos {
    * layer's valueHeadDim (DeepSeek), else d.
    * @example const cache = rp.kvCache({ heads: 8, kvHeads: 2, d: 64 }); cache.append(k, v); cache.attention(q, { causal: true })
    */
+  kvCache(options: {
+    layer: LayerGroup;
+    heads?: number;
+    kvHeads?: number;
+    d?: number;
+    dv?: number;
+    batch: number;
+  }): BatchedKvCache;
+  kvCache(options: {
+    heads: number;
+    kvHeads?: number;
+    d: number;
+    dv?: number;
+    layer?: undefined;
+    batch: number;
+  }): BatchedKvCache;
   kvCache(options: { layer: LayerGroup; heads?: number; kvHeads?: number; d?: number; dv?: number }): KvCache;
   kvCache(options: { heads: number; kvHeads?: number; d: number; dv?: number; layer?: undefined }): KvCache;
 

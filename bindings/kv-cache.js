@@ -7,6 +7,7 @@ import { isPlainObject, requireMatrix, requireOptionsObject, toTensor } from './
 import { attentionOptions, attentionResult } from './attention-options.js';
 import { forCore, refuseHeapOut } from './heap-tensor.js';
 import { KV_CACHE_HELD, KV_CACHE_SHAPE } from './option-table.js';
+import { createBatchedKvCache } from './kv-cache-batch.js';
 
 const SHAPE_OPTIONS = ['heads', 'kvHeads', 'd', 'dv'];
 // What the cache holds or fixes for every step (the core's option description, option-table.js): a
@@ -78,19 +79,26 @@ function checkStepOptions(where, options, shape) {
  * Makes one cache on `core` (its Embind module) whose heap is `memory`; `bounded` keeps steps to the
  * synchronous work budget; `unwrap` throws the core's { error, kind } failures.
  */
-export function createKvCache(options, { core, memory, bounded, unwrap }) {
+export function createKvCache(options, deps) {
+  const { core, memory, bounded, unwrap } = deps;
   const where = 'relpos.kvCache';
   requireOptionsObject(where, 'options', options);
-  const { layer, ...given } = options;
+  const { layer, batch, ...given } = options;
   for (const name of Object.keys(given)) {
     if (!SHAPE_OPTIONS.includes(name)) {
-      throw new RangeError(`${where}: unknown option '${name}'; allowed: 'heads', 'kvHeads', 'd', 'dv', 'layer'`);
+      throw new RangeError(
+        `${where}: unknown option '${name}'; allowed: 'heads', 'kvHeads', 'd', 'dv', 'layer', 'batch'`,
+      );
     }
   }
   if (layer !== undefined && !isPlainObject(layer)) {
     throw new TypeError(`${where}: layer must be a layer group object`);
   }
   const shape = cacheShape(where, given, layer);
+  if (batch !== undefined) {
+    // Sequences of their own (kv-cache-batch.js): each one this function's cache of the same shape.
+    return createBatchedKvCache(batch, shape, () => createKvCache({ ...given, layer }, deps));
+  }
   const { heads, kvHeads, d, dv } = shape;
   const handle = core.kvCacheCreate(kvHeads, d, dv);
   let length = 0;
