@@ -45,11 +45,11 @@ RotaryTable::RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t 
   for (int64_t t = 0; t < count; ++t) fill(plan, t, static_cast<double>(firstPosition + t), queryRole);
 }
 
-RotaryTable::RotaryTable(const RotaryPlan& plan, const double* positions, int64_t count, bool queryRole)
+RotaryTable::RotaryTable(const RotaryPlan& plan, Positions positions, bool queryRole)
     : first_(0), pairs_(plan.pairs()), offset_(plan.offset), interleaved_(plan.interleaved) {
-  cos_.resize(static_cast<size_t>(count * pairs_));
-  sin_.resize(static_cast<size_t>(count * pairs_));
-  for (int64_t t = 0; t < count; ++t) fill(plan, t, positions[t], queryRole);
+  cos_.resize(static_cast<size_t>(positions.count * pairs_));
+  sin_.resize(static_cast<size_t>(positions.count * pairs_));
+  for (int64_t t = 0; t < positions.count; ++t) fill(plan, t, positions.data[t], queryRole);
 }
 
 void RotaryTable::fill(const RotaryPlan& plan, int64_t t, double position, bool queryRole) {

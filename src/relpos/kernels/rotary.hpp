@@ -68,8 +68,13 @@ inline void rotateRow(const RotaryPlan& plan, double position, bool queryRole, f
 class RotaryTable {
  public:
   RotaryTable(const RotaryPlan& plan, int64_t firstPosition, int64_t count, bool queryRole);
-  // One entry per given position: apply(t, row) rotates row to positions[t].
-  RotaryTable(const RotaryPlan& plan, const double* positions, int64_t count, bool queryRole);
+  // One entry per given position: apply(t, row) rotates row to data[t] (a type of its own, so that a
+  // literal 0 as firstPosition is not read as a null pointer).
+  struct Positions {
+    const double* data;
+    int64_t count;
+  };
+  RotaryTable(const RotaryPlan& plan, Positions positions, bool queryRole);
   // The table for these arguments, built once and kept for later calls with the same plan and
   // range (the last few are kept; building costs ~1000x applying at n = 2048).
   static std::shared_ptr<const RotaryTable> shared(const RotaryPlan& plan, int64_t firstPosition, int64_t count,

@@ -667,10 +667,12 @@ class AttentionRun {
     panelFloats_ = kernels::packedSize(s_.m, s_.dh);
     // Tables at sequence b's given positions: the same rotation path as the default ranges.
     if (terms_.hasRotary && !qPos_.empty()) {
-      queryTable_ = std::make_shared<const RotaryTable>(terms_.rotary, qPos_.data() + b * s_.n, s_.n, true);
+      queryTable_ = std::make_shared<const RotaryTable>(terms_.rotary,
+                                                        RotaryTable::Positions{qPos_.data() + b * s_.n, s_.n}, true);
     }
     if (terms_.hasRotary && !kPos_.empty()) {
-      keyTable_ = std::make_shared<const RotaryTable>(terms_.rotary, kPos_.data() + b * s_.m, s_.m, false);
+      keyTable_ = std::make_shared<const RotaryTable>(terms_.rotary,
+                                                      RotaryTable::Positions{kPos_.data() + b * s_.m, s_.m}, false);
     }
     if (heldKeys()) return;  // a KV cache's, packed (and rotated) when they were appended
     const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
