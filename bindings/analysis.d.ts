@@ -48,11 +48,12 @@ export interface Svd {
   singularValues: Float32Array;
   /** exp(H(p)) with p_i = σ_i / Σσ and H the Shannon entropy in nats (Roy & Vetterli 2007); 0 for the zero matrix. */
   effectiveRank: number;
-  /** σ_max / σ_min; Infinity when M is rank-deficient at the cut (σ_min is then rounding noise). */
+  /** σ_max / σ_min; Infinity when M is rank-deficient at the cut (σ_min is then below the float32 rounding of the entries). */
   conditionNumber: number;
   /**
-   * Numerical rank: σ_i > tolerance · σ_max. The default tolerance follows the input's precision: M reaches the core
-   * in float32, so it is max(rows, cols) · ε_float32 (2^−23); the `tolerance` option sets it.
+   * Numerical rank: σ_i > tolerance · σ_max. The default is the float32 rounding of the entries, ε_float32 · ‖M‖_F / σ_max
+   * (ε_float32 = 2^−23): entries within one float32 step of their exact values move no singular value by more than
+   * ε_float32 · ‖M‖_F (Weyl). The `tolerance` option sets another cut.
    */
   rank: number;
   /** The relative cut used for `rank`. */

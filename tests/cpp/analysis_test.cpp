@@ -243,20 +243,36 @@ TEST(Eig, KnownSymmetricMatrixAndTheSymmetricPartOfAnyOther) {
   EXPECT_EQ(scalar(q, "isPSD"), 0.0f);
 }
 
-TEST(Svd, RankCutFollowsFloat32InputAndARankDeficientMatrixHasNoFiniteCondition) {
+TEST(Svd, RankCutIsTheFloat32RoundingOfTheEntriesAndARankDeficientMatrixHasNoFiniteCondition) {
   // S = P Pᵀ with P = [n, 2] of unit circles: rank 2 exactly, the rest float32 rounding of the entries.
   const int64_t n = 48;
   std::vector<float> m(static_cast<size_t>(n * n));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) m[i * n + j] = static_cast<float>(std::cos(0.3 * static_cast<double>(j - i)));
   const Result r = run("svd", withMatrix("svd", "M", n, n, m));
-  EXPECT_NEAR(scalar(r, "tolerance"), n * std::numeric_limits<float>::epsilon(), 1e-12);
+  // The cut is ε_float32 · ‖M‖_F / σ_max, ‖M‖_F = √(Σ σ_i²).
+  const std::vector<float> sigma = vec(r, "singularValues");
+  double frobenius = 0;
+  for (const float s : sigma) frobenius += static_cast<double>(s) * s;
+  EXPECT_NEAR(scalar(r, "tolerance"), std::numeric_limits<float>::epsilon() * std::sqrt(frobenius) / sigma[0], 1e-9);
   EXPECT_EQ(scalar(r, "rank"), 2.0f);
   EXPECT_TRUE(std::isinf(scalar(r, "conditionNumber")));
   // An explicit float64-style cut counts the rounding noise as rank.
   Params p = withMatrix("svd", "M", n, n, m);
   p.setNumber("tolerance", n * std::numeric_limits<double>::epsilon());
   EXPECT_GT(scalar(run("svd", p), "rank"), 2.0f);
+}
+
+TEST(Svd, AnExactFullRankMatrixWithSmallButRealSingularValuesKeepsItsRank) {
+  // ALiBi's −|i − j| / 16 at n = 256: every entry exact in float32; full rank with σ_min / σ_max ≈ 2.2e-5,
+  // below the old cut max(rows, cols) · ε_float32 = 3.1e-5 that called it rank 166 (issue 39).
+  const int64_t n = 256;
+  std::vector<float> m(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) m[i * n + j] = -static_cast<float>(std::abs(i - j)) / 16.0f;
+  const Result r = run("svd", withMatrix("svd", "M", n, n, m));
+  EXPECT_EQ(scalar(r, "rank"), static_cast<float>(n));
+  EXPECT_NEAR(scalar(r, "conditionNumber"), 45533, 1);
 }
 
 TEST(Eig, AnAntisymmetricMatrixIsNotSymmetricAndNotPositiveSemiDefinite) {

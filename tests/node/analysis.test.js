@@ -164,11 +164,12 @@ describe('2.1.4 linear algebra: svd and eig', () => {
     expect(skew.isPSD).toBe(false);
   });
 
-  it('the rank cut follows the input precision: P·Pᵀ of float32 sinusoids has rank ≤ d and no finite condition number', () => {
+  it('the rank cut is the float32 rounding of the entries: P·Pᵀ of float32 sinusoids has rank ≤ d and no finite condition number', () => {
     for (const n of [64, 256]) {
       const S = rp.scores('sinusoidal', { n, d: 32, heads: 1 });
       const r = A.svd({ shape: [n, n], data: S.data });
-      expect(r.tolerance).toBeCloseTo(n * 2 ** -23, 12); // max(rows, cols) · ε_float32
+      const frobenius = Math.sqrt(Array.from(r.singularValues).reduce((a, s) => a + s * s, 0));
+      expect(r.tolerance).toBeCloseTo((2 ** -23 * frobenius) / r.singularValues[0], 9); // ε_float32 · ‖M‖_F / σ_max
       expect(r.rank).toBeLessThanOrEqual(32);
       expect(r.conditionNumber).toBe(Infinity);
       // The same singular values counted with a float64 cut would call rounding noise rank.

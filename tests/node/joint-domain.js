@@ -38,7 +38,7 @@ export const corners = (controls) =>
 /**
  * When the product is too large to enumerate: every corner, and at every setting of the discrete
  * controls each slider over all of its steps with the other sliders at their defaults and at their
- * corners.
+ * corners (all minima and all maxima when there are more than two others).
  */
 export function sweepSettings(controls) {
   const entries = Object.entries(controls);
@@ -48,9 +48,16 @@ export function sweepSettings(controls) {
   for (const base of product(discrete.map(([k, c]) => [k, [...c.options]]))) {
     for (const [name, c] of sliders) {
       const others = sliders.filter(([k]) => k !== name);
+      // The other sliders at their defaults and at their corners (with more than two others, at all
+      // minima and all maxima: the corners of many sliders are already in `out`).
       const rests = [
         Object.fromEntries(others.map(([k, o]) => [k, o.value])),
-        ...product(others.map(([k, o]) => [k, [o.min, o.max]])),
+        ...(others.length <= 2
+          ? product(others.map(([k, o]) => [k, [o.min, o.max]]))
+          : [
+              Object.fromEntries(others.map(([k, o]) => [k, o.min])),
+              Object.fromEntries(others.map(([k, o]) => [k, o.max])),
+            ]),
       ];
       for (const rest of rests) for (const v of controlValues(c)) out.push({ ...base, ...rest, [name]: v });
     }

@@ -16,7 +16,7 @@ export default {
     'nav.language': 'Language',
     'chapter.title': '2.1 The mathematical theory of relative positional encoding',
     'chapter.lead':
-      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it. The figures and readouts of every demo are recomputed whenever you move one of its controls, by the relpos WebAssembly core; a few small steps run in JavaScript and are named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, the score profiles of 2.1.7 and 2.1.9, angle arithmetic, and the naive softmax that is shown failing), besides counting and averaging what the core returns. The sentences that state a measured fact are computed when the page loads, at the settings they name; a test checks each of them at every step of its sliders, and a sentence whose check fails where it stands is marked as such on the page.',
+      'Relative positional encoding looks at how far apart two tokens are instead of where each one sits. This chapter states the theory of the original text and tests it. The figures and readouts of every demo are recomputed whenever you move one of its controls, by the relpos WebAssembly core; a few small steps run in JavaScript and are named where they occur (random projections, the relative map φ, the rank-k rebuild, logits read back from attention weights, the score profiles of 2.1.7 and 2.1.9, angle arithmetic, and the naive softmax that is shown failing), besides counting and averaging what the core returns. The sentences that state a measured fact are computed when the page loads, at the settings they name; a test checks each of them over every combination of its figure’s controls (every slider step with every checkbox, form and scheme setting), and a sentence whose check fails where it stands is marked as such on the page.',
     'chapter.conventions':
       'Conventions: row $i$ is the query position, column $j$ the key position, $r = j - i$ the relative distance (negative: the key lies in the past) and $d$ the dimension of the vectors. Figures, readouts and the text count positions from 0, as the code does; the formulas of the original count from 1.',
     'claim.fails': ' [Checked on this page: this does not hold at this setting.]',
@@ -36,9 +36,9 @@ export default {
     's211.p.rel':
       'The relation between positions $i$ and $j$ is their signed distance (Figure 2.1.1-a; hover or focus a token to see its row). Attention itself has no notion of order.',
     's211.claim.nopePermutes':
-      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap} at the demo’s $n = 10$ — float32 rounding, and below $10^{-4}$ at every $n$ of its slider.',
+      'Without positions (no scheme, no mask), shuffling the tokens only shuffles the outputs: the largest difference between attention of the shuffled input and the shuffled output is {gap} at the demo’s $n = 10$ — float32 rounding, and below $10^{-4}$ at every $n$ of its slider and for each of the first 64 shuffles. A shuffle is never the identity or the reversal: those two keep every distance $|j - i|$, so a bias of $|j - i|$ could not see them and they would show nothing.',
     's211.claim.positionsSeeOrder':
-      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least} at $n = 10$ (and by more than $10^{-4}$ at every $n$): position makes order visible.',
+      'With ALiBi, RoPE, KERPLE or T5 the same test changes the outputs by at least {least} at $n = 10$ (and by more than $10^{-4}$ at every $n$ and for each of the first 64 shuffles): position makes order visible.',
     's211.n': 'Tokens n',
     's211.scheme': 'Compare with',
     's211.shuffle': 'Shuffle tokens',
@@ -102,6 +102,8 @@ export default {
     's212.defectKValue': 'k = {k}: max {max}',
     's212.invariant': 'Translation invariant: the two windows are identical, as Theorem 1 says.',
     's212.notInvariant': 'Not translation invariant: the score depends on absolute positions.',
+    's212.invariantOneRow':
+      'Translation invariant here only because all {n} positions sit in one row of the {width}-column grid, where 2-D axial RoPE is 1-D RoPE. Past {width} positions the sequence wraps to the next row, a shift along the sequence is no longer a shift on the grid, and the defect appears.',
     's212.zero':
       'The position-only score is 0 everywhere: the scheme adds no position term here, so invariance holds trivially and says nothing.',
 
@@ -116,7 +118,7 @@ export default {
     's213.claim.l1NotRelative':
       'For sinusoidal and RoPE vectors the Euclidean and cosine distances depend only on $j - i$ at every $n$ and $d$ of the sliders (at $n = 128$, $d = 16$: relative defect at most {l2}); the Manhattan distance does not (there: relative defect {l1sin} for sinusoidal, {l1rope} for RoPE vectors), because $|\\sin a - \\sin b| + |\\cos a - \\cos b|$ is not a function of $a - b$.',
     's213.claim.notMonotone':
-      'None of them grows steadily with $r$: at every $d$ of the slider the Euclidean distance between sinusoidal vectors reaches a local maximum and then falls back; at $d = 16$ the first is at $r = {r}$, where the fastest pair has turned about half a circle. A periodic term coming round is not aliasing.',
+      'None of the three has to grow steadily with $r$: at every $n$ and $d$ of the sliders the Euclidean distance between sinusoidal vectors reaches a local maximum and then falls back; at $d = 16$ the first is at $r = {r}$, where the fastest pair has turned about half a circle. On a short window with many dimensions another of the three can still grow across the whole window, and the readout says so. A periodic term coming round is not aliasing.',
     's213.claim.pcaShadow':
       'At $n = 128$, $d = 16$ the top two principal components explain only {a} % + {b} % of the variance: the plane shows a shadow of a curve that winds through many dimensions, not a helix.',
     's213.h.manifold': 'The manifold view',
@@ -175,11 +177,13 @@ export default {
       'A relative encoding defines an $n \\times n$ matrix with constant diagonals (a Toeplitz matrix). Here $PE$ is the position-only score matrix of a scheme (one head, probe vectors of width 32).',
     's214.h.svd': 'Matrix decomposition and dimensionality reduction',
     's214.p2':
-      'The singular value decomposition shows how the positional information spreads over dimensions (Figure 2.1.4-a); for Toeplitz matrices the top singular vectors are close to Fourier modes (Figure 2.1.4-b). The core counts the numerical rank at the precision of its input: the matrix arrives in float32, so singular values below $\\sigma_{\\max} \\cdot n \\cdot 2^{-23}$ are rounding noise.',
+      'The singular value decomposition shows how the positional information spreads over dimensions (Figure 2.1.4-a); for Toeplitz matrices the top singular vectors are close to Fourier modes (Figure 2.1.4-b). The core counts the numerical rank against the float32 rounding of the entries: an entry within one float32 step of its exact value is off by at most $2^{-23}$ of its size, and that moves no singular value by more than $2^{-23} \\lVert PE \\rVert_F$ (Weyl’s inequality), so the rank counts the singular values above $2^{-23} \\lVert PE \\rVert_F$ and the page states that line as a fraction of $\\sigma_{\\max}$. The SVD itself runs in float64, whose own error, about $n \\cdot 2^{-52} \\sigma_{\\max}$, is far below the line. A rank below $n$ is a deficiency at float32 precision; a matrix whose small singular values lie above the line keeps its full rank.',
     's214.claim.rankAtMostD':
       'The sinusoidal score matrix is $P P^{\\mathsf T}$ with $P$ of width $d = 32$, so its rank is at most 32; the core finds numerical rank {rank} of {n} at $n = 64$, and at most 32 at every $n$ of the slider.',
     's214.claim.noCondition':
       'A matrix of rank {rank} out of 64 has no finite condition number: the page shows ∞ instead of the ratio of $\\sigma_{\\max}$ to rounding noise.',
+    's214.claim.fullRank':
+      'ALiBi, KERPLE (log) and the exponential decay keep full rank at every $n$ of the slider, with a finite condition number: their smallest singular values are small but above the line — at $n = 256$ ALiBi’s smallest is {smin} of the largest, condition number {cond}.',
     's214.p.lowrank':
       'Dimensionality reduction: keep the top $k$ singular values and rebuild the matrix (Figure 2.1.4-c; the rebuild is a product done in JavaScript from the core’s $U, \\Sigma, V$).',
     's214.claim.eckartYoung':
@@ -199,7 +203,7 @@ export default {
     's214.rankValue': '{rank} of {n} (σ > {tolerance} · σ_max)',
     's214.effRank': 'Effective rank',
     's214.cond': 'Condition number',
-    's214.condInfinite': '∞ (rank-deficient at float32 precision)',
+    's214.condInfinite': '∞ (σ_min is below the float32 rounding line)',
     's214.symmetric': 'Symmetric?',
     's214.symYes': 'yes (relative asymmetry {asym})',
     's214.symNo': 'no (relative asymmetry {asym})',
@@ -237,9 +241,9 @@ export default {
     's215.p.bayes':
       'Bayes’ rule, computed: the prior is the Gaussian process above over the bias at distances $r = 0 \\ldots 31$ (mean function $m(r) = -c\\,r$, Gaussian covariance function); the data are the attention weights a teacher head (a KERPLE bias) gives to keys $r$ positions back, read as logits $\\log w_r - \\log w_0$ (in JavaScript) at a few distances, with noise 0.1; the posterior follows from Gaussian conditioning in the core (Figure 2.1.5-e).',
     's215.claim.posterior':
-      'With four observations the posterior spread at the observed distances falls to {near} — about the noise — and the largest error against the teacher’s bias drops from {prior} (prior mean) to {post}.',
+      'With four observations, at the defaults (length scale 4, slope 0.1), the posterior spread at the observed distances falls to {near} — about the noise — and the largest error against the teacher’s bias drops from {prior} (prior mean) to {post}. At every setting of the sliders the spread where the posterior observes stays below twice the noise; its error need not beat the prior’s.',
     's215.claim.moreData':
-      'More data, a closer posterior: with 2 observations the largest error is {few}, with 16 it is {many}.',
+      'More data, a closer posterior — on average: over {draws} draws of the observation noise, the mean largest error at the defaults is {few} with 2 observations and {many} with 16, and 16 beat 2 on average at every length scale and slope of the sliders. One draw need not improve with each observation added: the draw shown gives {e11} with 11 observations and {e16} with 16.',
     's215.h.entropy': 'The information-theoretic view',
     's215.p.entropy':
       'Entropy of attention, with seeded random queries and keys and an exponential distance decay $e^{-\\lambda|r|}$ (the bias $-\\lambda|r|$): the entropy of each query’s row, and the entropy of the attention-weighted distance distribution $p(r)$ (Figure 2.1.5-f). The temperature $\\tau$ divides the content term $\\mathbf{q} \\cdot \\mathbf{k}$ only.',
@@ -337,7 +341,7 @@ export default {
     's216.p.demo':
       'The four maps use the same seeded random $Q, K, V$ ($d_k = 16$) and one head of each bias, steep enough to be seen against content logits: ALiBi’s steepest head of eight (slope 1/2), KERPLE (log) with $r_1 = r_2 = 1$, the exponential distance decay with $\\lambda = 0.1$, Sandwich as defined.',
     's216.claim.biasVisible':
-      'Each of the four moves some attention weight by at least {least} against content-only attention at $n = 24$, and by more than 0.05 at every $n$ of the slider.',
+      'In the modern form without the mask, each of the four moves some attention weight by at least {least} against content-only attention at $n = 24$, and by more than 0.05 at every $n$ of the slider. With the causal mask, or in the original’s form, which divides the bias by $\\sqrt{d_k} = 4$, the change can be smaller: over every bias, form, mask and $n$ of the figure the least is {floor} (at $n = {floorN}$).',
     's216.scheme': 'Bias B',
     's216.form': 'Explicit form',
     's216.form.modern': 'softmax(QKᵀ/√d + B)',

@@ -62,7 +62,7 @@ export const CHAPTER = [
     tex`PE \in \mathbb{R}^{n \times n}, \qquad PE_{ij} = f(j - i)`,
     h('s214.h.svd'),
     tex`PE = U \Sigma V^{\mathsf T}, \qquad r_{\mathrm{eff}} = \exp\Big(-\sum_i p_i \ln p_i\Big), \quad p_i = \frac{\sigma_i}{\sum_k \sigma_k}, \qquad \kappa = \frac{\sigma_{\max}}{\sigma_{\min}}`,
-    p('s214.p2', 's214.claim.rankAtMostD', 's214.claim.noCondition'),
+    p('s214.p2', 's214.claim.rankAtMostD', 's214.claim.noCondition', 's214.claim.fullRank'),
     demo('spectrum'),
     p('s214.p.lowrank'),
     tex`PE_k = \sum_{c=1}^{k} \sigma_c\, \mathbf{u}_c \mathbf{v}_c^{\mathsf T}, \qquad \frac{\lVert PE - PE_k \rVert_F}{\lVert PE \rVert_F} = \sqrt{\frac{\sum_{c > k} \sigma_c^2}{\sum_c \sigma_c^2}}`,

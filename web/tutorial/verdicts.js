@@ -18,6 +18,19 @@ export const JS_STEPS = [
 
 const range = (count, from = 0) => Array.from({ length: count }, (_, k) => from + k);
 
+/**
+ * Every value of a figure's control: a discrete control's options (a checkbox is { options: [false,
+ * true] }, a form or scheme selector lists its values), or a slider's steps from min to max (rounded to
+ * the step's decimals). Claims and their tests sweep these (web/tutorial/claims.js).
+ */
+export function controlValues(control) {
+  if (Array.isArray(control.options)) return [...control.options];
+  const step = control.step ?? 1;
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  const count = Math.round((control.max - control.min) / step);
+  return Array.from({ length: count + 1 }, (_, k) => Number((control.min + k * step).toFixed(decimals)));
+}
+
 function maxAbs(data) {
   let m = 0;
   for (const v of data) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
@@ -35,13 +48,28 @@ const square = (data, n) => ({ shape: [n, n], data });
 // ------------------------------------------------------------------------------------------------
 // 2.1.1 Permutation: attention without positions only permutes its outputs.
 
-/** max |attn(Xπ) − π·attn(X)| for seeded X [n, 16] and a seeded permutation π; no scheme = NoPE. */
-export function permutationGap(rp, { n, scheme, seed = 1 }) {
-  const d = 16;
-  const X = randomTensor(n, d, 7);
+/**
+ * A seeded shuffle of 0 … n − 1 that can test the claim: never the identity or the reversal. Those two
+ * are the only permutations that keep every distance |j − i|, so a scheme whose bias depends on |j − i|
+ * (ALiBi, KERPLE) cannot see them: "order is invisible" drawn from them would say nothing. Any other
+ * permutation changes the distance of some pair. A draw that comes out as one of them has its first two
+ * entries swapped (n ≥ 3).
+ */
+export function shuffleOrder(n, seed) {
   const order = range(n);
   const keys = randomTensor(1, n, seed).data;
   order.sort((a, b) => keys[a] - keys[b]);
+  const identity = order.every((from, to) => from === to);
+  const reversal = order.every((from, to) => from === n - 1 - to);
+  if (identity || reversal) [order[0], order[1]] = [order[1], order[0]];
+  return order;
+}
+
+/** max |attn(Xπ) − π·attn(X)| for seeded X [n, 16] and a seeded permutation π (shuffleOrder); no scheme = NoPE. */
+export function permutationGap(rp, { n, scheme, seed = 1 }) {
+  const d = 16;
+  const X = randomTensor(n, d, 7);
+  const order = shuffleOrder(n, seed);
   const Xp = { shape: [n, d], data: new Float32Array(n * d) };
   order.forEach((from, to) => Xp.data.set(X.data.subarray(from * d, (from + 1) * d), to * d));
   const options = scheme ? { scheme } : {};
@@ -52,6 +80,17 @@ export function permutationGap(rp, { n, scheme, seed = 1 }) {
     for (let c = 0; c < d; c++) gap = Math.max(gap, Math.abs(b[to * d + c] - a[from * d + c]));
   });
   return { gap, order, equivariant: gap < 1e-4 };
+}
+
+/**
+ * The readout of a permutation test: its verdict message and whether it came out as expected —
+ * equivariant without positions, order visible with a scheme (a visible order is no failure there).
+ */
+export function gapVerdict(g, { positions }) {
+  return {
+    key: g.equivariant ? 's211.equivariant' : 's211.notEquivariant',
+    expected: positions ? !g.equivariant : g.equivariant,
+  };
 }
 
 /** The relative-distance matrix rel(i, j) = j − i from the core's clipped-distance index map. */
@@ -104,6 +143,18 @@ export function invariance(rp, id, n, params = {}) {
   const S = positionScores(rp, id, n, params);
   const td = rp.analysis.translationDefect(S);
   return { verdict: td.isToeplitz, value: td.max, relative: td.relative, S };
+}
+
+/**
+ * The verdict line of 2.1.2 for a measured invariance: blank (a zero map is no evidence), invariant,
+ * not invariant — and, for a scheme that lays tokens on a grid of `width` columns (2-D axial RoPE),
+ * invariant only because all n positions sit in one row, where the scheme is 1-D RoPE.
+ */
+export function invarianceVerdict(rp, id, inv, n) {
+  if (inv.S.data.every((v) => v === 0)) return { key: 's212.zero', holds: inv.verdict, values: {} };
+  const width = rp.schemes.find((s) => s.id === id)?.params?.width?.default;
+  if (inv.verdict && width && n <= width) return { key: 's212.invariantOneRow', holds: true, values: { n, width } };
+  return { key: inv.verdict ? 's212.invariant' : 's212.notInvariant', holds: inv.verdict, values: {} };
 }
 
 /** Schemes whose position-only score matrix exists (CoPE's positions come from content). */
@@ -203,6 +254,15 @@ export function relativeMap(rp, source, n, d) {
 
 // ------------------------------------------------------------------------------------------------
 // 2.1.4 Linear algebra.
+
+/** The controls of the 2.1.4 spectrum figure: its schemes and the size n of the matrix. */
+export const SPECTRUM_CONTROLS = {
+  scheme: {
+    value: 'sinusoidal',
+    options: ['sinusoidal', 'rope', 'alibi', 't5', 'kerple-log', 'exp-decay', 'sin-freq', 'fire'],
+  },
+  n: { value: 64, min: 16, max: 256, step: 16 },
+};
 
 /** The n×n position matrix PE of a scheme (one head, probe width 32) with its SVD, eigenvalues and kernel verdict. */
 export function spectrum(rp, id, n) {
@@ -320,8 +380,8 @@ export const BAYES = { R: 32, noise: 0.1, teacher: { r1: [2], r2: [0.5] }, seed:
  * logits y_r = log w_r − log w_0 plus seeded noise; the prior is GP(m, k) with m(r) = −slope·r and a
  * Gaussian k of length scale `sigma`; the posterior comes from rp.analysis.gpPosterior.
  */
-export function bayes(rp, { count, sigma, slope }) {
-  const { R, noise, teacher, seed } = BAYES;
+export function bayes(rp, { count, sigma, slope, seed = BAYES.seed }) {
+  const { R, noise, teacher } = BAYES;
   const B = rp.bias('kerple-log', { n: R, heads: 1, causal: true, ...teacher });
   const row = B.data.subarray((R - 1) * R, R * R); // the last query: key j is R − 1 − j back
   const zeros = (rows) => ({ shape: [rows, 8], data: new Float32Array(rows * 8) });
@@ -347,6 +407,27 @@ export function bayes(rp, { count, sigma, slope }) {
     priorError: error(mean),
     posteriorError: error(posterior.mean),
   };
+}
+
+/** The sliders of the Bayes view (2.1.5-e): observed distances, length scale σ of k, mean slope c. */
+export const BAYES_CONTROLS = {
+  count: { value: 4, min: 0, max: 16, step: 1 },
+  sigma: { value: 4, min: 1, max: 12, step: 0.5 },
+  slope: { value: 0.1, min: 0, max: 0.5, step: 0.05 },
+};
+
+/** The number of noise draws the expected error of the Bayes view averages over. */
+export const BAYES_DRAWS = 32;
+
+/**
+ * The Bayes view's largest error against the teacher, averaged over BAYES_DRAWS seeded draws of the
+ * observation noise (seeds 1 …): one draw's error is not monotone in the number of observations, so
+ * "more data, a closer posterior" is stated of this expectation.
+ */
+export function expectedBayesError(rp, { count, sigma, slope }) {
+  let sum = 0;
+  for (let seed = 1; seed <= BAYES_DRAWS; seed++) sum += bayes(rp, { count, sigma, slope, seed }).posteriorError;
+  return sum / BAYES_DRAWS;
 }
 
 /**
@@ -436,25 +517,72 @@ export function positionalLogits(rp, options, n, causal = false) {
   return { logits, defect: td.max, invariant: td.max <= 1e-4 * Math.max(1, maxAbs(L)) };
 }
 
-/** The four maps of 2.1.6 from the same seeded Q, K, V, with each form's positional-logit defect. */
-export function classification(rp, settings) {
-  const { n, causal = false } = settings;
+/** The seeded Q, K, V of 2.1.6 and their content-only attention weights. */
+function classificationInputs(rp, n, causal) {
   const q = randomTensor(n, CLASS_D, 31);
   const k = randomTensor(n, CLASS_D, 32);
   const v = randomTensor(n, CLASS_D, 33);
+  return { q, k, v, content: rp.attention({ q, k, v, causal }).weights };
+}
+
+/** A form's attention weights and the largest change they make against content-only attention. */
+function movedWeights(rp, inputs, opts, causal) {
+  const { q, k, v, content } = inputs;
+  const { weights } = rp.attention({ q, k, v, causal, ...opts });
+  return { weights, fromContent: maxAbsDiff(weights.data, content.data) };
+}
+
+/** The four maps of 2.1.6 from the same seeded Q, K, V, with each form's positional-logit defect. */
+export function classification(rp, settings) {
+  const { n, causal = false } = settings;
+  const inputs = classificationInputs(rp, n, causal);
   const options = classificationOptions(rp, settings);
-  const content = rp.attention({ q, k, v, causal }).weights;
-  const out = { content };
+  const out = { content: inputs.content };
   for (const [kind, opts] of Object.entries(options)) {
-    const { weights } = rp.attention({ q, k, v, causal, ...opts });
-    out[kind] = {
-      weights,
-      ...positionalLogits(rp, opts, n, causal),
-      fromContent: maxAbsDiff(weights.data, content.data),
-    };
+    const { weights, fromContent } = movedWeights(rp, inputs, opts, causal);
+    out[kind] = { weights, ...positionalLogits(rp, opts, n, causal), fromContent };
   }
   out.bias = rp.bias(settings.scheme, { n, heads: 1, causal, ...(VISIBLE[settings.scheme] ?? {}) });
   return out;
+}
+
+/** The controls of the 2.1.6 figure that the explicit map depends on (α and β enter only the mixed map). */
+export const CLASSIFICATION_CONTROLS = {
+  scheme: { value: 'alibi', options: Object.keys(VISIBLE) },
+  form: { value: 'modern', options: ['modern', 'seed'] },
+  causal: { value: false, options: [false, true] },
+  n: { value: 24, min: 8, max: 64, step: 4 },
+};
+
+/** The explicit map's largest change against content-only attention (the figure's readout), one setting. */
+export function biasVisibility(rp, { scheme, form = 'modern', causal = false, n }) {
+  const opts = classificationOptions(rp, { scheme, form, n }).explicit;
+  return movedWeights(rp, classificationInputs(rp, n, causal), opts, causal).fromContent;
+}
+
+/**
+ * The least change of the explicit map over the product of `controls` (every scheme, form, mask and
+ * n given), with the setting where it occurs. Memoised: the figure's sentence reads it at every setting.
+ */
+const visibilityFloors = new WeakMap();
+export function biasVisibilityFloor(rp, controls = CLASSIFICATION_CONTROLS) {
+  if (!visibilityFloors.has(rp)) visibilityFloors.set(rp, new Map());
+  const memo = visibilityFloors.get(rp);
+  const key = JSON.stringify(controls);
+  if (memo.has(key)) return memo.get(key);
+  let floor = { value: Infinity };
+  for (const scheme of controlValues(controls.scheme)) {
+    for (const form of controlValues(controls.form)) {
+      for (const causal of controlValues(controls.causal)) {
+        for (const n of controlValues(controls.n)) {
+          const value = biasVisibility(rp, { scheme, form, causal, n });
+          if (value < floor.value) floor = { value, scheme, form, causal, n };
+        }
+      }
+    }
+  }
+  memo.set(key, floor);
+  return floor;
 }
 
 /** How much smaller the original's form makes the bias: the ratio of the positional logits, modern / seed. */

@@ -179,14 +179,17 @@ Result svd(const Params& params) {
         "; an SVD needs rows·cols·min(rows, cols) <= 2^31 (about 1290×1290; larger takes more than a few seconds)");
   }
   const bool vectors = params.boolean(vectorsParam());
-  // The rank cut follows the precision of the input, not of the arithmetic: M arrives in float32, so
-  // singular values below σ_max · max(rows, cols) · ε_float32 are rounding noise of the entries even
-  // though the decomposition itself runs in double.
+  // The rank cut is the float32 rounding of the entries, bounded by Frobenius (issue 39): an entry
+  // within one float32 ulp of its exact value is off by at most ε_float32 · |m_ij|, so the
+  // perturbation E has ‖E‖_2 <= ‖E‖_F <= ε_float32 · ‖M‖_F and, by Weyl's inequality, no singular value
+  // moves by more than that. Singular values above ε_float32 · ‖M‖_F are the matrix's own; only those
+  // below it could be rounding. (The older cut σ_max · max(rows, cols) · ε_float32 bounds every entry
+  // by the largest one: at n = 256 it called an exact ALiBi matrix, full rank with σ_min/σ_max = 2.2e-5,
+  // rank 166.) The decomposition runs in double, whose own error, about max(rows, cols) · ε_float64 ·
+  // σ_max, is far below this cut.
   static const ParamInfo toleranceInfo =
-      numberParam("tolerance", 0, 0, 1, "rank counts σ_i > tolerance · σ_max (default max(rows, cols) · ε_float32)");
-  const double tolerance = params.has("tolerance") ? params.number(toleranceInfo)
-                                                   : static_cast<double>(std::max(rows, cols)) *
-                                                         static_cast<double>(std::numeric_limits<float>::epsilon());
+      numberParam("tolerance", 0, 0, 1,
+                  "rank counts σ_i > tolerance · σ_max (default ε_float32 · ‖M‖_F / σ_max, ε_float32 = 2^-23)");
   // BDCSVD: divide and conquer, far faster than JacobiSVD at these sizes (docs/analysis.md).
   Eigen::BDCSVD<Eigen::MatrixXd> dec(toDouble(m, rows, cols),
                                      vectors ? (Eigen::ComputeThinU | Eigen::ComputeThinV) : 0);
@@ -199,10 +202,14 @@ Result svd(const Params& params) {
   }
   const double top = sigma.size() ? sigma[0] : 0;
   const double bottom = sigma.size() ? sigma[sigma.size() - 1] : 0;
+  const double eps32 = static_cast<double>(std::numeric_limits<float>::epsilon());
+  const double tolerance = params.has("tolerance") ? params.number(toleranceInfo)
+                           : top > 0               ? eps32 * sigma.norm() / top
+                                                   : eps32;
   int64_t rank = 0;
   for (Eigen::Index i = 0; i < sigma.size(); ++i) rank += sigma[i] > tolerance * top ? 1 : 0;
-  // A matrix that is singular at the input's precision has no finite condition number: σ_max/σ_min
-  // would only measure the noise in σ_min.
+  // A matrix that is singular within its float32 rounding has no finite condition number: σ_max/σ_min
+  // would measure a σ_min that rounding alone could have made.
   const bool fullRank = rank == static_cast<int64_t>(sigma.size());
 
   Result out;

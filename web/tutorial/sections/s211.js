@@ -1,6 +1,6 @@
 // 2.1.1 Sequences and position maps: a token strip over the relative-distance matrix rel(i, j) = j − i
 // (Figure 2.1.1-a) and a permutation test of attention with and without positions.
-import { permutationGap, relativeDistances } from '../verdicts.js';
+import { gapVerdict, permutationGap, relativeDistances } from '../verdicts.js';
 import { controls, demoRow, figure, live, statsRow } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
@@ -19,10 +19,10 @@ function tokenButtons(list, size, view) {
   });
 }
 
-/** A permutation test's gap, with its verdict: is attention equivariant? */
-function showGap(target, g) {
-  const verdict = t(g.equivariant ? 's211.equivariant' : 's211.notEquivariant');
-  target.set(t('s211.gap', { value: fmt(g.gap), verdict }), g.equivariant);
+/** A permutation test's gap, with its verdict (is attention equivariant?), marked by whether it is the expected one. */
+function showGap(target, g, positions) {
+  const v = gapVerdict(g, { positions });
+  target.set(t('s211.gap', { value: fmt(g.gap), verdict: t(v.key) }), v.expected);
 }
 
 export function mount(root, { rp }) {
@@ -69,8 +69,8 @@ export function mount(root, { rp }) {
     const list = t('s211.tokens').split(' ');
     strip.replaceChildren(...tokenButtons(list, size, view));
     const plain = permutationGap(rp, { n: size, seed });
-    showGap(nope, plain);
-    showGap(withPos, permutationGap(rp, { n: size, seed, scheme: scheme.value }));
+    showGap(nope, plain, false);
+    showGap(withPos, permutationGap(rp, { n: size, seed, scheme: scheme.value }), true);
     shuffled.replaceChildren(
       ...plain.order.map((from) =>
         el('span', { className: 'token', textContent: list[from % list.length], attrs: { role: 'listitem' } }),

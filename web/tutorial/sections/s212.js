@@ -1,6 +1,6 @@
 // 2.1.2 Theorem 1 measured: the translation defect of the position-score matrix S for any scheme, with
 // a k slider comparing S(i + k, j + k) against S(i, j) (Figures 2.1.2-a and 2.1.2-b).
-import { invariance, positionOnlySchemes } from '../verdicts.js';
+import { invariance, invarianceVerdict, positionOnlySchemes } from '../verdicts.js';
 import { controls, demoRow, figure, live, statsRow } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
@@ -47,10 +47,11 @@ export function mount(root, { rp }) {
     defect.set(t('s212.defectValue', { max: fmt(inv.value), relative: fmt(inv.relative) }), inv.verdict);
     const scale = inv.value / Math.max(inv.relative, 1e-30);
     defectK.set(t('s212.defectKValue', { k: k.value, max: fmt(tk.max) }), tk.max <= 1e-5 * Math.max(1, scale));
-    // A blank map (NoPE, Transformer-XL without its learned weights) is not evidence of invariance.
-    const blank = inv.S.data.every((v) => v === 0);
-    verdict.set(t(blank ? 's212.zero' : inv.verdict ? 's212.invariant' : 's212.notInvariant'), inv.verdict);
-    root.dataset.blank = String(blank);
+    // A blank map (NoPE, Transformer-XL without its learned weights) is not evidence of invariance;
+    // 2-D RoPE with every position in one grid row is 1-D RoPE (invarianceVerdict).
+    const v = invarianceVerdict(rp, scheme.value, inv, size);
+    verdict.set(t(v.key, v.values), v.holds);
+    root.dataset.blank = String(v.key === 's212.zero');
     root.dataset.defect = String(inv.value);
   }
   live(root, update, [n, k, scheme]);

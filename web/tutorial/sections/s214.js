@@ -2,13 +2,13 @@
 // rank, condition number, top singular vectors (2.1.4-a, -b). Part "lowrank": PE rebuilt from its top k
 // singular values and the error (2.1.4-c, -d). Part "eig": symmetry, eigenvalues of the symmetric part
 // and the kernel verdict (2.1.4-e).
-import { lowRank, spectrum } from '../verdicts.js';
+import { lowRank, spectrum, SPECTRUM_CONTROLS } from '../verdicts.js';
 import { byPart, controls, curveFigure, demoRow, figure, live, range, statsRow } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
 import { MatrixView, schemeOptions, select, slider, stat } from '../ui.js';
 
-const IDS = ['sinusoidal', 'rope', 'alibi', 't5', 'kerple-log', 'exp-decay', 'sin-freq', 'fire'];
+const IDS = SPECTRUM_CONTROLS.scheme.options;
 
 function schemeSelect(value) {
   return select({ key: 's214.scheme', name: 'scheme', value, options: schemeOptions(IDS) });
@@ -17,7 +17,7 @@ function schemeSelect(value) {
 /** The scheme (starting at `value`) and the size n of its PE matrix. */
 const matrixControls = (value) => ({
   scheme: schemeSelect(value),
-  n: slider({ key: 's214.n', min: 16, max: 256, step: 16, value: 64, name: 'n', unit: 'ui.unit.positions' }),
+  n: slider({ key: 's214.n', ...SPECTRUM_CONTROLS.n, name: 'n', unit: 'ui.unit.positions' }),
 });
 
 /** Positive values, with the others left out of a log plot. */

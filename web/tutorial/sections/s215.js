@@ -2,13 +2,22 @@
 // the original's view f(r) ~ GP(m(r), k(r, r′)): samples of f over r and the bias matrix one of them
 // induces (2.1.5-a … -d). Part "bayes": prior, observed attention logits, posterior (2.1.5-e). Part
 // "entropy": attention entropy per row and of p(r) under a decay and a temperature (2.1.5-f).
-import { attentionEntropy, BAYES, bayes, gpPrior, PROFILES, profileKernel, profileValues } from '../verdicts.js';
+import {
+  attentionEntropy,
+  BAYES,
+  bayes,
+  BAYES_CONTROLS,
+  gpPrior,
+  PROFILES,
+  profileKernel,
+  profileValues,
+} from '../verdicts.js';
 import { byPart, controls, curveFigure, demoRow, figure, live, range, statsRow } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
 import { el, keyedOptions, localize, MatrixView, select, slider, stat, verdictLine } from '../ui.js';
 
-const slopeSlider = () => slider({ key: 's215.meanSlope', min: 0, max: 0.5, step: 0.05, value: 0.1, name: 'slope' });
+const slopeSlider = () => slider({ key: 's215.meanSlope', ...BAYES_CONTROLS.slope, name: 'slope' });
 
 /** The verdicts on kernel k: symmetric? positive semi-definite? a valid covariance function? */
 function showKernelVerdict({ symmetric, psd, verdict }, check) {
@@ -102,16 +111,8 @@ function mountGp(root, rp) {
 }
 
 function mountBayes(root, rp) {
-  const count = slider({ key: 's215.count', min: 0, max: 16, value: 4, name: 'count' });
-  const sigma = slider({
-    key: 's215.lengthScale',
-    min: 1,
-    max: 12,
-    step: 0.5,
-    value: 4,
-    name: 'sigma',
-    unit: 'ui.unit.positions',
-  });
+  const count = slider({ key: 's215.count', ...BAYES_CONTROLS.count, name: 'count' });
+  const sigma = slider({ key: 's215.lengthScale', ...BAYES_CONTROLS.sigma, name: 'sigma', unit: 'ui.unit.positions' });
   const slope = slopeSlider();
   const plot = curveFigure('2.1.5-e', 's215.fig.e');
   const error = stat('s215.bayesError', 'bayes-error');

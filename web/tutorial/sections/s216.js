@@ -2,7 +2,7 @@
 // explicit with the chosen bias (modern or the original's form), implicit with absolute sinusoidal P,
 // implicit with Shaw's relative a_clip(j−i), mixed with α, β — each with the translation defect of its
 // positional logits (measured with a position-only probe, verdicts.js).
-import { classification, VISIBLE } from '../verdicts.js';
+import { classification, CLASSIFICATION_CONTROLS } from '../verdicts.js';
 import { controls, demoRow, figure, live } from '../demo.js';
 import { fmt } from '../format.js';
 import { t } from '../../i18n/index.js';
@@ -19,19 +19,19 @@ export function mount(root, { rp }) {
   const scheme = select({
     key: 's216.scheme',
     name: 'scheme',
-    value: 'alibi',
-    options: schemeOptions(Object.keys(VISIBLE)),
+    value: CLASSIFICATION_CONTROLS.scheme.value,
+    options: schemeOptions(CLASSIFICATION_CONTROLS.scheme.options),
   });
   const form = select({
     key: 's216.form',
     name: 'form',
-    value: 'modern',
-    options: keyedOptions('s216.form', ['modern', 'seed']),
+    value: CLASSIFICATION_CONTROLS.form.value,
+    options: keyedOptions('s216.form', CLASSIFICATION_CONTROLS.form.options),
   });
   const alpha = slider({ key: 's216.alpha', min: 0, max: 2, step: 0.05, value: 1, name: 'alpha' });
   const beta = slider({ key: 's216.beta', min: 0, max: 2, step: 0.05, value: 0, name: 'beta' });
-  const causal = checkbox({ key: 's216.causal', name: 'causal' });
-  const n = slider({ key: 's216.n', min: 8, max: 64, step: 4, value: 24, name: 'n', unit: 'ui.unit.tokens' });
+  const causal = checkbox({ key: 's216.causal', checked: CLASSIFICATION_CONTROLS.causal.value, name: 'causal' });
+  const n = slider({ key: 's216.n', ...CLASSIFICATION_CONTROLS.n, name: 'n', unit: 'ui.unit.tokens' });
   const views = KINDS.map(() => new MatrixView({ colormap: 'viridis', unitKey: 's216.unit' }));
   const defects = KINDS.map(([kind]) => stat('s216.defect', `defect-${kind}`));
   const moved = KINDS.map(([kind]) => stat('s216.moved', `moved-${kind}`));
