@@ -4,6 +4,8 @@
 // config.json reading the models module's (models_bindings.cpp). Converts and validates only; no
 // math here.
 #include <emscripten/bind.h>
+#include <emscripten/em_js.h>
+#include <emscripten/em_macros.h>  // EMSCRIPTEN_KEEPALIVE, which EM_JS uses
 #include <emscripten/val.h>
 
 #include <algorithm>
@@ -14,6 +16,17 @@
 
 #include "binding.hpp"
 #include "relpos/relpos.hpp"
+
+#ifdef __wasm_simd128__
+// The relaxed build's side module, when bindings/index.js loaded one beside this (SIMD) core
+// (docs/build.md): its fusedRows export on the module object; 0 rows done without it. The kernels
+// reach it through the entry registered below (relpos::setFusedRowsEntry), so src/ stays free of
+// Emscripten.
+EM_JS(int, relpos_fused_rows, (const RelposFusedCall* call), {
+  var f = Module["fusedRows"];
+  return f ? f(call) : 0;
+});
+#endif
 
 namespace {
 
@@ -249,6 +262,9 @@ val operationsJson() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(relpos) {
+#ifdef __wasm_simd128__
+  relpos::setFusedRowsEntry(&relpos_fused_rows);
+#endif
   emscripten::function("compute", &compute);
   emscripten::function("computeView", &computeView);
   emscripten::function("computeAttention", &computeAttention);

@@ -1,5 +1,6 @@
 #include "relpos/relpos.hpp"
 
+#include "relpos/kernels/kernels.hpp"
 #include "relpos/ops/attention.hpp"
 #include "relpos/ops/attention_map.hpp"
 
@@ -12,6 +13,10 @@ std::unique_ptr<Job> startJob(const std::string& kind, const Params& params) {
   if (kind == "attention") return startAttention(params);
   // The lab's "train" job is the analysis module's (startAnalysisJob in analysis_lab.hpp).
   throwUnknownName("relpos", "job kind", kind, {"attention", "attentionMap"}, "job kinds", false);
+}
+
+void setFusedRowsEntry(int (*entry)(const RelposFusedCall* call)) {
+  kernels::setFusedRowsEntry(entry);
 }
 
 }  // namespace relpos

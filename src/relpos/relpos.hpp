@@ -23,6 +23,8 @@
 #include "relpos/ops/decode.hpp"
 #include "relpos/ops/operations.hpp"
 
+struct RelposFusedCall;  // relpos/kernels/fused_call.h
+
 namespace relpos {
 
 // Starts a long computation of the core: kind "attentionMap" (pooled long-context attention maps)
@@ -30,5 +32,10 @@ namespace relpos {
 // and throws ArgumentError like every other call. The lab's "train" job is the second module's
 // (startAnalysisJob in analysis_lab.hpp).
 std::unique_ptr<Job> startJob(const std::string& kind, const Params& params);
+
+// The relaxed build's fused kernels (kernels/relaxed/fused.cpp) live in a side module the core
+// cannot link against: the binding registers the function that reaches them, which runs whole
+// 4-row tiles of one call and returns the rows it did (kernels::setFusedRowsEntry; nullptr: none).
+void setFusedRowsEntry(int (*entry)(const RelposFusedCall* call));
 
 }  // namespace relpos

@@ -1,8 +1,9 @@
 /* One call of the relaxed-SIMD side module (src/relpos/kernels/relaxed/fused.cpp, docs/build.md):
  * everything kernels::softmaxWeights / kernels::logits need for whole 4-row tiles, in 32-bit
- * fields so that the core (emscripten, C++17) and the side module (clang-19, freestanding) agree on
- * the layout without sharing a C++ library. The core writes one on its stack (the side module
- * shares its memory) and passes its address. C, not C++: the side module has no standard library. */
+ * fields so that the core (C++17) and the side module (clang-19, freestanding) agree on the layout
+ * without sharing a C++ library. The core writes one on its stack (the side module shares its
+ * memory) and passes its address to the entry the binding registers (kernels::setFusedRowsEntry).
+ * C, not C++: the side module has no standard library. */
 #ifndef RELPOS_KERNELS_FUSED_CALL_H
 #define RELPOS_KERNELS_FUSED_CALL_H
 #include <stdint.h>

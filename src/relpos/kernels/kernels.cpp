@@ -7,21 +7,8 @@
 #include <cstring>
 #include <limits>
 
-#include "relpos/kernels/simd.hpp"
-
-#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
-#include <emscripten/em_js.h>
-#include <emscripten/em_macros.h>  // before em_js.h, which uses its EMSCRIPTEN_KEEPALIVE
-
 #include "relpos/kernels/fused_call.h"
-
-// The relaxed build's side module, when bindings/index.js loaded one (docs/build.md): its
-// fusedRows export on the module object, called once per block of rows; 0 rows done without it.
-EM_JS(int, relpos_fused_rows, (const void* call), {
-  var f = Module["fusedRows"];
-  return f ? f(call) : 0;
-});
-#endif
+#include "relpos/kernels/simd.hpp"
 
 namespace relpos::kernels {
 
@@ -334,13 +321,17 @@ void weightRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
   }
 }
 
-// Whole tiles of rows through the relaxed-SIMD side module (logits or weights); returns the rows
-// it did: 0 in other builds, without the module, or for a call it does not take (32-bit fields, or
-// a soft-cap: the module has no tanh, so soft-capped layers run this file's kernels, bit for bit
-// the SIMD build's; docs/build.md, "The relaxed build").
+// The relaxed build's side module, reached through the entry the binding registers
+// (setFusedRowsEntry; bindings/core_bindings.cpp): null in every build that registers none.
+FusedRowsEntry fusedRowsEntry = nullptr;
+
+// Whole tiles of rows through the registered entry (logits or weights); returns the rows it did:
+// 0 without an entry, when the entry has no side module, or for a call it does not take (32-bit fields,
+// or a soft-cap: the side module has no tanh, so soft-capped layers run this file's kernels, bit for
+// bit the SIMD build's; docs/build.md, "The relaxed build").
 int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels,
                   int64_t m, int64_t d, const LogitSpec& spec, float* out, int64_t ldo, float* packed) {
-#if defined(__EMSCRIPTEN__) && defined(__wasm_simd128__)
+  if (fusedRowsEntry == nullptr) return 0;
   constexpr int64_t kMax = INT32_MAX / 2;
   const int64_t whole = rows / kRowTile * kRowTile;
   const bool fits = whole > 0 && m < kMax && d < kMax && ldq < kMax && ldo < kMax && first + rows < kMax &&
@@ -375,12 +366,7 @@ int64_t fusedRows(bool weights, const float* q, int64_t ldq, int64_t first, int6
                              i32(ldo),
                              packed,
                              weights ? RELPOS_FUSED_WEIGHTS : RELPOS_FUSED_LOGITS};
-  return relpos_fused_rows(&call);
-#else
-  (void)weights, (void)q, (void)ldq, (void)first, (void)rows, (void)panels, (void)m, (void)d, (void)spec, (void)out,
-      (void)ldo, (void)packed;
-  return 0;
-#endif
+  return fusedRowsEntry(&call);
 }
 
 template <RowsOut kMode>
@@ -532,6 +518,10 @@ void outputRows(const float* q, int64_t ldq, int64_t first, int valid, const flo
 }
 
 }  // namespace
+
+void setFusedRowsEntry(FusedRowsEntry entry) {
+  fusedRowsEntry = entry;
+}
 
 namespace {
 

@@ -9,6 +9,8 @@
 #include <limits>
 #include <vector>
 
+struct RelposFusedCall;  // relpos/kernels/fused_call.h
+
 namespace relpos::kernels {
 
 constexpr int64_t kPanel = 8;    // keys per packed panel (two four-lane vectors)
@@ -124,5 +126,12 @@ void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, c
 void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const float* panels, int64_t m, int64_t d,
                  const float* v, int64_t ldv, int64_t dv, const LogitSpec* specs, OnlineScratch& scratch, float* out,
                  int64_t ldo);
+
+// The relaxed build's fused kernels (src/relpos/kernels/relaxed/fused.cpp, docs/build.md) live in a
+// side module the core cannot link against; the binding registers the function that reaches them.
+// The entry runs whole 4-row tiles of one call and returns the rows it did (0: none, the kernels
+// here do them). nullptr (the default) unregisters it.
+using FusedRowsEntry = int (*)(const RelposFusedCall* call);
+void setFusedRowsEntry(FusedRowsEntry entry);
 
 }  // namespace relpos::kernels
