@@ -49,6 +49,9 @@ function filled(key, values) {
       expect(String(values[name]), `${key} {${name}}`).not.toMatch(/undefined|NaN|null|\[object/);
     }
   }
+  // The Chinese sentence, filled, keeps Chinese punctuation: no ASCII comma next to a Chinese character.
+  const text = zh.page[key].replace(/(?<![A-Za-z^_\\])\{(\w+)\}/g, (_, name) => String(values[name]));
+  expect(text, key).not.toMatch(/[\u3400-\u9fff]\s*,|,\s*[\u3400-\u9fff]/u);
 }
 
 describe('every claim holds over the joint domain of its figure’s controls', () => {

@@ -41,6 +41,8 @@ describe('language parity of web/i18n/en.js and zh.js', () => {
   it('Chinese sentences have no ASCII comma between Chinese characters', () => {
     const cjk = '[\\u3400-\\u9fff\\uff08\\uff09\\u3001\\u201c\\u201d]';
     const ascii = new RegExp(`${cjk}\\s*,\\s*${cjk}|${cjk}\\s*,\\s+\\S|\\S,\\s*${cjk}`, 'u');
+    expect(['偏置, 以及', 'ALiBi, 以及', '之和, n', '（2.1.4）, 而'].every((t) => ascii.test(t))).toBe(true);
+    expect(ascii.test('$W_Q, W_K$ 投影')).toBe(false);
     const bad = Object.keys(zh.page).filter((key) => typeof zh.page[key] === 'string' && ascii.test(zh.page[key]));
     expect(bad.map((key) => `${key}: ${zh.page[key].match(ascii)[0]}`)).toEqual([]);
   });
