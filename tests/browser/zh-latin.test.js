@@ -17,7 +17,19 @@ const ALLOWED = new Set([
   // relpos, the schemes and the works they come from
   ...['relpos', 'RoPE', 'ALiBi', 'T5', 'KERPLE', 'FIRE', 'CoPE', 'NoPE', 'xPos', 'YaRN', 'NTK', 'LongRoPE'],
   ...['p-RoPE', 'Sandwich', 'Shaw', 'Transformer-XL', 'DeBERTa', 'MPT', 'BLOOM', 'RoFormer', 'Eckart–Young'],
-  ...['Eckart', 'Young', 'Schoenberg', 'Toeplitz', 'Transformer', 'Llama', 'GPT-NeoX', 'Phi-3', 'Hugging', 'Face'],
+  ...[
+    'Eckart',
+    'Young',
+    'Schoenberg',
+    'Weyl',
+    'Toeplitz',
+    'Transformer',
+    'Llama',
+    'GPT-NeoX',
+    'Phi-3',
+    'Hugging',
+    'Face',
+  ],
   // The reproduced study (web/lab.html): its author, venue, and the two names the paper uses; the
   // authors the 2.1.9 table's literature column cites.
   ...['Kazemnejad', 'NeurIPS', 'APE', 'MRR', 'Press', 'Chi', 'Chen', 'Peng', 'Ding'],
