@@ -179,7 +179,7 @@ Result svd(const Params& params) {
         "; an SVD needs rows·cols·min(rows, cols) <= 2^31 (about 1290×1290; larger takes more than a few seconds)");
   }
   const bool vectors = params.boolean(vectorsParam());
-  // The rank cut is the float32 rounding of the entries, bounded by Frobenius (issue 39): an entry
+  // The rank cut is the float32 rounding of the entries, bounded by Frobenius: an entry
   // within one float32 ulp of its exact value is off by at most ε_float32 · |m_ij|, so the
   // perturbation E has ‖E‖_2 <= ‖E‖_F <= ε_float32 · ‖M‖_F and, by Weyl's inequality, no singular value
   // moves by more than that. Singular values above ε_float32 · ‖M‖_F are the matrix's own; only those

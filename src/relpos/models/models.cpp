@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "relpos/base/common_params.hpp"
@@ -39,8 +41,15 @@ enum class NullMeans {
   Refused,  // Hugging Face's model cannot run with None: refused, naming the field
 };
 
+// Plain arrays, not std::set: a function-local set would allocate on the heap at the first null
+// read and stay there, which the heap checks of tests/node/properties.test.js count as a leak.
+template <std::size_t N>
+bool listed(const std::string& key, const std::string_view (&names)[N]) {
+  return std::find(std::begin(names), std::end(names), std::string_view(key)) != std::end(names);
+}
+
 NullMeans nullMeaning(const std::string& key) {
-  static const std::set<std::string> absent = {
+  static constexpr std::string_view absent[] = {
       // None switches the feature off (`if config.x is not None` / `if x:` in the model code)
       "rope_scaling", "rope_parameters", "sliding_window", "attn_logit_softcapping", "attention_chunk_size",
       "attn_temperature_tuning", "attn_config", "partial_rotary_factor", "rotary_pct", "rotary_dim", "mscale",
@@ -49,7 +58,7 @@ NullMeans nullMeaning(const std::string& key) {
       "num_attention_heads", "n_head", "num_heads", "n_heads", "hidden_size", "n_embd", "d_model",
       "max_position_embeddings", "n_positions", "max_seq_len", "num_layers", "n_layer", "model_type", "rope_type",
       "type", "text_config"};
-  static const std::set<std::string> refused = {
+  static constexpr std::string_view refused[] = {
       "query_pre_attn_scalar",  // Gemma2/3Attention: query_pre_attn_scalar ** -0.5
       "floor_scale",            // Llama4TextAttention: floor((p + 1) / floor_scale)
       "attn_scale",             // Llama4TextAttention: log(...) * attn_scale + 1
@@ -61,8 +70,8 @@ NullMeans nullMeaning(const std::string& key) {
       "long_factor",            // longrope: torch.tensor(long_factor)
       "num_hidden_layers",      // range(num_hidden_layers)
   };
-  if (absent.count(key)) return NullMeans::Absent;
-  if (refused.count(key)) return NullMeans::Refused;
+  if (listed(key, absent)) return NullMeans::Absent;
+  if (listed(key, refused)) return NullMeans::Refused;
   return NullMeans::Default;
 }
 
