@@ -11,7 +11,7 @@ import { load } from '../../bindings/index.js';
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../../bin/relpos.js', import.meta.url));
 const outDir = fileURLToPath(new URL('../../build/cli-layers-test/', import.meta.url));
-const fields = JSON.parse(readFileSync(new URL('../fixtures/configs/fields.json', import.meta.url), 'utf8'));
+const fields = JSON.parse(readFileSync(new URL('../fixtures/config-fields.json', import.meta.url), 'utf8'));
 const N = 12;
 let rp;
 

@@ -1,11 +1,11 @@
-// Every field rp.fromConfig reads, read as Hugging Face reads it: tests/fixtures/configs/fields.json
+// Every field rp.fromConfig reads, read as Hugging Face reads it: tests/fixtures/config-fields.json
 // lists each with its type and its absent / null / empty meaning in Hugging Face, and the checks
 // below run each row against fromConfig. The table must name every key models.cpp reads.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 
-const table = JSON.parse(readFileSync(new URL('../fixtures/configs/fields.json', import.meta.url), 'utf8'));
+const table = JSON.parse(readFileSync(new URL('../fixtures/config-fields.json', import.meta.url), 'utf8'));
 const source = readFileSync(new URL('../../src/relpos/models/models.cpp', import.meta.url), 'utf8');
 let rp;
 
@@ -101,7 +101,7 @@ function check(label, row, outcome, expected, absent) {
   }
 }
 
-describe('rp.fromConfig reads every field as Hugging Face does (tests/fixtures/configs/fields.json)', () => {
+describe('rp.fromConfig reads every field as Hugging Face does (tests/fixtures/config-fields.json)', () => {
   it('the table lists every key models.cpp reads, and only those', () => {
     const read = [...keysRead(source)].sort();
     const listed = [...new Set(table.fields.map((row) => row.field))].sort();

@@ -33,7 +33,7 @@ JsonValue str(std::string v) {
 // What a JSON null means, as Hugging Face reads config.json: the value reaches the config class as
 // None, which switches the feature off, is replaced by a default, or makes the model fail; a boolean's
 // None is false (the model tests it with `if config.x`). docs/models.md, "Null, absent and empty";
-// tests/fixtures/configs/fields.json lists every field with Hugging Face's meaning.
+// tests/fixtures/config-fields.json lists every field with Hugging Face's meaning.
 
 enum class NullMeans {
   Absent,   // the feature is off, or the reading falls through to the next spelling of the key
