@@ -2,6 +2,7 @@
 // them: the playground lists and draws them (it lists rp.schemes) and the lab offers them (it reads
 // rp.lab.schema).
 import { describe, expect, it } from 'vitest';
+import { PARAM_LABELS_EN } from '../../web/i18n/schemes.en.js';
 import { openPage, useSitePage } from './browser.js';
 
 const NEW = ['nope', 'p-rope', 'rope-2d'];
@@ -23,7 +24,8 @@ describe('new schemes on the pages', () => {
     const params = await page.evaluate(() =>
       [...document.querySelectorAll('#scheme-params label')].map((label) => label.textContent),
     );
-    expect(params.join(' ')).toContain('width'); // rope-2d's grid width, from rp.schemes
+    // rope-2d's grid width (rp.schemes: width), under its words from web/i18n/schemes.en.js
+    expect(params.join(' ')).toContain(PARAM_LABELS_EN.width);
     expect(errors).toEqual([]);
   });
 
