@@ -1,9 +1,10 @@
 // npm run bench: one decode step (append one token's keys and values, then output-only attention of
 // its queries over every cached key) at real models' shapes, against onnxruntime-web 1.30's
-// com.microsoft.GroupQueryAttention (wasm SIMD build, one thread; the op alone, its present K/V
-// handed back as it must) and against the floor of the step in this engine: the larger of
+// com.microsoft.GroupQueryAttention (wasm SIMD build, one thread; the op alone: the run fetches only
+// its output, so the present K/V it computes are not copied out to JS, which more than doubled its
+// time at 8,192 keys) and against the floor of the step in this engine: the larger of
 // (K and V bytes) / (the wasm SIMD read probe's bandwidth) and (multiply-adds) / (the wasm SIMD
-// mul+add probe's rate), both measured between the steps of the same run (issue #41, "Targets").
+// mul+add probe's rate), both measured between the steps of the same run.
 // Shapes: Llama-3.1-8B (32 query heads, 8 KV heads, d = 128, causal) and gpt-oss (64 query heads,
 // 8 KV heads, d = 64, causal, window 128, sinks), at 2,048, 8,192 and 32,768 cached keys.
 // Every contender's output is checked against relpos's before anything is timed. Run with
@@ -242,7 +243,7 @@ async function contenders(rp, ort, shape, m, rotaryCache) {
       executionProviders: ['wasm'],
     });
     const feed = feeds(rotary);
-    sessions.push({ session, feed, run: async () => (await session.run(feed)).output.data });
+    sessions.push({ session, feed, run: async () => (await session.run(feed, ['output'])).output.data });
   }
   // The check: each peer against relpos's step over the same m + 1 keys (the peer's past plus the
   // new token). A fresh cache per check, so the timed ones stay at m + step.
