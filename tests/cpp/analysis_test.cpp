@@ -265,7 +265,7 @@ TEST(Svd, RankCutIsTheFloat32RoundingOfTheEntriesAndARankDeficientMatrixHasNoFin
 
 TEST(Svd, AnExactFullRankMatrixWithSmallButRealSingularValuesKeepsItsRank) {
   // ALiBi's −|i − j| / 16 at n = 256: every entry exact in float32; full rank with σ_min / σ_max ≈ 2.2e-5,
-  // below the old cut max(rows, cols) · ε_float32 = 3.1e-5 that called it rank 166 (issue 39).
+  // below the old cut max(rows, cols) · ε_float32 = 3.1e-5 that called it rank 166.
   const int64_t n = 256;
   std::vector<float> m(static_cast<size_t>(n * n));
   for (int64_t i = 0; i < n; ++i)

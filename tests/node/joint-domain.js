@@ -1,6 +1,6 @@
 // The joint domain of a figure: the product of all of its controls (every step of every slider at every
 // setting of every checkbox, form and scheme selector). A claim the page states next to a figure is
-// checked over this product, not one slider at a time (issue #39): exhaustively when the product is
+// checked over this product, not one slider at a time: exhaustively when the product is
 // small enough, else at every corner, along every slider at every discrete setting, and at random
 // joint settings drawn by fast-check.
 //

@@ -1,4 +1,4 @@
-// rp.kvCache({ batch }) (docs/api.md, "rp.kvCache"; issue #41 item 3): sequences of their own
+// rp.kvCache({ batch }) (docs/api.md, "rp.kvCache"): sequences of their own
 // lengths and left padding in Hugging Face's cache layout [batch, kvHeads, rows, d], one call a step
 // for the whole batch; each sequence's rows equal, bit for bit, the same sequence run alone in a
 // cache of its own, and a padding row is zeros.
