@@ -16,6 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { load } from '../bindings/index.js';
 import { buildPeakProbe, loadPeakProbe } from './native.mjs';
+import { gqaModel } from './onnx-model.mjs';
 import { onnxRuntimeWeb } from './peers.mjs';
 
 const SIZES = (process.env.RELPOS_DECODE_SIZES ?? '2048,8192,32768').split(',').map(Number);
@@ -78,104 +79,6 @@ async function loadReadProbe(wasm) {
     readAll(count);
     return (count * 4) / (performance.now() - t0) / 1e6;
   };
-}
-
-// ---- onnxruntime-web's GroupQueryAttention: a one-node graph written as protobuf bytes ----
-
-// Protobuf writers over one byte list (the ONNX model format).
-function protobuf() {
-  // Negative int64 values (local_window_size -1) as their 64-bit two's complement.
-  const varint = (out, v) => {
-    let x = BigInt.asUintN(64, BigInt(v));
-    do {
-      let byte = Number(x & 0x7fn);
-      x >>= 7n;
-      if (x) byte |= 0x80;
-      out.push(byte);
-    } while (x);
-  };
-  const key = (out, field, wire) => varint(out, (field << 3) | wire);
-  const len = (out, field, inner) => {
-    key(out, field, 2);
-    varint(out, inner.length);
-    out.push(...inner);
-  };
-  const str = (out, field, s) => len(out, field, [...new TextEncoder().encode(s)]);
-  const int = (out, field, v) => {
-    key(out, field, 0);
-    varint(out, v);
-  };
-  const f32 = (out, field, v) => {
-    key(out, field, 5);
-    out.push(...new Uint8Array(new Float32Array([v]).buffer));
-  };
-  const attrInt = (name, v) => {
-    const a = [];
-    str(a, 1, name);
-    int(a, 20, 2);
-    int(a, 3, v);
-    return a;
-  };
-  const attrFloat = (name, v) => {
-    const a = [];
-    str(a, 1, name);
-    int(a, 20, 1);
-    f32(a, 2, v);
-    return a;
-  };
-  return { len, str, int, attrInt, attrFloat };
-}
-
-function gqaModel({ heads, kvHeads, d, window, rotary, sinks }) {
-  const bytes = [];
-  const { len, str, int, attrInt, attrFloat } = protobuf();
-  // A tensor input or output of an element type (1 float, 6 int32) and unstated shape.
-  const valueInfo = (name, elemType) => {
-    const tensor = [];
-    int(tensor, 1, elemType);
-    const type = [];
-    len(type, 1, tensor);
-    const info = [];
-    str(info, 1, name);
-    len(info, 2, type);
-    return info;
-  };
-  const inputs = ['query', 'key', 'value', 'past_key', 'past_value', 'seqlens_k', 'total_sequence_length'];
-  const types = { seqlens_k: 6, total_sequence_length: 6 };
-  if (rotary || sinks) inputs.push(rotary ? 'cos_cache' : '', rotary ? 'sin_cache' : '');
-  if (sinks) inputs.push('', '', 'head_sink');
-  const outputs = ['output', 'present_key', 'present_value'];
-  const attributes = [
-    attrInt('num_heads', heads),
-    attrInt('kv_num_heads', kvHeads),
-    attrFloat('scale', 1 / Math.sqrt(d)),
-    attrInt('local_window_size', window > 0 ? window : -1), // keys p − window < j ≤ p, as relpos's window
-    attrInt('do_rotary', rotary ? 1 : 0),
-    attrInt('rotary_interleaved', 0),
-  ];
-  const node = [];
-  inputs.forEach((s) => str(node, 1, s));
-  outputs.forEach((s) => str(node, 2, s));
-  str(node, 4, 'GroupQueryAttention');
-  str(node, 7, 'com.microsoft');
-  attributes.forEach((a) => len(node, 5, a));
-  const graph = [];
-  len(graph, 1, node);
-  str(graph, 2, 'decode');
-  for (const name of inputs.filter(Boolean)) len(graph, 11, valueInfo(name, types[name] ?? 1));
-  for (const name of outputs) len(graph, 12, valueInfo(name, 1));
-  int(bytes, 1, 8);
-  for (const [domain, version] of [
-    ['', 17],
-    ['com.microsoft', 1],
-  ]) {
-    const opset = [];
-    str(opset, 1, domain);
-    int(opset, 2, version);
-    len(bytes, 8, opset);
-  }
-  len(bytes, 7, graph);
-  return new Uint8Array(bytes);
 }
 
 // ---- one shape at one cache length: every contender set up and checked ----
