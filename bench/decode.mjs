@@ -10,12 +10,10 @@
 // Every contender's output is checked against relpos's before anything is timed. Run with
 // --no-liftoff (every wasm module at its optimising tier). Environment: RELPOS_DECODE_SIZES=2048,8192
 // to choose the cache lengths, RELPOS_DECODE_REPS=15 the reps.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { load } from '../bindings/index.js';
-import { buildPeakProbe, loadPeakProbe } from './native.mjs';
+import { buildPeakProbe, buildReadProbe, loadPeakProbe } from './native.mjs';
 import { gqaModel } from './onnx-model.mjs';
 import { onnxRuntimeWeb } from './peers.mjs';
 
@@ -23,7 +21,6 @@ const SIZES = (process.env.RELPOS_DECODE_SIZES ?? '2048,8192,32768').split(',').
 const REPS = Number(process.env.RELPOS_DECODE_REPS ?? 11);
 const WARMUP = 4;
 const TOLERANCE = 2e-5;
-const root = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 const SHAPES = [
@@ -45,28 +42,6 @@ function values(count, seed) {
 }
 
 // ---- the probes: memory read (bench/read_probe.cpp) and mul+add (bench/peak.cpp) ----
-
-function buildReadProbe() {
-  const dir = `${root}build/bench`;
-  mkdirSync(dir, { recursive: true });
-  const wasm = `${dir}/read_probe.wasm`;
-  execFileSync(
-    'emcc',
-    [
-      '-O3',
-      '-msimd128',
-      '--no-entry',
-      '-sSTANDALONE_WASM',
-      '-sINITIAL_MEMORY=192MB',
-      '-sEXPORTED_FUNCTIONS=_prepare,_readAll',
-      'bench/read_probe.cpp',
-      '-o',
-      wasm,
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' } },
-  );
-  return wasm;
-}
 
 /** bytes → GB/s of one read of `bytes` (at most the probe's 160 MB; its pages committed first). */
 async function loadReadProbe(wasm) {

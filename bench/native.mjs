@@ -1,5 +1,6 @@
 // Builds and drives the native reference (native_reference.cpp, also the native chains the wasm
-// probes are checked against) and the wasm peak probes (peak.cpp) for `npm run bench`. They are
+// probes are checked against), the wasm peak probes (peak.cpp) and the memory-read probe
+// (read_probe.cpp) for `npm run bench`. They are
 // compiled here, into build/bench/, with the compilers the project already uses (g++, Debian's emcc
 // and clang-19), so the benchmark needs no CMake target of its own.
 import { execFileSync, spawn } from 'node:child_process';
@@ -67,26 +68,23 @@ export function startNative(binary) {
   };
 }
 
-// emcc -O3 -msimd128, a standalone module with no imports.
-export function buildPeakProbe() {
+// bench/<name>.cpp by emcc -O3 -msimd128 into build/bench/<name>.wasm, a standalone module with no
+// imports exporting `exported` (C names); `flags` adds emcc settings.
+function buildProbe(name, exported, flags = []) {
   mkdirSync(out, { recursive: true });
-  const wasm = `${out}/peak.wasm`;
-  execFileSync(
-    'emcc',
-    [
-      '-O3',
-      '-msimd128',
-      '--no-entry',
-      '-sSTANDALONE_WASM',
-      '-sEXPORTED_FUNCTIONS=_peak,_flopsPerIteration',
-      'bench/peak.cpp',
-      '-o',
-      wasm,
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' } },
-  );
+  const wasm = `${out}/${name}.wasm`;
+  const args = ['-O3', '-msimd128', '--no-entry', '-sSTANDALONE_WASM', ...flags];
+  args.push(`-sEXPORTED_FUNCTIONS=${exported.map((f) => `_${f}`).join(',')}`, `bench/${name}.cpp`, '-o', wasm);
+  const env = { ...process.env, NODE_PATH: process.env.NODE_PATH ?? '/usr/share/nodejs' };
+  execFileSync('emcc', args, { cwd: root, stdio: 'inherit', env });
   return wasm;
 }
+
+/** The mul+add probe (bench/peak.cpp). */
+export const buildPeakProbe = () => buildProbe('peak', ['peak', 'flopsPerIteration']);
+
+/** The memory-read probe (bench/read_probe.cpp), its 160 MB buffer in the module's initial memory. */
+export const buildReadProbe = () => buildProbe('read_probe', ['prepare', 'readAll'], ['-sINITIAL_MEMORY=192MB']);
 
 /** The probe: run(iterations) → floating-point operations done. */
 export async function loadPeakProbe(wasm) {
