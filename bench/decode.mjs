@@ -16,6 +16,7 @@ import { load } from '../bindings/index.js';
 import { buildPeakProbe, buildReadProbe, loadPeakProbe } from './native.mjs';
 import { gqaModel } from './onnx-model.mjs';
 import { onnxRuntimeWeb } from './peers.mjs';
+import { values } from '../tests/node/kv-fixture.js';
 
 const SIZES = (process.env.RELPOS_DECODE_SIZES ?? '2048,8192,32768').split(',').map(Number);
 const REPS = Number(process.env.RELPOS_DECODE_REPS ?? 11);
@@ -27,19 +28,6 @@ const SHAPES = [
   { name: 'Llama-3.1-8B', heads: 32, kvHeads: 8, d: 128, base: 500000, window: 0, sinks: false },
   { name: 'gpt-oss', heads: 64, kvHeads: 8, d: 64, base: 150000, window: 128, sinks: true },
 ];
-
-// Deterministic values in [-1, 1), float32.
-function values(count, seed) {
-  let a = seed >>> 0;
-  const out = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1) * 2;
-  }
-  return out;
-}
 
 // ---- the probes: memory read (bench/read_probe.cpp) and mul+add (bench/peak.cpp) ----
 

@@ -1,8 +1,8 @@
 // Builds and drives the native reference (native_reference.cpp, also the native chains the wasm
 // probes are checked against), the wasm peak probes (peak.cpp) and the memory-read probe
-// (read_probe.cpp) for `npm run bench`. They are
-// compiled here, into build/bench/, with the compilers the project already uses (g++, Debian's emcc
-// and clang-19), so the benchmark needs no CMake target of its own.
+// (read_probe.cpp) for `npm run bench`. They are compiled here, into build/bench/, with the
+// compilers the project already uses (g++, Debian's emcc and clang-19), so the benchmark needs no
+// CMake target of its own.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';

@@ -5,20 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { values } from './kv-fixture.js';
 
 const rp = await load();
 
-function values(count, seed) {
-  let a = seed >>> 0;
-  const out = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1) * 2;
-  }
-  return out;
-}
 const hf = (batch, heads, rows, width, seed) => ({
   shape: [batch, heads, rows, width],
   data: values(batch * heads * rows * width, seed),

@@ -7,23 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { LAYER_OPTIONS } from '../../bindings/option-table.js';
+import { rows, values } from './kv-fixture.js';
 
 const rp = await load();
 
-// Deterministic values in [-1, 1) from a seed (mulberry32), as float32.
-function values(count, seed) {
-  let a = seed >>> 0;
-  const out = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1) * 2;
-  }
-  return out;
-}
-const rows = (count, width, seed) => ({ shape: [count, width], data: values(count * width, seed) });
 const concat = (a, b) => {
   const data = new Float32Array(a.data.length + b.data.length);
   data.set(a.data);
@@ -35,61 +22,56 @@ const concat = (a, b) => {
 const headsArb = fc.record({ kvHeads: fc.integer({ min: 1, max: 3 }), group: fc.integer({ min: 1, max: 4 }) });
 const evenWidth = (min, max) => fc.integer({ min: min / 2, max: max / 2 }).map((x) => 2 * x);
 
+// A family of grouped heads of an even width d and one drawn length (its window or chunk, 1…12):
+// the config's head fields, completed by what `fields(d, length)` gives.
+const grouped = (fields) =>
+  fc
+    .record({ heads: headsArb, d: evenWidth(2, 16), length: fc.integer({ min: 1, max: 12 }) })
+    .map(({ heads, d, length }) => ({
+      num_attention_heads: heads.kvHeads * heads.group,
+      num_key_value_heads: heads.kvHeads,
+      head_dim: d,
+      hidden_size: 64,
+      ...fields(d, length),
+    }));
+
 // Each family: a small config.json of it, drawn; its groups as rp.fromConfig reads them.
 const FAMILIES = {
-  'gemma-2': fc
-    .record({ heads: headsArb, d: evenWidth(2, 16), window: fc.integer({ min: 1, max: 12 }) })
-    .map(({ heads, d, window }) => ({
-      model_type: 'gemma2',
-      num_attention_heads: heads.kvHeads * heads.group,
-      num_key_value_heads: heads.kvHeads,
-      head_dim: d,
-      hidden_size: 64,
-      num_hidden_layers: 2,
-      query_pre_attn_scalar: d,
-      attn_logit_softcapping: 50.0,
-      sliding_window: window,
-      rope_theta: 10000.0,
-    })),
-  'gpt-oss': fc
-    .record({ heads: headsArb, d: evenWidth(2, 16), window: fc.integer({ min: 1, max: 12 }) })
-    .map(({ heads, d, window }) => ({
-      model_type: 'gpt_oss',
-      num_attention_heads: heads.kvHeads * heads.group,
-      num_key_value_heads: heads.kvHeads,
-      head_dim: d,
-      hidden_size: 64,
-      num_hidden_layers: 2,
-      sliding_window: window,
-      rope_theta: 150000,
-      rope_scaling: {
-        rope_type: 'yarn',
-        factor: 32.0,
-        original_max_position_embeddings: 4096,
-        beta_fast: 32.0,
-        beta_slow: 1.0,
-        truncate: false,
-      },
-    })),
-  'llama-4': fc
-    .record({ heads: headsArb, d: evenWidth(2, 16), chunk: fc.integer({ min: 1, max: 12 }) })
-    .map(({ heads, d, chunk }) => ({
-      model_type: 'llama4_text',
-      num_attention_heads: heads.kvHeads * heads.group,
-      num_key_value_heads: heads.kvHeads,
-      head_dim: d,
-      hidden_size: 64,
-      num_hidden_layers: 4,
-      attention_chunk_size: chunk,
-      rope_theta: 500000.0,
-      rope_scaling: {
-        rope_type: 'llama3',
-        factor: 16.0,
-        low_freq_factor: 1.0,
-        high_freq_factor: 1.0,
-        original_max_position_embeddings: 8192,
-      },
-    })),
+  'gemma-2': grouped((d, window) => ({
+    model_type: 'gemma2',
+    num_hidden_layers: 2,
+    query_pre_attn_scalar: d,
+    attn_logit_softcapping: 50.0,
+    sliding_window: window,
+    rope_theta: 10000.0,
+  })),
+  'gpt-oss': grouped((_d, window) => ({
+    model_type: 'gpt_oss',
+    num_hidden_layers: 2,
+    sliding_window: window,
+    rope_theta: 150000,
+    rope_scaling: {
+      rope_type: 'yarn',
+      factor: 32.0,
+      original_max_position_embeddings: 4096,
+      beta_fast: 32.0,
+      beta_slow: 1.0,
+      truncate: false,
+    },
+  })),
+  'llama-4': grouped((_d, chunk) => ({
+    model_type: 'llama4_text',
+    num_hidden_layers: 4,
+    attention_chunk_size: chunk,
+    rope_theta: 500000.0,
+    rope_scaling: {
+      rope_type: 'llama3',
+      factor: 16.0,
+      low_freq_factor: 1.0,
+      high_freq_factor: 1.0,
+      original_max_position_embeddings: 8192,
+    },
+  })),
   'deepseek-v3': fc
     .record({
       heads: fc.integer({ min: 1, max: 4 }),
