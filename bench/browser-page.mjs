@@ -8,6 +8,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
 import { onnxModel } from './onnx-model.mjs';
+import { startOrt } from './ort-page.mjs';
 import { D, deviation, workload } from './workload.mjs';
 
 const kSampleMs = 5; // see the timing loop in runBench
@@ -60,28 +61,9 @@ async function setUp() {
     : tfBuild.simd
       ? 'tfjs-backend-wasm-simd.wasm'
       : 'tfjs-backend-wasm.wasm';
-  // ORT: which wasm it fetches, seen by wrapping the instantiate calls while its first session starts.
-  ort.env.wasm.numThreads = 1;
-  ort.env.wasm.proxy = false;
-  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
-  const seen = [];
-  const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
-  WebAssembly.instantiateStreaming = async function (source, ...rest) {
-    const response = await source;
-    seen.push(response.url);
-    return originals.instantiateStreaming.call(this, response, ...rest);
-  };
-  WebAssembly.instantiate = function (source, ...rest) {
-    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) seen.push(`bytes:${source.byteLength}`);
-    return originals.instantiate.call(this, source, ...rest);
-  };
-  const sessions = new Map();
-  try {
-    sessions.set(0, await ort.InferenceSession.create(onnxModel(8, D), { executionProviders: ['wasm'] }));
-  } finally {
-    Object.assign(WebAssembly, originals);
-  }
-  const ortBuild = { seen, threads: ort.env.wasm.numThreads };
+  // ORT: which wasm it fetches, seen while its first session starts.
+  const { session, build: ortBuild } = await startOrt(ort, onnxModel(8, D));
+  const sessions = new Map([[0, session]]);
   return { relaxed, simd, tfBuild, ortBuild, sessions };
 }
 

@@ -6,13 +6,10 @@
 // Environment: RELPOS_BENCH_SIZES=512,1024 to choose n, RELPOS_BENCH_REPS=2 to multiply the rep
 // counts; RELPOS_CHROMIUM for another binary.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { readFileSync, existsSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { loadavg, cpus } from 'node:os';
-import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from '../scripts/chromium.mjs';
+import { describeWasm, inChromium, ortWasm } from './chromium-page.mjs';
 import { buildFmaProbe, buildNative, buildPeakProbe, checkProbe, nativePeaks, startNative } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 
@@ -26,59 +23,6 @@ const REPS = Object.fromEntries(
   Object.entries({ 512: 15, 1024: 11, 2048: 9, 4096: 11 }).map(([n, r]) => [n, Math.max(3, Math.round(r * repScale))]),
 );
 const D = 64;
-const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
-
-// Bare module names for the page: the peers' browser bundles; tfjs-backend-wasm's Node-only imports
-// (its glue reads fs/path/os/perf_hooks only under Node) get an empty module.
-const empty = 'data:text/javascript,export default {}';
-const importMap = {
-  imports: {
-    '@tensorflow/tfjs-core': '/node_modules/@tensorflow/tfjs-core/dist/tf-core.fesm.js',
-    '@tensorflow/tfjs-backend-wasm': '/node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.fesm.js',
-    'onnxruntime-web': '/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs',
-    fs: empty,
-    path: empty,
-    os: empty,
-    perf_hooks: empty,
-    worker_threads: empty,
-  },
-};
-const page = `<!doctype html><meta charset="utf-8"><title>relpos bench</title>
-<script type="importmap">${JSON.stringify(importMap)}</script>
-<script type="module" src="/bench/browser-page.mjs"></script>`;
-
-function serve() {
-  const server = createServer((request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://127.0.0.1').pathname);
-    if (path === '/') {
-      response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(page);
-      return;
-    }
-    const file = normalize(join(root, path));
-    if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      response.writeHead(404);
-      response.end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-    response.end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-// What the ORT file the page fetched is: one of the package's SIMD builds, and (checked here in
-// Node 20, which has no relaxed SIMD without its flag) whether its bytes validate without relaxed SIMD.
-function describeWasm(url) {
-  const file = `${root}${new URL(url).pathname.slice(1)}`;
-  const bytes = readFileSync(file);
-  return {
-    file: file.split('/').pop(),
-    sha256: createHash('sha256').update(bytes).digest('hex').slice(0, 12),
-    validatesWithoutRelaxedSimd: WebAssembly.validate(bytes),
-  };
-}
-
 const gflops = (n, ms) => (2 * n * n * D) / ms / 1e6;
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 
@@ -91,39 +35,18 @@ async function main() {
   native.stop();
   const started = new Date().toISOString();
   const loads = [loadavg()[0]];
-  const server = await serve();
-  const { port } = server.address();
   // --no-liftoff as in the Node run (every wasm module measured at its optimising tier), and a
   // garbage collection before each call (--expose-gc).
-  const browser = await launchChromium(['--js-flags=--no-liftoff --expose-gc']);
-  let result;
-  try {
-    const tab = await browser.newPage();
-    const problems = [];
-    tab.on('pageerror', (error) => problems.push(String(error)));
-    await tab.route(/^(?!http:\/\/127\.0\.0\.1[:/]|data:|blob:)/, (route) => {
-      problems.push(`blocked request to ${route.request().url()}`);
-      route.abort();
-    });
-    await tab.goto(`http://127.0.0.1:${port}/`);
-    await tab
-      .waitForFunction(() => window.benchReady === true || null, null, { timeout: 60000 })
-      .catch(() => {
-        throw new Error(`the bench page did not start: ${problems.join('; ')}`);
-      });
-    result = await tab.evaluate((options) => window.runBench(options), { sizes: SIZES, reps: REPS });
-    if (problems.length) throw new Error(problems.join('; '));
-    result.version = browser.version();
-  } finally {
-    await browser.close();
-    server.close();
-  }
+  const { result, version } = await inChromium(
+    '/bench/browser-page.mjs',
+    '--no-liftoff --expose-gc',
+    'benchReady',
+    (tab) => tab.evaluate((options) => window.runBench(options), { sizes: SIZES, reps: REPS }),
+  );
+  result.version = version;
   loads.push(loadavg()[0]);
 
-  const ortFiles = result.ort.seen.filter((s) => s.startsWith('http')).map(describeWasm);
-  if (ortFiles.length !== 1 || !ortFiles[0].file.includes('simd')) {
-    throw new Error(`onnxruntime-web: expected one SIMD wasm fetched, saw ${JSON.stringify(result.ort.seen)}`);
-  }
+  const ortFile = ortWasm(result.ort.seen);
   if (!result.tfjs.simd || result.tfjs.threads !== 1) throw new Error('tfjs: expected SIMD on one thread');
   if (result.engine.relaxedSimd && !result.relpos.relaxed) throw new Error('relpos: the relaxed build did not load');
   for (const r of result.rows) {
@@ -131,7 +54,6 @@ async function main() {
     if (r.fmaPeak) checkProbe('the relaxed-SIMD FMA', r.fmaPeak, ceilings.fma);
   }
   const tfFile = describeWasm(`http://x/node_modules/@tensorflow/tfjs-backend-wasm/dist/${result.tfjs.file}`);
-  const ortFile = ortFiles[0];
 
   const names = Object.keys(result.rows[0].medians);
   const cols = result.rows.map((r) => `n = ${r.n}`);
