@@ -442,308 +442,545 @@ RELPOS_COLD std::pair<int64_t, int64_t> readQueryRows(const Params& params, int6
   return {static_cast<int64_t>(a), static_cast<int64_t>(b)};
 }
 
-// One call, split into units (sequence, block of rows, head) that run in order: the synchronous
-// call runs them all, the job a few per step.
-class AttentionRun {
- public:
-  RELPOS_COLD AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws,
-                           PackedKeySource* keySource = nullptr)
-      : params_(params),
-        scheme_(scheme),
-        sink_(sink),
-        keySource_(keySource),
-        ws_(ws),
-        in_(readInputs(params)),
-        s_(in_.s) {
-    keepWeights_ = params.boolean(kWeights);
-    if (!keepWeights_ && !in_.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
-    keys_ = kernels::KeyRange{params.boolean(common::causal()), s_.queryOffset,
-                              params.has(kWindow.name) ? params.integer(kWindow) : 0};
-    const auto [first, end] = readQueryRows(params, s_.n);
-    s_.first = first;
-    s_.rows = end - first;
-    checkSizes();
-    readModelOptions();
-    const bool positioned = !qPos_.empty() || !kPos_.empty();
-    int64_t positionedSeqLen = 1;
-    for (double p : qPos_) positionedSeqLen = std::max(positionedSeqLen, static_cast<int64_t>(std::min(p, 1e15)) + 1);
-    for (double p : kPos_) positionedSeqLen = std::max(positionedSeqLen, static_cast<int64_t>(std::min(p, 1e15)) + 1);
-    terms_ = resolveTerms(params, scheme, s_, positioned, positionedSeqLen);
-    checkModelOptions(positioned);
-    if (rotated_) takeRotated(positioned);
-    weights_ = modeWeights(params, scheme, terms_, s_);
-    s_.rowsPerBlock = rowsPerBlock(s_.m);
-    // The blocks of the whole call that hold the rows asked for (all of them by default).
-    firstBlock_ = s_.first / s_.rowsPerBlock;
-    blocks_ = s_.rows > 0 ? (s_.first + s_.rows - 1) / s_.rowsPerBlock - firstBlock_ + 1 : 0;
-    if (keepWeights_) {
-      Shape shape = {s_.heads, s_.rows, s_.m};
-      if (s_.batched) shape.insert(shape.begin(), s_.batch);
-      if (sink_) {
-        weightsShape_ = shape;
-        sink_->begin(shape);
-      } else {
-        result_ = Tensor::floats(shape);
-      }
-    }
-    if (in_.v) {
-      output_ =
-          Tensor::floats(s_.batched ? Shape{s_.batch, s_.rows, s_.heads * s_.dv} : Shape{s_.rows, s_.heads * s_.dv});
-    }
-    if (terms_.hasRotary) {
-      // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
-      // large queryOffset (up to 1e9) does not size a table over the gap between them.
-      if (qPos_.empty()) queryTable_ = RotaryTable::shared(terms_.rotary, s_.queryOffset, s_.n, true);
-      // The key table covers 0 .. m-1 rounded up to 256 rows, so that the decode steps of a growing
-      // KV cache (rp.kvCache) reuse one cached table for 256 keys instead of rebuilding it each step.
-      const int64_t keyRows = (s_.m + 255) / 256 * 256;
-      if (kPos_.empty()) keyTable_ = RotaryTable::shared(terms_.rotary, 0, keyRows, false);
-    }
+// ---------------------------------------------------------------------------------------------
+// The options of attention as models run it (attention.hpp), read and checked once per call.
+
+struct ModelOptions {
+  double softcap = 0;         // 0: none
+  std::vector<double> sinks;  // one logit per query head, or none
+  bool tuned = false;         // temperature tuning
+  double floorScale = 1, attnScale = 0;
+  std::vector<double> qPos, kPos;  // batch x n, batch x m positions given by the caller, or none
+  bool uniformEmpty = false;       // fullyMaskedRows 'uniform'
+  bool rotated = false;            // q and k arrive rotated
+
+  bool positioned() const { return !qPos.empty() || !kPos.empty(); }
+  // The length a rotary plan covers for the given positions (each clamped so that it cannot overflow).
+  int64_t positionedSeqLen() const {
+    int64_t length = 1;
+    for (double p : qPos) length = std::max(length, static_cast<int64_t>(std::min(p, 1e15)) + 1);
+    for (double p : kPos) length = std::max(length, static_cast<int64_t>(std::min(p, 1e15)) + 1);
+    return length;
   }
-
-  int64_t units() const { return s_.batch * blocks_ * s_.heads; }
-
-  // Runs unit u; units must run in order 0, 1, 2, …
-  void run(int64_t u) {
-    const int64_t h = u % s_.heads;
-    const int64_t nth = (u / s_.heads) % blocks_;
-    const int64_t b = u / (s_.heads * blocks_);
-    // Block firstBlock_ + nth of the whole call, clipped to the rows asked for.
-    const int64_t blockStart = (firstBlock_ + nth) * s_.rowsPerBlock;
-    const int64_t i0 = std::max(blockStart, s_.first);
-    const int64_t rows = std::min({blockStart + s_.rowsPerBlock, s_.n, s_.first + s_.rows}) - i0;
-    if (nth == 0 && h == 0) packSequence(b);
-    if (h == 0 && terms_.windowBias) {
-      const BiasWindow window{s_.heads,
-                              rows,
-                              s_.m,
-                              s_.queryOffset + i0,
-                              0,
-                              qPos_.empty() ? nullptr : qPos_.data() + b * s_.n + i0,
-                              kPos_.empty() ? nullptr : kPos_.data() + b * s_.m};
-      scheme_->fillBias(params_, window, sized(ws_.bias, s_.heads * rows * s_.m));
-    }
-    if (terms_.bias.unscanned) scanBiasRows(b, h, i0, rows);
-    headBlock(b, h, i0, rows);
-  }
-
-  Result finish() {
-    Result out;
-    if (keepWeights_) {
-      if (sink_) result_.shape = weightsShape_;  // the values went to the sink
-      out.emplace("weights", std::move(result_));
-    }
-    if (in_.v) out.emplace("output", std::move(output_));
-    return out;
-  }
-
- private:
-  // The work budget of a synchronous call is compute()'s to check (ops/operations.cpp); these are
-  // the sizes every run, job or not, must fit.
-  RELPOS_COLD void checkSizes() {
-    const double n = static_cast<double>(s_.n), m = static_cast<double>(s_.m), dh = static_cast<double>(s_.dh);
-    const double heads = static_cast<double>(s_.heads), batch = static_cast<double>(s_.batch);
-    const double rows = static_cast<double>(rowsPerBlock(s_.m));
-    // The whole call's result, also for a range of its rows: the pool's parts fail as the whole call.
-    if (keepWeights_) checkResultSize(params_.where(), batch * heads * n * m);
-    // Everything allocated below, sized before the first allocation (floats).
-    const double kept = static_cast<double>(s_.rows);
-    double floats = (keepWeights_ && !sink_ ? batch * heads * kept * m : 0.0) + batch * kept * heads * s_.dv;
-    floats += static_cast<double>(s_.kvHeads) * (m + kernels::kPanel) * dh + s_.kvHeads * m * dh + rows * dh;
-    floats += (heads + 3.0) * rows * m + heads * (n + m) + 2.0 * (n + m) * dh + m * dh;
-    if (scheme_ && scheme_->term == AttentionTerm::PairTable) floats += n * m + 2.0 * rows * (n + m);
-    checkWorkingSet(params_.where(), 4.0 * floats, "weights, output and per-block scratch");
-  }
-
-  // The options of attention as models run it (attention.hpp); checked before any allocation.
-  RELPOS_COLD void readModelOptions() {
-    const ModelAttentionParams& mp = modelAttentionParams();
-    const std::string& where = params_.where();
-    // -Infinity is no sink (kernels::LogitSpec::sink), so a head may have none.
-    if (const Value* v = params_.maskedArray(mp.sinks.name)) {
-      if (v->shape.size() != 1 || static_cast<int64_t>(v->array.size()) != s_.heads) {
-        throwRange(where + ": sinks must have " + std::to_string(s_.heads) + " entries (one per query head), got " +
-                   (v->shape.size() == 1 ? std::to_string(v->array.size()) : "shape " + shapeText(v->shape)));
-      }
-      for (size_t h = 0; h < v->array.size(); ++h) sinks_.push_back(v->at(h));
-    }
-    if (params_.has(mp.softcap.name)) softcap_ = params_.number(mp.softcap);
-    rotated_ = params_.boolean(mp.rotated);
-    uniformEmpty_ = params_.has(mp.fullyMaskedRows.name) && params_.choice(mp.fullyMaskedRows) == "uniform";
-    if (params_.has(mp.causalAlign.name) && params_.choice(mp.causalAlign) == "topLeft") {
-      if (!keys_.causal) throwRange(where + ": causalAlign needs causal: true (it says where the causal mask sits)");
-      keys_.queryOffset = 0;  // the mask only: queries keep their positions, i + queryOffset
-    }
-    if (params_.has(mp.chunk.name)) {
-      keys_.chunk = params_.integer(mp.chunk);
-      if (!keys_.causal) {
-        throwRange(where +
-                   ": attentionChunkSize needs causal: true (chunked layers are causal: the query's chunk up to it)");
-      }
-    }
-    if (const Value* v = params_.array(mp.temperature.name)) {
-      if (v->array.size() != 2) {
-        throwRange(where + ": temperatureTuning must be { floorScale, attnScale }, got " +
-                   std::to_string(v->array.size()) + " values");
-      }
-      floorScale_ = v->at(0);
-      attnScale_ = v->at(1);
-      if (!(floorScale_ > 0)) {
-        throwRange(where + ": temperatureTuning.floorScale must be > 0, got " + formatNumber(floorScale_));
-      }
-      tuned_ = true;
-    }
-    qPos_ = readPositions(mp.positions.name, s_.n, "n");
-    kPos_ = readPositions(mp.keyPositions.name, s_.m, "m");
-    if (!qPos_.empty() && kPos_.empty()) {
-      if (s_.m != s_.n) {
-        throwRange(where + ": positions place the " + std::to_string(s_.n) +
-                   " queries; with m = " + std::to_string(s_.m) + " keys give keyPositions ([m] or [batch, m]) too");
-      }
-      kPos_ = qPos_;  // self-attention: the keys are the same tokens (Hugging Face's position_ids)
-    }
-  }
-
-  // positions [count] (every sequence) or [batch, count], as batch x count values.
-  RELPOS_COLD std::vector<double> readPositions(const std::string& name, int64_t count, const std::string& what) const {
-    const Value* v = params_.array(name);
-    if (!v) return {};
-    const Shape& shape = v->shape;
-    const bool flat = shape.size() == 1 && shape[0] == count;
-    const bool perSequence = shape.size() == 2 && shape[0] == s_.batch && shape[1] == count;
-    if (!flat && !perSequence) {
-      throwRange(params_.where() + ": " + name + " must have shape [" + what + "] = [" + std::to_string(count) +
-                 "] or [batch, " + what + "] = [" + std::to_string(s_.batch) + ", " + std::to_string(count) +
-                 "], got " + shapeText(shape));
-    }
-    std::vector<double> out(static_cast<size_t>(s_.batch * count));
-    for (int64_t b = 0; b < s_.batch; ++b) {
-      for (int64_t i = 0; i < count; ++i) out[b * count + i] = v->at(static_cast<size_t>((flat ? 0 : b * count) + i));
-    }
-    return out;
-  }
-
-  RELPOS_COLD void checkModelOptions(bool positioned) const {
-    const std::string& where = params_.where();
-    if (positioned) {
-      const bool placed = scheme_ && (terms_.hasRotary || terms_.windowBias || scheme_->term == AttentionTerm::None);
-      if (!placed || terms_.bias.data || terms_.pairTerm() || !terms_.keyVectors.empty()) {
-        throwRange(where + ": positions and keyPositions place the queries and keys of rotary and bias schemes" +
-                   (scheme_ ? "; '" + scheme_->id + "' here" : "; this call has no scheme") +
-                   (terms_.bias.data || terms_.pairTerm() || !terms_.keyVectors.empty()
-                        ? " with a given B or P, which are indexed by row, not by position"
-                        : " takes its positions from the row indices"));
-      }
-    }
-    if (softcap_ > 0 && terms_.pairTerm()) {
-      throwRange(where + ": softcap caps scale * q.k; a pair term (Shaw's aK, a given P [n, m, d]) has no capped form");
-    }
-  }
-
-  // rotated: true: q and k carry the scheme's rotation already, so none is applied; a call that
-  // would have nothing to skip, or positions that would place nothing, is refused.
-  RELPOS_COLD void takeRotated(bool positioned) {
-    const std::string& where = params_.where();
-    if (!terms_.hasRotary) {
-      throwRange(where + ": rotated: true says q and k arrive rotated by the rotary scheme; " +
-                 (scheme_ ? "'" + scheme_->id + "' does not rotate" : "this call has no scheme"));
-    }
-    if (positioned) {
-      throwRange(where + ": rotated: true: q and k arrive rotated, so positions and keyPositions would place nothing");
-    }
-    terms_.hasRotary = false;
-  }
-
   // Temperature tuning's query factor at position p (Llama-4 NoPE layers).
   double temperature(int64_t p) const {
-    return std::log(std::floor((static_cast<double>(p) + 1.0) / floorScale_) + 1.0) * attnScale_ + 1.0;
+    return std::log(std::floor((static_cast<double>(p) + 1.0) / floorScale) + 1.0) * attnScale + 1.0;
+  }
+};
+
+// positions [count] (every sequence) or [batch, count], as batch x count values.
+RELPOS_COLD std::vector<double> readPositions(const Params& params, const Shapes& s, const std::string& name,
+                                              int64_t count, const std::string& what) {
+  const Value* v = params.array(name);
+  if (!v) return {};
+  const Shape& shape = v->shape;
+  const bool flat = shape.size() == 1 && shape[0] == count;
+  const bool perSequence = shape.size() == 2 && shape[0] == s.batch && shape[1] == count;
+  if (!flat && !perSequence) {
+    throwRange(params.where() + ": " + name + " must have shape [" + what + "] = [" + std::to_string(count) +
+               "] or [batch, " + what + "] = [" + std::to_string(s.batch) + ", " + std::to_string(count) + "], got " +
+               shapeText(shape));
+  }
+  std::vector<double> out(static_cast<size_t>(s.batch * count));
+  for (int64_t b = 0; b < s.batch; ++b) {
+    for (int64_t i = 0; i < count; ++i) out[b * count + i] = v->at(static_cast<size_t>((flat ? 0 : b * count) + i));
+  }
+  return out;
+}
+
+// Checked before any allocation; causalAlign and the chunk narrow the call's key range `keys`.
+RELPOS_COLD ModelOptions readModelOptions(const Params& params, const Shapes& s, kernels::KeyRange& keys) {
+  const ModelAttentionParams& mp = modelAttentionParams();
+  const std::string& where = params.where();
+  ModelOptions o;
+  // -Infinity is no sink (kernels::LogitSpec::sink), so a head may have none.
+  if (const Value* v = params.maskedArray(mp.sinks.name)) {
+    if (v->shape.size() != 1 || static_cast<int64_t>(v->array.size()) != s.heads) {
+      throwRange(where + ": sinks must have " + std::to_string(s.heads) + " entries (one per query head), got " +
+                 (v->shape.size() == 1 ? std::to_string(v->array.size()) : "shape " + shapeText(v->shape)));
+    }
+    for (size_t h = 0; h < v->array.size(); ++h) o.sinks.push_back(v->at(h));
+  }
+  if (params.has(mp.softcap.name)) o.softcap = params.number(mp.softcap);
+  o.rotated = params.boolean(mp.rotated);
+  o.uniformEmpty = params.has(mp.fullyMaskedRows.name) && params.choice(mp.fullyMaskedRows) == "uniform";
+  if (params.has(mp.causalAlign.name) && params.choice(mp.causalAlign) == "topLeft") {
+    if (!keys.causal) throwRange(where + ": causalAlign needs causal: true (it says where the causal mask sits)");
+    keys.queryOffset = 0;  // the mask only: queries keep their positions, i + queryOffset
+  }
+  if (params.has(mp.chunk.name)) {
+    keys.chunk = params.integer(mp.chunk);
+    if (!keys.causal) {
+      throwRange(where +
+                 ": attentionChunkSize needs causal: true (chunked layers are causal: the query's chunk up to it)");
+    }
+  }
+  if (const Value* v = params.array(mp.temperature.name)) {
+    if (v->array.size() != 2) {
+      throwRange(where + ": temperatureTuning must be { floorScale, attnScale }, got " +
+                 std::to_string(v->array.size()) + " values");
+    }
+    o.floorScale = v->at(0);
+    o.attnScale = v->at(1);
+    if (!(o.floorScale > 0)) {
+      throwRange(where + ": temperatureTuning.floorScale must be > 0, got " + formatNumber(o.floorScale));
+    }
+    o.tuned = true;
+  }
+  o.qPos = readPositions(params, s, mp.positions.name, s.n, "n");
+  o.kPos = readPositions(params, s, mp.keyPositions.name, s.m, "m");
+  if (!o.qPos.empty() && o.kPos.empty()) {
+    if (s.m != s.n) {
+      throwRange(where + ": positions place the " + std::to_string(s.n) + " queries; with m = " + std::to_string(s.m) +
+                 " keys give keyPositions ([m] or [batch, m]) too");
+    }
+    o.kPos = o.qPos;  // self-attention: the keys are the same tokens (Hugging Face's position_ids)
+  }
+  return o;
+}
+
+RELPOS_COLD void checkModelOptions(const Params& params, const Scheme* scheme, const Terms& terms,
+                                   const ModelOptions& o) {
+  const std::string& where = params.where();
+  if (o.positioned()) {
+    const bool placed = scheme && (terms.hasRotary || terms.windowBias || scheme->term == AttentionTerm::None);
+    if (!placed || terms.bias.data || terms.pairTerm() || !terms.keyVectors.empty()) {
+      throwRange(where + ": positions and keyPositions place the queries and keys of rotary and bias schemes" +
+                 (scheme ? "; '" + scheme->id + "' here" : "; this call has no scheme") +
+                 (terms.bias.data || terms.pairTerm() || !terms.keyVectors.empty()
+                      ? " with a given B or P, which are indexed by row, not by position"
+                      : " takes its positions from the row indices"));
+    }
+  }
+  if (o.softcap > 0 && terms.pairTerm()) {
+    throwRange(where + ": softcap caps scale * q.k; a pair term (Shaw's aK, a given P [n, m, d]) has no capped form");
+  }
+}
+
+// rotated: true: q and k carry the scheme's rotation already, so none is applied; a call that
+// would have nothing to skip, or positions that would place nothing, is refused.
+RELPOS_COLD void takeRotated(const Params& params, const Scheme* scheme, Terms& terms, bool positioned) {
+  const std::string& where = params.where();
+  if (!terms.hasRotary) {
+    throwRange(where + ": rotated: true says q and k arrive rotated by the rotary scheme; " +
+               (scheme ? "'" + scheme->id + "' does not rotate" : "this call has no scheme"));
+  }
+  if (positioned) {
+    throwRange(where + ": rotated: true: q and k arrive rotated, so positions and keyPositions would place nothing");
+  }
+  terms.hasRotary = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One call as read and checked: everything the run reads, fixed before any compute.
+
+struct Call {
+  RELPOS_COLD Call(const Params& params, const Scheme* scheme, bool sink);
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+
+  // Whether each block's weights are formed whole (kept, read by a scheme's logits hook, or by
+  // Shaw's value table) rather than streamed into the output.
+  bool needWeights() const {
+    return keepWeights || terms.logits || (terms.hasTable && !terms.table.valueTable.empty());
+  }
+
+  const Params& params;
+  const Scheme* scheme;
+  Inputs in;
+  Shapes& s;
+  bool keepWeights = true;
+  kernels::KeyRange keys;
+  ModelOptions model;
+  Terms terms;
+  Weights weights;
+  int64_t firstBlock = 0, blocks = 1;  // the blocks of the whole call that hold the rows asked for
+};
+
+// The work budget of a synchronous call is compute()'s to check (ops/operations.cpp); these are
+// the sizes every run, job or not, must fit.
+RELPOS_COLD void checkSizes(const Call& c, bool sink) {
+  const Shapes& s = c.s;
+  const double n = static_cast<double>(s.n), m = static_cast<double>(s.m), dh = static_cast<double>(s.dh);
+  const double heads = static_cast<double>(s.heads), batch = static_cast<double>(s.batch);
+  const double rows = static_cast<double>(rowsPerBlock(s.m));
+  // The whole call's result, also for a range of its rows: the pool's parts fail as the whole call.
+  if (c.keepWeights) checkResultSize(c.params.where(), batch * heads * n * m);
+  // Everything allocated below, sized before the first allocation (floats).
+  const double kept = static_cast<double>(s.rows);
+  double floats = (c.keepWeights && !sink ? batch * heads * kept * m : 0.0) + batch * kept * heads * s.dv;
+  floats += static_cast<double>(s.kvHeads) * (m + kernels::kPanel) * dh + s.kvHeads * m * dh + rows * dh;
+  floats += (heads + 3.0) * rows * m + heads * (n + m) + 2.0 * (n + m) * dh + m * dh;
+  if (c.scheme && c.scheme->term == AttentionTerm::PairTable) floats += n * m + 2.0 * rows * (n + m);
+  checkWorkingSet(c.params.where(), 4.0 * floats, "weights, output and per-block scratch");
+}
+
+Call::Call(const Params& params_, const Scheme* scheme_, bool sink)
+    : params(params_), scheme(scheme_), in(readInputs(params_)), s(in.s) {
+  keepWeights = params.boolean(kWeights);
+  if (!keepWeights && !in.v) throwRange(params.where() + ": weights: false needs v (the output is all it returns)");
+  keys = kernels::KeyRange{params.boolean(common::causal()), s.queryOffset,
+                           params.has(kWindow.name) ? params.integer(kWindow) : 0};
+  const auto [first, end] = readQueryRows(params, s.n);
+  s.first = first;
+  s.rows = end - first;
+  checkSizes(*this, sink);
+  model = readModelOptions(params, s, keys);
+  terms = resolveTerms(params, scheme, s, model.positioned(), model.positionedSeqLen());
+  checkModelOptions(params, scheme, terms, model);
+  if (model.rotated) takeRotated(params, scheme, terms, model.positioned());
+  weights = modeWeights(params, scheme, terms, s);
+  s.rowsPerBlock = rowsPerBlock(s.m);
+  firstBlock = s.first / s.rowsPerBlock;
+  blocks = s.rows > 0 ? (s.first + s.rows - 1) / s.rowsPerBlock - firstBlock + 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The key side of a call: the rotary tables, and each sequence's keys packed as the kernels read
+// them (or a KV cache's, packed and rotated when they were appended).
+
+class KeySide {
+ public:
+  KeySide(const Call& call, Workspace& ws, PackedKeySource* source) : c_(call), ws_(ws), source_(source) {
+    if (!c_.terms.hasRotary) return;
+    // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
+    // large queryOffset (up to 1e9) does not size a table over the gap between them.
+    if (c_.model.qPos.empty()) queryTable_ = RotaryTable::shared(c_.terms.rotary, c_.s.queryOffset, c_.s.n, true);
+    // The key table covers 0 .. m-1 rounded up to 256 rows, so that the decode steps of a growing
+    // KV cache (rp.kvCache) reuse one cached table for 256 keys instead of rebuilding it each step.
+    const int64_t keyRows = (c_.s.m + 255) / 256 * 256;
+    if (c_.model.kPos.empty()) keyTable_ = RotaryTable::shared(c_.terms.rotary, 0, keyRows, false);
   }
 
   // Packs the keys of every kv head of sequence b: rotated, with key vectors folded in
   // (q.(k + w p_j) = q.k + w q.p_j). A logits scheme keeps them unpacked for its own hook.
-  void packSequence(int64_t b) {
-    const int64_t width = s_.kvHeads * s_.dh;
-    const float* k = in_.k->data() + b * s_.m * width;
-    panelFloats_ = kernels::packedSize(s_.m, s_.dh);
+  void prepare(int64_t b) {
+    const Shapes& s = c_.s;
+    const Terms& terms = c_.terms;
+    const int64_t width = s.kvHeads * s.dh;
+    const float* k = c_.in.k->data() + b * s.m * width;
+    panelFloats_ = kernels::packedSize(s.m, s.dh);
     // Tables at sequence b's given positions: the same rotation path as the default ranges.
-    if (terms_.hasRotary && !qPos_.empty()) {
-      queryTable_ = std::make_shared<const RotaryTable>(terms_.rotary,
-                                                        RotaryTable::Positions{qPos_.data() + b * s_.n, s_.n}, true);
+    const std::vector<double>& qPos = c_.model.qPos;
+    const std::vector<double>& kPos = c_.model.kPos;
+    if (terms.hasRotary && !qPos.empty()) {
+      queryTable_ =
+          std::make_shared<const RotaryTable>(terms.rotary, RotaryTable::Positions{qPos.data() + b * s.n, s.n}, true);
     }
-    if (terms_.hasRotary && !kPos_.empty()) {
-      keyTable_ = std::make_shared<const RotaryTable>(terms_.rotary,
-                                                      RotaryTable::Positions{kPos_.data() + b * s_.m, s_.m}, false);
+    if (terms.hasRotary && !kPos.empty()) {
+      keyTable_ =
+          std::make_shared<const RotaryTable>(terms.rotary, RotaryTable::Positions{kPos.data() + b * s.m, s.m}, false);
     }
     if (heldKeys()) return;  // a KV cache's, packed (and rotated) when they were appended
-    const bool plain = !terms_.hasRotary && terms_.keyVectors.empty() && !terms_.logits;
-    float* panels = terms_.logits ? nullptr : sized(ws_.panels, s_.kvHeads * panelFloats_);
-    float* keys = plain ? nullptr : sized(ws_.keys, (terms_.logits ? s_.kvHeads : 1) * s_.m * s_.dh);
-    for (int64_t g = 0; g < s_.kvHeads; ++g) {
+    const bool plain = !terms.hasRotary && terms.keyVectors.empty() && !terms.logits;
+    float* panels = terms.logits ? nullptr : sized(ws_.panels, s.kvHeads * panelFloats_);
+    float* keys = plain ? nullptr : sized(ws_.keys, (terms.logits ? s.kvHeads : 1) * s.m * s.dh);
+    for (int64_t g = 0; g < s.kvHeads; ++g) {
       if (plain) {  // packed straight from k
-        kernels::packKeys(k + g * s_.dh, s_.m, s_.dh, width, panels + g * panelFloats_);
+        kernels::packKeys(k + g * s.dh, s.m, s.dh, width, panels + g * panelFloats_);
         continue;
       }
-      float* kh = keys + (terms_.logits ? g * s_.m * s_.dh : 0);
-      for (int64_t j = 0; j < s_.m; ++j) std::copy_n(k + j * width + g * s_.dh, s_.dh, kh + j * s_.dh);
-      if (terms_.hasRotary) {
-        for (int64_t j = 0; j < s_.m; ++j) keyTable_->apply(j, kh + j * s_.dh);
+      float* kh = keys + (terms.logits ? g * s.m * s.dh : 0);
+      for (int64_t j = 0; j < s.m; ++j) std::copy_n(k + j * width + g * s.dh, s.dh, kh + j * s.dh);
+      if (terms.hasRotary) {
+        for (int64_t j = 0; j < s.m; ++j) keyTable_->apply(j, kh + j * s.dh);
       }
-      if (!terms_.keyVectors.empty()) {
-        const auto w = static_cast<float>(weights_.vector);
-        for (int64_t t = 0; t < s_.m * s_.dh; ++t) kh[t] += w * terms_.keyVectors[t];
+      if (!terms.keyVectors.empty()) {
+        const auto w = static_cast<float>(c_.weights.vector);
+        for (int64_t t = 0; t < s.m * s.dh; ++t) kh[t] += w * terms.keyVectors[t];
       }
-      if (panels) kernels::packKeys(kh, s_.m, s_.dh, s_.dh, panels + g * panelFloats_);
+      if (panels) kernels::packKeys(kh, s.m, s.dh, s.dh, panels + g * panelFloats_);
     }
+  }
+
+  // Kv head g's packed keys (kernels::packKeys), and its keys unpacked [m, dh] for a logits scheme.
+  const float* panel(int64_t g) const {
+    return heldPanels_ ? heldPanels_ + g * heldStride_ : ws_.panels.data() + g * panelFloats_;
+  }
+  const float* unpacked(int64_t g) const { return ws_.keys.data() + g * c_.s.m * c_.s.dh; }
+
+  // The queries' table: indexed by position for the default range, by row for given positions.
+  const RotaryTable& queryTable() const { return *queryTable_; }
+
+ private:
+  // The keys from the key source (a KV cache), packed in the form this call needs, when it can
+  // give it: one sequence at positions 0 .. m-1, plain or rotated by the call's plan.
+  bool heldKeys() {
+    const Terms& terms = c_.terms;
+    if (!source_ || c_.s.batch != 1 || terms.logits || !terms.keyVectors.empty() || !c_.model.kPos.empty()) {
+      return false;
+    }
+    heldPanels_ = source_->panels(terms.hasRotary ? &terms.rotary : nullptr, c_.s.m, c_.s.dh, heldStride_);
+    return heldPanels_ != nullptr;
+  }
+
+  const Call& c_;
+  Workspace& ws_;
+  PackedKeySource* source_;            // a KV cache's packed keys, or null
+  const float* heldPanels_ = nullptr;  // the key source's panels for this call, when it gave them
+  int64_t heldStride_ = 0;
+  int64_t panelFloats_ = 0;
+  std::shared_ptr<const RotaryTable> queryTable_, keyTable_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// What the kernels read for one block of rows of one head: its queries and its logit terms.
+
+class BlockTerms {
+ public:
+  BlockTerms(const Call& call, Workspace& ws, const KeySide& keys) : c_(call), ws_(ws), keys_(keys) {}
+
+  // A scheme's bias for rows i0 .. i0 + rows - 1 of sequence b, every head (once per block).
+  void fillWindowBias(int64_t b, int64_t i0, int64_t rows) {
+    const Shapes& s = c_.s;
+    const std::vector<double>& qPos = c_.model.qPos;
+    const std::vector<double>& kPos = c_.model.kPos;
+    const BiasWindow window{s.heads,
+                            rows,
+                            s.m,
+                            s.queryOffset + i0,
+                            0,
+                            qPos.empty() ? nullptr : qPos.data() + b * s.n + i0,
+                            kPos.empty() ? nullptr : kPos.data() + b * s.m};
+    c_.scheme->fillBias(c_.params, window, sized(ws_.bias, s.heads * rows * s.m));
+  }
+
+  // Rows i0 .. i0 + rows - 1 of a borrowed B for sequence b and head h, checked as maskedArray()
+  // checks a copied one, while they are in cache for the kernel; a slice that several heads or
+  // sequences share is checked when its first reader comes (units run heads innermost).
+  void scanBiasRows(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
+    const Given& bias = c_.terms.bias;
+    if ((h > 0 && bias.headStride == 0) || (b > 0 && bias.batchStride == 0)) return;
+    c_.params.checkMasked("B", bias.at(b, h) + i0 * bias.rowStride, static_cast<size_t>(rows * c_.s.m));
   }
 
   // The queries of rows i0 .. i0 + rows - 1 of head h of sequence b: in place (row stride ldq)
   // unless they are rotated, tuned or handed to a scheme's hook, then in `copy` [rows, dh].
-  const float* blockQueries(int64_t b, int64_t h, int64_t i0, int64_t rows, float* copy, int64_t& ldq) const {
-    const int64_t qWidth = s_.heads * s_.dh;
-    const float* q = in_.q->data() + (b * s_.n + i0) * qWidth + h * s_.dh;
+  const float* queries(int64_t b, int64_t h, int64_t i0, int64_t rows, float* copy, int64_t& ldq) const {
+    const Shapes& s = c_.s;
+    const ModelOptions& o = c_.model;
+    const int64_t qWidth = s.heads * s.dh;
+    const float* q = c_.in.q->data() + (b * s.n + i0) * qWidth + h * s.dh;
     ldq = qWidth;
-    if (!(terms_.hasRotary || terms_.logits || tuned_)) return q;
-    for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s_.dh, copy + r * s_.dh);
-    if (terms_.hasRotary) {  // the range's table is indexed by position, a given positions' one by row
-      const int64_t at = qPos_.empty() ? s_.queryOffset : 0;
-      for (int64_t r = 0; r < rows; ++r) queryTable_->apply(at + i0 + r, copy + r * s_.dh);
+    if (!(c_.terms.hasRotary || c_.terms.logits || o.tuned)) return q;
+    for (int64_t r = 0; r < rows; ++r) std::copy_n(q + r * qWidth, s.dh, copy + r * s.dh);
+    if (c_.terms.hasRotary) {  // the range's table is indexed by position, a given positions' one by row
+      const int64_t at = o.qPos.empty() ? s.queryOffset : 0;
+      for (int64_t r = 0; r < rows; ++r) keys_.queryTable().apply(at + i0 + r, copy + r * s.dh);
     }
-    if (tuned_) {  // at the query's cache position i + queryOffset, as Hugging Face's cache_position
+    if (o.tuned) {  // at the query's cache position i + queryOffset, as Hugging Face's cache_position
       for (int64_t r = 0; r < rows; ++r) {
-        const auto f = static_cast<float>(temperature(i0 + r + s_.queryOffset));
-        for (int64_t c = 0; c < s_.dh; ++c) copy[r * s_.dh + c] *= f;
+        const auto f = static_cast<float>(o.temperature(i0 + r + s.queryOffset));
+        for (int64_t c = 0; c < s.dh; ++c) copy[r * s.dh + c] *= f;
       }
     }
-    ldq = s_.dh;
+    ldq = s.dh;
     return copy;
   }
 
   // What the kernels add to and do with the logits of rows i0 .. i0 + rows - 1 of head h.
-  kernels::LogitSpec blockSpec(int64_t b, int64_t h, int64_t i0, int64_t rows, const float* q, int64_t ldq) {
+  kernels::LogitSpec spec(int64_t b, int64_t h, int64_t i0, int64_t rows, const float* q, int64_t ldq) {
     kernels::LogitSpec spec;
-    spec.scale = static_cast<float>(weights_.scale);
-    spec.keys = keys_;
+    spec.scale = static_cast<float>(c_.weights.scale);
+    spec.keys = c_.keys;
     spec.bias = biasTerm(b, h, i0, rows);
-    if (terms_.pairTerm()) spec.bias = pairTerms(q, ldq, spec.bias, i0, rows);
+    if (c_.terms.pairTerm()) spec.bias = pairTerms(q, ldq, spec.bias, i0, rows);
     spec.mask = maskTerm(b, h, i0, rows);
     // As models run it: the soft-cap is a step of the logit epilogue, the sink the state each row's
     // softmax starts from, in the same kernels as every other call (docs/attention.md).
-    spec.softcap = static_cast<float>(softcap_);
-    if (!sinks_.empty()) spec.sink = static_cast<float>(sinks_[static_cast<size_t>(h)]);
-    spec.uniformEmpty = uniformEmpty_;
+    spec.softcap = static_cast<float>(c_.model.softcap);
+    if (!c_.model.sinks.empty()) spec.sink = static_cast<float>(c_.model.sinks[static_cast<size_t>(h)]);
+    spec.uniformEmpty = c_.model.uniformEmpty;
     return spec;
   }
 
-  bool needWeights() const {
-    return keepWeights_ || terms_.logits || (terms_.hasTable && !terms_.table.valueTable.empty());
+ private:
+  kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
+    const Shapes& s = c_.s;
+    const Terms& terms = c_.terms;
+    const auto weight = static_cast<float>(c_.weights.bias);
+    if (terms.bias.data) return {terms.bias.at(b, h), s.m, weight, 0};
+    if (!terms.profile.empty()) {
+      // Row i of head h starts at profile[h][n - 1 - i]: entry (i, j) is f at j - i.
+      const int64_t count = s.n + s.m - 1;
+      return {terms.profile.data() + h * count + (s.n - 1), -1, weight, 0};
+    }
+    if (terms.windowBias) return {ws_.bias.data() + h * rows * s.m, s.m, weight, i0};
+    return {};
   }
 
+  // Pair terms scale * vector * q_i.p_ij (Shaw's a^K gathered by index, or a given P [n, m, d]),
+  // plus the bias, as one block term. With a table the dot products are taken once per table row.
+  kernels::Term pairTerms(const float* q, int64_t ldq, const kernels::Term& bias, int64_t i0, int64_t rows) {
+    const Shapes& s = c_.s;
+    const Terms& terms = c_.terms;
+    const double factor = c_.weights.vector * c_.weights.scale;
+    float* t = sized(ws_.terms, rows * s.m);
+    const int64_t tableRows = terms.hasTable ? static_cast<int64_t>(terms.table.keyTable.size()) / s.dh : 0;
+    double* dots = terms.hasTable ? sized(ws_.dots, rows * tableRows) : nullptr;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* qi = q + r * ldq;
+      const int64_t i = i0 + r;
+      for (int64_t t2 = 0; t2 < tableRows; ++t2)
+        dots[r * tableRows + t2] = dot(qi, terms.table.keyTable.data() + t2 * s.dh, s.dh);
+      for (int64_t j = 0; j < s.m; ++j) {
+        const double pair = terms.hasTable ? dots[r * tableRows + terms.table.index[i * s.m + j]]
+                                           : dot(qi, terms.pairVectors + (i * s.m + j) * s.dh, s.dh);
+        const double extra = bias.data ? static_cast<double>(bias.weight) * bias.row(i)[j] : 0.0;
+        t[r * s.m + j] = static_cast<float>(factor * pair + extra);
+      }
+    }
+    return {t, s.m, 1.0f, i0};
+  }
+
+  // The mask of one block: the given one, additive as it is, boolean turned into 0 / -Infinity (a
+  // chunked layer's chunk is a key range, keys.chunk, not a mask).
+  kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+    const Given& mask = c_.terms.mask;
+    const int64_t m = c_.s.m;
+    if (!mask.data) return {};
+    const float* given = mask.at(b, h);
+    const int64_t stride = mask.rowStride;
+    if (!c_.terms.booleanMask) return {given, stride, 1.0f, 0};
+    float* additive = sized(ws_.mask, rows * m);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* row = given + (i0 + r) * stride;
+      float* out = additive + r * m;
+      for (int64_t j = 0; j < m; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
+    }
+    return {additive, m, 1.0f, i0};
+  }
+
+  const Call& c_;
+  Workspace& ws_;
+  const KeySide& keys_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Where a call's results go: the weights (into the result, the sink's memory, or scratch handed to
+// the sink) and the output, with the epilogue that adds Shaw's value table.
+
+class Results {
+ public:
+  RELPOS_COLD Results(const Call& call, WeightsSink* sink) : c_(call), sink_(sink) {
+    const Shapes& s = c_.s;
+    if (c_.keepWeights) {
+      Shape shape = {s.heads, s.rows, s.m};
+      if (s.batched) shape.insert(shape.begin(), s.batch);
+      if (sink_) {
+        weightsShape_ = shape;
+        sink_->begin(shape);
+      } else {
+        weights_ = Tensor::floats(shape);
+      }
+    }
+    if (c_.in.v) {
+      output_ = Tensor::floats(s.batched ? Shape{s.batch, s.rows, s.heads * s.dv} : Shape{s.rows, s.heads * s.dv});
+    }
+  }
+
+  // Head h's output of row i (of the whole call) in sequence b; the result holds rows first ..
+  // first + rows - 1 of the call.
+  float* output(int64_t b, int64_t i, int64_t h) {
+    const Shapes& s = c_.s;
+    return output_.f32.data() + (b * s.rows + i - s.first) * s.heads * s.dv + h * s.dv;
+  }
+
+  // Where the weights of rows i0 .. i0 + rows - 1 of head h are formed: in the result or the sink's
+  // memory when they are kept there, else in scratch (then handed to the sink by handOver).
+  float* weights(int64_t b, int64_t h, int64_t i0, int64_t rows, Workspace& ws) {
+    const Shapes& s = c_.s;
+    offset_ = ((b * s.heads + h) * s.rows + i0 - s.first) * s.m;
+    float* w = nullptr;
+    if (c_.keepWeights) w = sink_ ? sink_->destination(offset_, rows * s.m) : weights_.f32.data() + offset_;
+    inPlace_ = w != nullptr;
+    return inPlace_ ? w : sized(ws.weights, rows * s.m);
+  }
+  void handOver(const float* w, int64_t rows) {
+    if (c_.keepWeights && sink_ && !inPlace_) sink_->write(offset_, w, rows * c_.s.m);
+  }
+
+  // Shaw's a^V: out_i += sum_j w_ij aV[idx(i, j)], as per-bucket weight sums times the table rows.
+  void addValueTable(const float* w, int64_t i0, int64_t rows, float* out, int64_t ldo, Workspace& ws) const {
+    const Shapes& s = c_.s;
+    const PairTable& pairs = c_.terms.table;
+    const std::vector<float>& table = pairs.valueTable;
+    const int64_t buckets = static_cast<int64_t>(table.size()) / s.dv;
+    double* sum = sized(ws.dots, buckets);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = i0 + r;
+      std::fill(sum, sum + buckets, 0.0);
+      for (int64_t j = c_.keys.begin(i, s.m); j < c_.keys.end(i, s.m); ++j)
+        sum[pairs.index[i * s.m + j]] += w[r * s.m + j];
+      float* o = out + r * ldo;
+      for (int64_t t = 0; t < buckets; ++t) {
+        if (sum[t] == 0.0) continue;
+        for (int64_t col = 0; col < s.dv; ++col) o[col] += static_cast<float>(sum[t] * table[t * s.dv + col]);
+      }
+    }
+  }
+
+  Result finish() {
+    Result out;
+    if (c_.keepWeights) {
+      if (sink_) weights_.shape = weightsShape_;  // the values went to the sink
+      out.emplace("weights", std::move(weights_));
+    }
+    if (c_.in.v) out.emplace("output", std::move(output_));
+    return out;
+  }
+
+ private:
+  const Call& c_;
+  WeightsSink* sink_;
+  Tensor weights_, output_;
+  Shape weightsShape_;
+  int64_t offset_ = 0;  // the current block's weights: their offset, and whether formed in place
+  bool inPlace_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// One call, split into units (sequence, block of rows, head) that run in order: the synchronous
+// call runs them all, the job a few per step.
+
+class AttentionRun {
+ public:
+  RELPOS_COLD AttentionRun(const Params& params, const Scheme* scheme, WeightsSink* sink, Workspace& ws,
+                           PackedKeySource* keySource = nullptr)
+      : c_(params, scheme, sink != nullptr),
+        s_(c_.s),
+        ws_(ws),
+        results_(c_, sink),
+        keys_(c_, ws, keySource),
+        terms_(c_, ws, keys_) {}
+
+  int64_t units() const { return s_.batch * c_.blocks * s_.heads; }
+
+  // Runs unit u; units must run in order 0, 1, 2, …
+  void run(int64_t u) {
+    const int64_t h = u % s_.heads;
+    const int64_t nth = (u / s_.heads) % c_.blocks;
+    const int64_t b = u / (s_.heads * c_.blocks);
+    // Block firstBlock + nth of the whole call, clipped to the rows asked for.
+    const int64_t blockStart = (c_.firstBlock + nth) * s_.rowsPerBlock;
+    const int64_t i0 = std::max(blockStart, s_.first);
+    const int64_t rows = std::min({blockStart + s_.rowsPerBlock, s_.n, s_.first + s_.rows}) - i0;
+    if (nth == 0 && h == 0) keys_.prepare(b);
+    if (h == 0 && c_.terms.windowBias) terms_.fillWindowBias(b, i0, rows);
+    if (c_.terms.bias.unscanned) terms_.scanBiasRows(b, h, i0, rows);
+    headBlock(b, h, i0, rows);
+  }
+
+  Result finish() { return results_.finish(); }
+
+ private:
   // Whether a block of `rows` query rows runs a whole KV group at once (groupBlock): output only, one
   // row (decoding), and per-head terms that do not share scratch (a pair term, a borrowed B scanned
   // head by head, a per-head boolean mask converted into one buffer).
   bool grouped(int64_t rows) const {
-    const bool headMask = terms_.mask.data && terms_.booleanMask && terms_.mask.headStride != 0;
-    return rows == 1 && s_.group > 1 && !needWeights() && !terms_.pairTerm() && !terms_.bias.unscanned && !headMask;
+    const Terms& t = c_.terms;
+    const bool headMask = t.mask.data && t.booleanMask && t.mask.headStride != 0;
+    return rows == 1 && s_.group > 1 && !c_.needWeights() && !t.pairTerm() && !t.bias.unscanned && !headMask;
   }
 
   // Row i0 of sequence b for the query heads h0 .. h0 + group - 1, which share kv head h0 / group:
@@ -756,15 +993,14 @@ class AttentionRun {
     const float* q = nullptr;
     for (int64_t t = 0; t < s_.group; ++t) {
       int64_t ldq = 0;
-      const float* qt = blockQueries(b, h0 + t, i0, 1, copies + t * s_.dh, ldq);
+      const float* qt = terms_.queries(b, h0 + t, i0, 1, copies + t * s_.dh, ldq);
       if (t == 0) q = qt;  // the group's heads: consecutive rows of dh, in place or copied
-      specs[static_cast<size_t>(t)] = blockSpec(b, h0 + t, i0, 1, qt, ldq);
+      specs[static_cast<size_t>(t)] = terms_.spec(b, h0 + t, i0, 1, qt, ldq);
     }
     const int64_t vWidth = s_.kvHeads * s_.dv;
-    const float* v = in_.v->data() + b * s_.m * vWidth + g * s_.dv;
-    float* out = output_.f32.data() + (b * s_.rows + i0 - s_.first) * s_.heads * s_.dv + h0 * s_.dv;
-    kernels::groupOutput(q, s_.dh, i0, s_.group, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, specs.data(), ws_.online, out,
-                         s_.dv);
+    const float* v = c_.in.v->data() + b * s_.m * vWidth + g * s_.dv;
+    kernels::groupOutput(q, s_.dh, i0, s_.group, keys_.panel(g), s_.m, s_.dh, v, vWidth, s_.dv, specs.data(),
+                         ws_.online, results_.output(b, i0, h0), s_.dv);
   }
 
   // Rows i0 .. i0 + rows - 1 of head h of sequence b.
@@ -775,154 +1011,40 @@ class AttentionRun {
     }
     const int64_t g = h / s_.group;
     int64_t ldq = 0;
-    const float* q = blockQueries(b, h, i0, rows, sized(ws_.queries, rows * s_.dh), ldq);
-    const kernels::LogitSpec spec = blockSpec(b, h, i0, rows, q, ldq);
+    const float* q = terms_.queries(b, h, i0, rows, sized(ws_.queries, rows * s_.dh), ldq);
+    const kernels::LogitSpec spec = terms_.spec(b, h, i0, rows, q, ldq);
 
     const int64_t vWidth = s_.kvHeads * s_.dv;
-    const float* v = in_.v ? in_.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
-    // The result holds rows first .. first + rows - 1 of the call.
-    const int64_t local = i0 - s_.first;
-    float* out = in_.v ? output_.f32.data() + (b * s_.rows + local) * s_.heads * s_.dv + h * s_.dv : nullptr;
+    const float* v = c_.in.v ? c_.in.v->data() + b * s_.m * vWidth + g * s_.dv : nullptr;
+    float* out = c_.in.v ? results_.output(b, i0, h) : nullptr;
     const int64_t ldo = s_.heads * s_.dv;
-    if (!needWeights()) {
-      kernels::attentionOutput(q, ldq, i0, rows, panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out, ldo);
+    if (!c_.needWeights()) {
+      kernels::attentionOutput(q, ldq, i0, rows, keys_.panel(g), s_.m, s_.dh, v, vWidth, s_.dv, spec, ws_.online, out,
+                               ldo);
       return;
     }
-    const int64_t weightsOffset = ((b * s_.heads + h) * s_.rows + local) * s_.m;
-    float* w = nullptr;
-    if (keepWeights_) w = sink_ ? sink_->destination(weightsOffset, rows * s_.m) : result_.f32.data() + weightsOffset;
-    const bool inPlace = w != nullptr;
-    if (!w) w = sized(ws_.weights, rows * s_.m);
-    if (terms_.logits) {
-      const float* k = ws_.keys.data() + g * s_.m * s_.dh;
-      scheme_->logits(params_, q, k, rows, s_.m, s_.dh, s_.queryOffset + i0, w);
+    float* w = results_.weights(b, h, i0, rows, ws_);
+    if (c_.terms.logits) {
+      c_.scheme->logits(c_.params, q, keys_.unpacked(g), rows, s_.m, s_.dh, s_.queryOffset + i0, w);
       kernels::softmaxLogits(w, s_.m, i0, rows, s_.m, spec);
     } else {
-      kernels::softmaxWeights(q, ldq, i0, rows, panel(g), s_.m, s_.dh, spec, w, s_.m);
+      kernels::softmaxWeights(q, ldq, i0, rows, keys_.panel(g), s_.m, s_.dh, spec, w, s_.m);
     }
     if (v) {
       // A uniform row (fullyMaskedRows 'uniform') has weight on keys outside its range too.
-      kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv, uniformEmpty_ ? kernels::KeyRange{} : keys_, out,
-                           ldo);
-      if (terms_.hasTable && !terms_.table.valueTable.empty()) addValueTable(w, i0, rows, out, ldo);
+      kernels::weightedSum(w, s_.m, i0, rows, s_.m, v, vWidth, s_.dv,
+                           c_.model.uniformEmpty ? kernels::KeyRange{} : c_.keys, out, ldo);
+      if (c_.terms.hasTable && !c_.terms.table.valueTable.empty()) results_.addValueTable(w, i0, rows, out, ldo, ws_);
     }
-    if (keepWeights_ && sink_ && !inPlace) sink_->write(weightsOffset, w, rows * s_.m);
+    results_.handOver(w, rows);
   }
 
-  const float* panel(int64_t g) const {
-    return heldPanels_ ? heldPanels_ + g * heldStride_ : ws_.panels.data() + g * panelFloats_;
-  }
-
-  // The keys from the key source (a KV cache), packed in the form this call needs, when it can
-  // give it: one sequence at positions 0 .. m-1, plain or rotated by the call's plan.
-  bool heldKeys() {
-    if (!keySource_ || s_.batch != 1 || terms_.logits || !terms_.keyVectors.empty() || !kPos_.empty()) return false;
-    heldPanels_ = keySource_->panels(terms_.hasRotary ? &terms_.rotary : nullptr, s_.m, s_.dh, heldStride_);
-    return heldPanels_ != nullptr;
-  }
-
-  // Rows i0 .. i0 + rows - 1 of a borrowed B for sequence b and head h, checked as maskedArray()
-  // checks a copied one, while they are in cache for the kernel; a slice that several heads or
-  // sequences share is checked when its first reader comes (units run heads innermost).
-  void scanBiasRows(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
-    const Given& bias = terms_.bias;
-    if ((h > 0 && bias.headStride == 0) || (b > 0 && bias.batchStride == 0)) return;
-    params_.checkMasked("B", bias.at(b, h) + i0 * bias.rowStride, static_cast<size_t>(rows * s_.m));
-  }
-
-  kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
-    const auto weight = static_cast<float>(weights_.bias);
-    if (terms_.bias.data) return {terms_.bias.at(b, h), s_.m, weight, 0};
-    if (!terms_.profile.empty()) {
-      // Row i of head h starts at profile[h][n - 1 - i]: entry (i, j) is f at j - i.
-      const int64_t count = s_.n + s_.m - 1;
-      return {terms_.profile.data() + h * count + (s_.n - 1), -1, weight, 0};
-    }
-    if (terms_.windowBias) return {ws_.bias.data() + h * rows * s_.m, s_.m, weight, i0};
-    return {};
-  }
-
-  // Pair terms scale * vector * q_i.p_ij (Shaw's a^K gathered by index, or a given P [n, m, d]),
-  // plus the bias, as one block term. With a table the dot products are taken once per table row.
-  kernels::Term pairTerms(const float* q, int64_t ldq, const kernels::Term& bias, int64_t i0, int64_t rows) {
-    const double factor = weights_.vector * weights_.scale;
-    float* t = sized(ws_.terms, rows * s_.m);
-    const int64_t tableRows = terms_.hasTable ? static_cast<int64_t>(terms_.table.keyTable.size()) / s_.dh : 0;
-    double* dots = terms_.hasTable ? sized(ws_.dots, rows * tableRows) : nullptr;
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* qi = q + r * ldq;
-      const int64_t i = i0 + r;
-      for (int64_t t2 = 0; t2 < tableRows; ++t2)
-        dots[r * tableRows + t2] = dot(qi, terms_.table.keyTable.data() + t2 * s_.dh, s_.dh);
-      for (int64_t j = 0; j < s_.m; ++j) {
-        const double pair = terms_.hasTable ? dots[r * tableRows + terms_.table.index[i * s_.m + j]]
-                                            : dot(qi, terms_.pairVectors + (i * s_.m + j) * s_.dh, s_.dh);
-        const double extra = bias.data ? static_cast<double>(bias.weight) * bias.row(i)[j] : 0.0;
-        t[r * s_.m + j] = static_cast<float>(factor * pair + extra);
-      }
-    }
-    return {t, s_.m, 1.0f, i0};
-  }
-
-  // The mask of one block: the given one, additive as it is, boolean turned into 0 / -Infinity (a
-  // chunked layer's chunk is a key range, keys_.chunk, not a mask).
-  kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
-    if (!terms_.mask.data) return {};
-    const float* given = terms_.mask.at(b, h);
-    const int64_t stride = terms_.mask.rowStride;
-    if (!terms_.booleanMask) return {given, stride, 1.0f, 0};
-    float* additive = sized(ws_.mask, rows * s_.m);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* row = given + (i0 + r) * stride;
-      float* out = additive + r * s_.m;
-      for (int64_t j = 0; j < s_.m; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
-    }
-    return {additive, s_.m, 1.0f, i0};
-  }
-
-  // Shaw's a^V: out_i += sum_j w_ij aV[idx(i, j)], as per-bucket weight sums times the table rows.
-  void addValueTable(const float* w, int64_t i0, int64_t rows, float* out, int64_t ldo) {
-    const std::vector<float>& table = terms_.table.valueTable;
-    const int64_t buckets = static_cast<int64_t>(table.size()) / s_.dv;
-    double* sum = sized(ws_.dots, buckets);
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t i = i0 + r;
-      std::fill(sum, sum + buckets, 0.0);
-      for (int64_t j = keys_.begin(i, s_.m); j < keys_.end(i, s_.m); ++j)
-        sum[terms_.table.index[i * s_.m + j]] += w[r * s_.m + j];
-      float* o = out + r * ldo;
-      for (int64_t t = 0; t < buckets; ++t) {
-        if (sum[t] == 0.0) continue;
-        for (int64_t c = 0; c < s_.dv; ++c) o[c] += static_cast<float>(sum[t] * table[t * s_.dv + c]);
-      }
-    }
-  }
-
-  const Params& params_;
-  const Scheme* scheme_;
-  WeightsSink* sink_;
-  PackedKeySource* keySource_;         // a KV cache's packed keys, or null
-  const float* heldPanels_ = nullptr;  // the key source's panels for this call, when it gave them
-  int64_t heldStride_ = 0;
-  Workspace& ws_;
-  Inputs in_;
+  Call c_;
   Shapes& s_;
-  kernels::KeyRange keys_;
-  Terms terms_;
-  Weights weights_;
-  bool keepWeights_ = true;
-  double softcap_ = 0;         // 0: none
-  std::vector<double> sinks_;  // one logit per query head, or none
-  bool tuned_ = false;         // temperature tuning
-  double floorScale_ = 1, attnScale_ = 0;
-  std::vector<double> qPos_, kPos_;  // batch x n, batch x m positions given by the caller, or none
-  bool uniformEmpty_ = false;        // fullyMaskedRows 'uniform'
-  bool rotated_ = false;             // q and k arrive rotated
-  int64_t firstBlock_ = 0, blocks_ = 1;
-  int64_t panelFloats_ = 0;
-  Tensor result_, output_;
-  Shape weightsShape_;
-  std::shared_ptr<const RotaryTable> queryTable_, keyTable_;
+  Workspace& ws_;
+  Results results_;
+  KeySide keys_;
+  BlockTerms terms_;
 };
 
 // The job form: owns its parameters (the caller's are gone after jobStart) and its scratch; one
