@@ -210,6 +210,24 @@ val kvCacheAttention(int handle, const std::string& id, const val& options, cons
   });
 }
 
+// A batched cache's step (rp.kvCache({ batch }), bindings/kv-cache-batch.js): the caches of
+// `handles`, rows[s] query rows each in the options' q, in one call (relpos::attentionBatch).
+val kvCacheBatchAttention(const val& handles, const val& rows, const std::string& id, const val& options,
+                          bool unbounded) {
+  return guarded("relpos.kvCache.attention", options, budgetOf(unbounded), [&](const relpos::Params& given) {
+    std::vector<relpos::KvCache*> caches;
+    std::vector<int64_t> counts;
+    const auto count = handles["length"].as<unsigned>();
+    for (unsigned s = 0; s < count; ++s) {
+      caches.push_back(&kvCacheAt(handles[s].as<int>()));
+      counts.push_back(static_cast<int64_t>(rows[s].as<double>()));
+    }
+    auto& params = const_cast<relpos::Params&>(given);  // guarded's own, filled for this call
+    return runAttention(id, params, val::null(),
+                        [&](relpos::WeightsSink*) { return relpos::attentionBatch(caches, counts, id, params); });
+  });
+}
+
 void kvCacheFree(int handle) {
   kvCaches().erase(handle);
 }
@@ -271,6 +289,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("kvCacheCreate", &kvCacheCreate);
   emscripten::function("kvCacheAppend", &kvCacheAppend);
   emscripten::function("kvCacheAttention", &kvCacheAttention);
+  emscripten::function("kvCacheBatchAttention", &kvCacheBatchAttention);
   emscripten::function("kvCacheFree", &kvCacheFree);
   emscripten::function("releaseView", &releaseView);
   emscripten::function("heapTensorCreate", &heapTensorCreate);

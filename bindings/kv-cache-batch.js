@@ -2,7 +2,8 @@
 // left padding, handed over in Hugging Face's cache layout ([batch, kvHeads, rows, d]), one call a
 // step for the whole batch. Each sequence is a cache of its own (kv-cache.js) holding only its real
 // tokens at positions 0 … length − 1, so each sequence's result is, bit for bit, that of running it
-// alone; a step runs the sequences one after another (no kernel spans two sequences).
+// alone. A step is one core call for the batch (relpos::attentionBatch): the options read once, the
+// sequences' query rows handed over together, no kernel spanning two sequences.
 import { toTensor } from './convert.js';
 
 // [batch, heads, rows, width] → one [rows, heads·width] tensor per sequence, rows `from` … rows − 1.
@@ -60,8 +61,43 @@ function read4(where, name, value, batch, heads, width) {
   return t;
 }
 
-/** A batched cache of `batch` sequences, each made by `single()` (createKvCache with the same shape). */
-export function createBatchedKvCache(batch, shape, single) {
+// The real query rows of the sequences in `active`, one sequence after another: q [Σ rows, heads·d]
+// and each sequence's count of them.
+function realQueries(queries, active, pads) {
+  const [, heads, n, d] = queries.shape;
+  const rows = active.map((b) => n - pads[b]);
+  const total = rows.reduce((a, r) => a + r, 0);
+  const data = new Float32Array(total * heads * d);
+  let first = 0;
+  active.forEach((b, s) => {
+    data.set(sequenceRows(queries, b, pads[b]).data, first * heads * d);
+    first += rows[s];
+  });
+  return { rows, q: { shape: [total, heads * d], data } };
+}
+
+// The batched step's result [Σ rows, heads·dv] into output [batch, heads, n, dv], after each
+// sequence's padding.
+function placeRows(result, active, rows, pads, output, n, dv) {
+  const heads = output.length / (pads.length * n * dv);
+  let first = 0; // the sequence's first row in the result
+  active.forEach((b, s) => {
+    for (let i = 0; i < rows[s]; i++) {
+      for (let h = 0; h < heads; h++) {
+        const from = ((first + i) * heads + h) * dv;
+        output.set(result.subarray(from, from + dv), ((b * heads + h) * n + pads[b] + i) * dv);
+      }
+    }
+    first += rows[s];
+  });
+}
+
+/**
+ * A batched cache of `batch` sequences, each made by `single()` (createKvCache with the same shape);
+ * `step(caches, rows, q, options)` runs several of them in one core call, q holding rows[s] query rows
+ * of caches[s] one sequence after another ([Σ rows, heads·d]), and returns rp.attention's result.
+ */
+export function createBatchedKvCache(batch, shape, single, step) {
   const where = 'relpos.kvCache';
   if (!Number.isInteger(batch) || batch < 1 || batch > 4096) {
     throw new RangeError(`${where}: batch must be an integer in [1, 4096], got ${batch}`);
@@ -117,17 +153,17 @@ export function createBatchedKvCache(batch, shape, single) {
       }
       // Output [batch, heads, n, dv]; a padding row is zeros.
       const output = new Float32Array(batch * heads * n * dv);
-      caches.forEach((c, b) => {
-        const real = n - lastPads[b];
-        if (real === 0) return;
-        const step = c.attention(sequenceRows(queries, b, lastPads[b]), { ...options, weights: false }).output.data;
-        for (let i = 0; i < real; i++) {
-          for (let h = 0; h < heads; h++) {
-            const from = (i * heads + h) * dv;
-            output.set(step.subarray(from, from + dv), ((b * heads + h) * n + lastPads[b] + i) * dv);
-          }
-        }
-      });
+      const active = caches.map((_, b) => b).filter((b) => n - lastPads[b] > 0);
+      if (active.length > 0) {
+        const { rows, q: flat } = realQueries(queries, active, lastPads);
+        const result = step(
+          active.map((b) => caches[b]),
+          rows,
+          flat,
+          { ...options, weights: false },
+        ).output.data;
+        placeRows(result, active, rows, lastPads, output, n, dv);
+      }
       return { output: { shape: [batch, heads, n, dv], data: output } };
     },
     free() {

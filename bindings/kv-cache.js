@@ -75,6 +75,32 @@ function checkStepOptions(where, options, shape) {
   }
 }
 
+// A step's q and options as the core takes them: refused where they name what the cache holds, then
+// read as rp.attention reads them (m: the cached length, 0 refused). q is [rows, heads·d].
+function stepCall(at, q, callOptions, { shape, stepShape, core, memory, m }) {
+  requireOptionsObject(at, 'options', callOptions);
+  checkStepOptions(at, callOptions, shape);
+  refuseHeapOut(at, callOptions.out, memory);
+  if (m === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
+  const { heads: _h, kvHeads: _k, valueHeadDim: _v, ...rest } = callOptions;
+  const { scheme, merged, out, shapes } = attentionOptions(at, { ...stepShape, ...rest, q }, { m });
+  if (merged.q.shape.length !== 2) {
+    throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
+  }
+  const { heads, d } = shape;
+  if (merged.q.shape[1] !== heads * d) {
+    throw new RangeError(
+      `${at}: q must be [n, heads·d] = [n, ${heads * d}] (${heads} heads of d = ${d}), got [${merged.q.shape.join(', ')}]`,
+    );
+  }
+  const coreOptions = forCore(at, merged, core, memory);
+  core.releaseView();
+  return { scheme: scheme ?? '', coreOptions, out: out ?? null, shapes };
+}
+
+// Each single cache's core handle, for the batched step (one core call for every sequence).
+const handles = new WeakMap();
+
 /**
  * Makes one cache on `core` (its Embind module) whose heap is `memory`; `bounded` keeps steps to the
  * synchronous work budget; `unwrap` throws the core's { error, kind } failures.
@@ -95,20 +121,31 @@ export function createKvCache(options, deps) {
     throw new TypeError(`${where}: layer must be a layer group object`);
   }
   const shape = cacheShape(where, given, layer);
-  if (batch !== undefined) {
-    // Sequences of their own (kv-cache-batch.js): each one this function's cache of the same shape.
-    return createBatchedKvCache(batch, shape, () => createKvCache({ ...given, layer }, deps));
-  }
   const { heads, kvHeads, d, dv } = shape;
+  // Every step runs with the cache's shape: the layer's own, or the options' (dv as valueHeadDim).
+  const stepShape = layer === undefined ? { heads, kvHeads, ...(dv !== d ? { valueHeadDim: dv } : {}) } : { layer };
+  if (batch !== undefined) {
+    // Sequences of their own (kv-cache-batch.js): each one this function's cache of the same shape,
+    // and a step of several of them one core call (relpos::attentionBatch, src/relpos/ops/decode.hpp).
+    const step = (caches, rows, q, callOptions) => {
+      const at = `${where}.attention`;
+      const m = Math.max(...caches.map((c) => c.length));
+      const call = stepCall(at, q, callOptions, { shape, stepShape, core, memory, m });
+      const ids = caches.map((c) => handles.get(c)());
+      return attentionResult(
+        unwrap(core.kvCacheBatchAttention(ids, rows, call.scheme, call.coreOptions, !bounded)),
+        call.shapes,
+      );
+    };
+    return createBatchedKvCache(batch, shape, () => createKvCache({ ...given, layer }, deps), step);
+  }
   const handle = core.kvCacheCreate(kvHeads, d, dv);
   let length = 0;
   let freed = false;
   const alive = (call) => {
     if (freed) throw new Error(`${where}.${call}: this cache was freed`);
   };
-  // Every step runs with the cache's shape: the layer's own, or the options' (dv as valueHeadDim).
-  const stepShape = layer === undefined ? { heads, kvHeads, ...(dv !== d ? { valueHeadDim: dv } : {}) } : { layer };
-  return {
+  const cache = {
     get length() {
       return length;
     },
@@ -128,25 +165,10 @@ export function createKvCache(options, deps) {
     attention(q, callOptions = {}) {
       alive('attention');
       const at = `${where}.attention`;
-      requireOptionsObject(at, 'options', callOptions);
-      checkStepOptions(at, callOptions, shape);
-      refuseHeapOut(at, callOptions.out, memory);
-      if (length === 0) throw new RangeError(`${at}: the cache is empty; append keys and values first, got length 0`);
-      const { heads: _h, kvHeads: _k, valueHeadDim: _v, ...rest } = callOptions;
-      const { scheme, merged, out, shapes } = attentionOptions(at, { ...stepShape, ...rest, q }, { m: length });
-      if (merged.q.shape.length !== 2) {
-        throw new TypeError(`${at}: q must be [n, heads·d] (one sequence), got [${merged.q.shape.join(', ')}]`);
-      }
-      if (merged.q.shape[1] !== heads * d) {
-        throw new RangeError(
-          `${at}: q must be [n, heads·d] = [n, ${heads * d}] (${heads} heads of d = ${d}), got [${merged.q.shape.join(', ')}]`,
-        );
-      }
-      const coreOptions = forCore(at, merged, core, memory);
-      core.releaseView();
+      const call = stepCall(at, q, callOptions, { shape, stepShape, core, memory, m: length });
       return attentionResult(
-        unwrap(core.kvCacheAttention(handle, scheme ?? '', coreOptions, out ?? null, !bounded)),
-        shapes,
+        unwrap(core.kvCacheAttention(handle, call.scheme, call.coreOptions, call.out, !bounded)),
+        call.shapes,
       );
     },
     free() {
@@ -154,4 +176,9 @@ export function createKvCache(options, deps) {
       freed = true;
     },
   };
+  handles.set(cache, () => {
+    alive('attention');
+    return handle;
+  });
+  return cache;
 }

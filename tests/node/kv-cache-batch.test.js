@@ -5,6 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { unwrap } from '../../bindings/errors.js';
+import { createKvCache } from '../../bindings/kv-cache.js';
+import { instantiate, memoryOf } from '../../bindings/loading.js';
 import { values } from './kv-fixture.js';
 
 const rp = await load();
@@ -85,6 +88,46 @@ describe('rp.kvCache({ batch })', () => {
       { numRuns: 40 },
     );
   }, 60000);
+
+  it('runs a step of every sequence in one core call', async () => {
+    const core = await instantiate('core', true);
+    const calls = [];
+    // The core's module as the cache sees it, with every step call it makes recorded.
+    const counted = new Proxy(core, {
+      get(target, name) {
+        const value = target[name];
+        if (typeof name !== 'string' || !/^kvCache.*Attention$/.test(name)) return value;
+        return (...args) => {
+          calls.push(name);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const deps = { core: counted, memory: memoryOf(core), bounded: false, unwrap };
+    const [batch, heads, kvHeads, d] = [3, 4, 2, 8];
+    const cache = createKvCache({ heads, kvHeads, d, batch }, deps);
+    const alone = Array.from({ length: batch }, () => createKvCache({ heads, kvHeads, d }, deps));
+    try {
+      const mask = {
+        shape: [batch, 5],
+        data: Float32Array.from({ length: 15 }, (_, t) => (t % 5 < Math.floor(t / 5) ? 0 : 1)),
+      };
+      cache.append(hf(batch, kvHeads, 5, d, 1), hf(batch, kvHeads, 5, d, 2), mask);
+      const q = hf(batch, heads, 5, d, 3);
+      const got = cache.attention(q, { scheme: 'rope', causal: true }).output.data;
+      expect(calls).toEqual(['kvCacheBatchAttention']);
+      // Still each sequence alone, bit for bit (its own calls, one each).
+      alone.forEach((c, b) => {
+        c.append(rowsOf(hf(batch, kvHeads, 5, d, 1), b, b), rowsOf(hf(batch, kvHeads, 5, d, 2), b, b));
+        const want = c.attention(rowsOf(q, b, b), { scheme: 'rope', causal: true, weights: false }).output.data;
+        const mine = rowsOf({ shape: [batch, heads, 5, d], data: got }, b, b).data;
+        expect(Buffer.from(mine.slice().buffer)).toEqual(Buffer.from(want.slice().buffer));
+      });
+    } finally {
+      cache.free();
+      for (const c of alone) c.free();
+    }
+  });
 
   it('refuses padding after a token, a q that is not the last append’s tokens, and options it cannot honour', () => {
     const cache = rp.kvCache({ heads: 2, kvHeads: 1, d: 4, batch: 2 });

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "relpos/base/errors.hpp"
 #include "relpos/kernels/kernels.hpp"
 #include "relpos/ops/operations.hpp"
 
@@ -120,6 +121,46 @@ Result KvCache::attention(const std::string& id, Params& params, WeightsSink* si
     }
   } back{params, k_, v_};
   return compute("attention", id, params, sink, this);
+}
+
+Result attentionBatch(const std::vector<KvCache*>& caches, const std::vector<int64_t>& rows, const std::string& id,
+                      Params& params) {
+  const Value* given = params.find("q");
+  int64_t total = 0;
+  for (int64_t r : rows) total += std::max<int64_t>(r, 0);
+  if (caches.size() != rows.size() || !given || given->type != Value::Type::Array || given->shape.size() != 2 ||
+      given->shape[0] != total || total == 0) {
+    throwRange(params.where() + ": q must hold the " + std::to_string(total) +
+               " query rows of the batch's sequences, one after another");
+  }
+  // The whole q stays here while each sequence borrows its rows, and goes back however the call ends.
+  struct Back {
+    Params& params;
+    Value all;
+    ~Back() { params.set("q", std::move(all)); }
+  } back{params, std::move(const_cast<Value&>(*given))};
+  const int64_t width = back.all.shape[1];
+  Tensor output;
+  int64_t at = 0;
+  for (size_t s = 0; s < caches.size(); ++s) {
+    if (rows[s] <= 0) continue;
+    Value q;
+    q.type = Value::Type::Array;
+    q.shape = {rows[s], width};
+    q.borrowed = back.all.data() + at * width;
+    q.borrowedSize = static_cast<size_t>(rows[s] * width);
+    // Finite when the whole is; else its rows are scanned as any q's.
+    q.nonFinite = back.all.nonFinite == NonFinite::None ? NonFinite::None : NonFinite::Unknown;
+    params.set("q", std::move(q));
+    Result one = caches[s]->attention(id, params, nullptr);
+    Tensor& part = one.at("output");
+    if (output.shape.empty()) output = Tensor::floats({total, part.shape[1]});
+    std::copy(part.f32.begin(), part.f32.end(), output.f32.begin() + at * part.shape[1]);
+    at += rows[s];
+  }
+  Result result;
+  result.emplace("output", std::move(output));
+  return result;
 }
 
 }  // namespace relpos

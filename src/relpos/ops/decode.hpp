@@ -52,4 +52,11 @@ class KvCache final : public PackedKeySource {
   RotaryPlan plan_;
 };
 
+// One step of several sequences (a batched cache, rp.kvCache({ batch })) in one call: params' q holds
+// their query rows one sequence after another, [rows[0] + rows[1] + …, heads * d], and sequence s
+// (rows[s] > 0 of them) runs caches[s]->attention with the same options, its rows of q lent, not
+// copied. The output holds their rows in the same order: each sequence's bits those of it alone.
+Result attentionBatch(const std::vector<KvCache*>& caches, const std::vector<int64_t>& rows, const std::string& id,
+                      Params& params);
+
 }  // namespace relpos
