@@ -645,11 +645,9 @@ class KeySide {
     if (!c_.terms.hasRotary) return;
     // Queries sit at queryOffset .. queryOffset+n-1 and keys at 0 .. m-1: one table each, so that a
     // large queryOffset (up to 1e9) does not size a table over the gap between them.
+    // The key table is built by prepare(), and only when this call rotates the keys itself: a KV
+    // cache's come rotated, so its steps build a table for their queries alone.
     if (c_.model.qPos.empty()) queryTable_ = RotaryTable::shared(c_.terms.rotary, c_.s.queryOffset, c_.s.n, true);
-    // The key table covers 0 .. m-1 rounded up to 256 rows, so that the decode steps of a growing
-    // KV cache (rp.kvCache) reuse one cached table for 256 keys instead of rebuilding it each step.
-    const int64_t keyRows = (c_.s.m + 255) / 256 * 256;
-    if (c_.model.kPos.empty()) keyTable_ = RotaryTable::shared(c_.terms.rotary, 0, keyRows, false);
   }
 
   // Packs the keys of every kv head of sequence b: rotated, with key vectors folded in
@@ -672,6 +670,11 @@ class KeySide {
           std::make_shared<const RotaryTable>(terms.rotary, RotaryTable::Positions{kPos.data() + b * s.m, s.m}, false);
     }
     if (heldKeys()) return;  // a KV cache's, packed (and rotated) when they were appended
+    if (terms.hasRotary && !keyTable_) {
+      // Keys 0 .. m-1 rounded up to 256 rows, so that calls over a growing sequence reuse one
+      // cached table for 256 keys instead of rebuilding it each time.
+      keyTable_ = RotaryTable::shared(terms.rotary, 0, (s.m + 255) / 256 * 256, false);
+    }
     const bool plain = !terms.hasRotary && terms.keyVectors.empty() && !terms.logits;
     float* panels = terms.logits ? nullptr : sized(ws_.panels, s.kvHeads * panelFloats_);
     float* keys = plain ? nullptr : sized(ws_.keys, (terms.logits ? s.kvHeads : 1) * s.m * s.dh);
