@@ -1,22 +1,16 @@
 // Types of the relpos public API (docs/api.md). Hand-written, except each call's options per scheme:
 // those come from bindings/schemes.d.ts, generated from the catalogue (scripts/gen-types.mjs). Tests
 // type-check a consumer against both (tests/types).
-import type { AttentionOptionsOf, CheckedId } from './option-types.js';
+import type { AttentionOptionsOf, CallOptionsOf, CheckedId } from './option-types.js';
 import type {
-  BiasOptions,
   BiasSchemeId,
-  BucketsOptions,
-  BucketsCallOptions,
   BucketsSchemeId,
-  EncodingOptions,
+  CallOptionsByName,
   EncodingSchemeId,
-  FrequenciesOptions,
   FrequenciesSchemeId,
   KvCacheStepOptions,
-  RotateOptions,
   SchemeId,
   SchemeParamsById,
-  ScoresOptions,
   ScoresSchemeId,
 } from './schemes.js';
 
@@ -35,7 +29,7 @@ export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
 
 /** The query and key positions of bias, buckets and scores (docs/api.md, "Positions"). */
 export type GridOptions = Pick<
-  BucketsCallOptions,
+  CallOptionsByName['buckets'],
   'n' | 'm' | 'queryOffset' | 'queryPositions' | 'keyPositions' | 'causal'
 >;
 
@@ -372,7 +366,7 @@ export interface Relpos {
    * @example rp.encoding('sinusoidal', { n: 128, d: 64, layout: 'interleaved' })
    * @example rp.encoding('rope', { n: 16, d: 8, output: 'cos' }) // Hugging Face cos cache
    */
-  encoding<Id extends string>(id: CheckedId<Id, EncodingSchemeId>, options: EncodingOptions<Id>): Tensor;
+  encoding<Id extends string>(id: CheckedId<Id, EncodingSchemeId>, options: CallOptionsOf<'encoding', Id>): Tensor;
 
   /**
    * Additive logit bias B[h, i, j] of a relative-bias scheme, [heads, n, m] (or [batch, heads, n, m]
@@ -381,34 +375,40 @@ export interface Relpos {
    * @example rp.bias('alibi', { n: 128, heads: 8, causal: true })
    * @example rp.bias('alibi', { n: 3, m: 7, heads: 4 }) // 3 queries against a KV cache of 7 keys
    */
-  bias<Id extends string>(id: CheckedId<Id, BiasSchemeId>, options: BiasOptions<Id>): Tensor;
+  bias<Id extends string>(id: CheckedId<Id, BiasSchemeId>, options: CallOptionsOf<'bias', Id>): Tensor;
 
   /**
    * Bucket / clipped-distance index maps [n, m] (Int32).
    * @example rp.buckets('t5', { n: 64, numBuckets: 32, maxDistance: 128 })
    */
-  buckets<Id extends string>(id: CheckedId<Id, BucketsSchemeId>, options: BucketsOptions<Id>): Tensor<Int32Array>;
+  buckets<Id extends string>(
+    id: CheckedId<Id, BucketsSchemeId>,
+    options: CallOptionsOf<'buckets', Id>,
+  ): Tensor<Int32Array>;
 
   /**
    * Rotary inverse frequencies with any scaling; d is the head width, of which the first rotaryDim
    * (default d) dims rotate.
    * @example rp.frequencies('rope-yarn', { d: 128, factor: 4, originalMaxPositionEmbeddings: 32768 })
    */
-  frequencies<Id extends string>(id: CheckedId<Id, FrequenciesSchemeId>, options: FrequenciesOptions<Id>): Frequencies;
+  frequencies<Id extends string>(
+    id: CheckedId<Id, FrequenciesSchemeId>,
+    options: CallOptionsOf<'frequencies', Id>,
+  ): Frequencies;
 
   /**
    * Applies a rotary scheme to the rows of x [n, heads·d], every head.
    * @example rp.rotate(x, { scheme: 'rope', layout: 'half', positions: [0, 1, 2, 3] })
    * @example rp.rotate(q, { heads: 32, rotaryDim: 64 }) // partial rotary on each of 32 heads
    */
-  rotate<Id extends string = 'rope'>(x: TensorLike, options?: RotateOptions<Id> & { scheme?: Id }): Tensor;
+  rotate<Id extends string = 'rope'>(x: TensorLike, options?: CallOptionsOf<'rotate', Id> & { scheme?: Id }): Tensor;
 
   /**
    * The position-only logit matrix S[h, i, j] a scheme induces, [heads, n, m] — one head for schemes
    * without per-head parameters (or s(δ) per offset with output 'offsets').
    * @example rp.scores('rope', { n: 64, d: 64, causal: true })
    */
-  scores<Id extends string>(id: CheckedId<Id, ScoresSchemeId>, options: ScoresOptions<Id>): Tensor;
+  scores<Id extends string>(id: CheckedId<Id, ScoresSchemeId>, options: CallOptionsOf<'scores', Id>): Tensor;
 
   /**
    * Attention with a positional scheme in explicit, implicit or mixed mode.

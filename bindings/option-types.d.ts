@@ -2,11 +2,12 @@
 // (CheckedId) and rp.attention's options by scheme (AttentionOptionsOf), over the per-scheme and
 // per-call types that scripts/gen-types.mjs generates into bindings/schemes.d.ts.
 import type {
-  AttentionCallOptions,
-  AttentionOptionsFor,
   AttentionSchemeId,
+  CallOptionsByName,
+  RequiredOptionsByName,
   SchemeId,
   SchemeParamsById,
+  SchemesOffering,
 } from './schemes.js';
 import type { SchemeParams } from './index.js';
 
@@ -65,11 +66,39 @@ export type OptionsOf<
         ? SchemeParamsById[Id]
         : never;
 
+/** A call that takes a scheme: encoding, bias, buckets, frequencies, rotate, scores, attention. */
+export type CallName = keyof CallOptionsByName;
+
+// What call Op cannot do without, as keys of its options (RequiredOptionsByName says which).
+type RequiredOf<Op extends CallName> = Extract<RequiredOptionsByName[Op], keyof CallOptionsByName[Op]>;
+
+/** The options of call Op for scheme Id: the scheme's parameters and the call's own options. */
+export type CallOptionsFor<Op extends CallName, Id extends SchemesOffering<Op>> = OptionsFor<
+  CallOptionsByName[Op],
+  Id,
+  RequiredOf<Op>
+>;
+
+/**
+ * The options call Op takes for an id of type Id: a literal id picks its options; a plain string (an
+ * id chosen at run time) takes the loose SchemeParams; an unknown literal id is an error (OptionsOf).
+ * rp.attention's are AttentionOptionsOf, a discriminated union on `scheme`.
+ */
+export type CallOptionsOf<Op extends CallName, Id extends string> = OptionsOf<
+  CallOptionsByName[Op],
+  SchemesOffering<Op>,
+  Id,
+  RequiredOf<Op>
+>;
+
+/** rp.attention's own options (besides the scheme's parameters). */
+export type AttentionCallOptions = CallOptionsByName['attention'];
+
 /** The options of rp.attention without a scheme (a given B or P, or content only). */
 export type AttentionPlainOptions = AttentionCallOptions & { scheme?: undefined; params?: Record<string, never> };
 
 /** The options of rp.attention with a scheme: its parameters stand beside the call's options or in `params` (which wins; a parameter named like one of the call's options of another meaning goes in `params`). */
-export type AttentionSchemeOptions<Id extends AttentionSchemeId> = AttentionOptionsFor<Id> & {
+export type AttentionSchemeOptions<Id extends AttentionSchemeId> = CallOptionsFor<'attention', Id> & {
   scheme: Id;
   params?: SchemeParamsById[Id];
 };
