@@ -9,14 +9,19 @@ import { openPage, useSite } from './browser.js';
 const client = fileURLToPath(new URL('../../bindings/worker-client.js', import.meta.url));
 const direct = fileURLToPath(new URL('../../bindings/index.js', import.meta.url));
 const dying = fileURLToPath(new URL('./pages/dying-worker.js', import.meta.url));
+const interrupted = fileURLToPath(new URL('../node/interrupted-map.js', import.meta.url));
 const shared = useSite();
 
-/** A playground page with the client and the direct API on window (relposClient, relposDirect). */
+/**
+ * A playground page with the client, the direct API and the interrupted maps on window
+ * (relposClient, relposDirect, relposMaps: tests/node/interrupted-map.js).
+ */
 async function pageWithClient() {
   const opened = await openPage(shared.browser, `${shared.site.url}playground.html`);
   // The page imports the modules itself (a string, so Vitest leaves its import() alone).
+  const urls = JSON.stringify([client, direct, interrupted].map((path) => `/@fs${path}`));
   await opened.page.evaluate(
-    `Promise.all([import('/@fs${client}'), import('/@fs${direct}')]).then(([c, d]) => { window.relposClient = c; window.relposDirect = d; })`,
+    `Promise.all(${urls}.map((url) => import(url))).then(([c, d, m]) => { window.relposClient = c; window.relposDirect = d; window.relposMaps = m; })`,
   );
   return opened;
 }
@@ -44,25 +49,9 @@ describe('createRelposWorker', () => {
         onProgress: (p) => progress.push(p),
       });
       clearInterval(timer);
-      const controller = new AbortController();
-      let cancelled = '';
-      try {
-        await rp.attentionMap({
-          n: 16384,
-          seed: 1,
-          size: 64,
-          signal: controller.signal,
-          onProgress: () => controller.abort(),
-        });
-      } catch (error) {
-        cancelled = error.name + ': ' + error.message;
-      }
-      let badInput = '';
-      try {
-        await rp.bias('alibi', { n: -1 });
-      } catch (error) {
-        badInput = `${error.constructor.name}: ${error.message}`;
-      }
+      const { mapAborted, settled } = window.relposMaps;
+      const cancelled = await mapAborted(rp, { seed: 1 });
+      const badInput = await settled(rp.bias('alibi', { n: -1 }));
       const version = await rp.version;
       rp.terminate();
       return {
@@ -102,9 +91,8 @@ describe('createRelposWorker', () => {
         const progress = [];
         const started = performance.now();
         const job = (options) =>
-          rp.attentionMap({ n: 1 << 20, size: 64, onProgress: (p) => progress.push(p), ...options }).then(
-            () => 'finished',
-            (error) => `${error.constructor.name}: ${error.message}`,
+          window.relposMaps.settled(
+            rp.attentionMap({ n: 1 << 20, size: 64, onProgress: (p) => progress.push(p), ...options }),
           );
         const settled = await Promise.all([job({ scheme: 'alibi' }), job({ seed: 3, n: 1 << 16 })]);
         const detectedMs = performance.now() - started;
@@ -189,40 +177,14 @@ describe('createRelposWorker with workers (a pool of Web Workers)', () => {
     const { page, errors } = await pageWithClient();
     const outcome = await page.evaluate(async () => {
       const { createRelposWorker } = window.relposClient;
+      const { mapAborted, mapInterrupted } = window.relposMaps;
       const rp = createRelposWorker();
-      const controller = new AbortController();
-      let cancelled = '';
-      try {
-        await rp.attentionMap({
-          n: 16384,
-          seed: 1,
-          size: 64,
-          workers: 2,
-          signal: controller.signal,
-          onProgress: () => controller.abort(),
-        });
-      } catch (error) {
-        cancelled = `${error.name}: ${error.message}`;
-      }
-      let killed = false;
-      let died = '';
-      try {
-        await rp.attentionMap({
-          n: 16384,
-          seed: 3,
-          size: 64,
-          workers: 2,
-          onProgress: () => {
-            if (killed) return;
-            killed = true;
-            // As the browser would stop them: without a word. Both, so the one whose part is still
-            // running when the first progress arrives is among them (a fast part can be done by then).
-            for (let i = 0; i < rp.pool.size; i++) rp.pool.workerOf(i)?.terminate();
-          },
-        });
-      } catch (error) {
-        died = `${error.constructor.name}: ${error.message}`;
-      }
+      const cancelled = await mapAborted(rp, { seed: 1, workers: 2 });
+      // As the browser would stop them: without a word. Both, so the one whose part is still running
+      // when the first progress arrives is among them (a fast part can be done by then).
+      const died = await mapInterrupted(rp, { seed: 3, workers: 2 }, () => {
+        for (let i = 0; i < rp.pool.size; i++) rp.pool.workerOf(i)?.terminate();
+      });
       const again = await rp.attentionMap({ n: 512, seed: 4, size: 16, workers: 2 });
       const { load } = window.relposDirect;
       const local = await (await load()).unbounded().attentionMap({ n: 512, seed: 4, size: 16 });

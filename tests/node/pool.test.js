@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { load, terminateWorkers } from '../../bindings/index.js';
 import { autoWorkers, cuts, poolSize, sharedPool } from '../../bindings/pool.js';
+import { mapAborted, mapInterrupted } from './interrupted-map.js';
 
 const rp = (await load()).unbounded();
 afterAll(() => terminateWorkers());
@@ -27,6 +28,17 @@ async function outcome(promise) {
   } catch (error) {
     return { error: `${error.constructor.name}: ${error.message}` };
   }
+}
+
+/** rp.attentionAsync over three workers gives what one thread gives, bit for bit, with the same notes. */
+async function expectPooledAsOne(options) {
+  const one = await rp.attentionAsync(options);
+  const pooled = await rp.attentionAsync({ ...options, workers: 3 });
+  for (const key of ['weights', 'output']) {
+    expect(Boolean(pooled[key])).toBe(Boolean(one[key]));
+    if (one[key]) expectSameTensor(pooled[key], one[key]);
+  }
+  expect(pooled.notes).toEqual(one.notes);
 }
 
 // Calls that start worker threads take a while on a busy machine (npm test runs files side by side).
@@ -177,14 +189,7 @@ describe('rp.attentionAsync with workers', slow, () => {
           }
         : o,
     );
-    for (const options of variants) {
-      const one = await rp.attentionAsync(options);
-      const pooled = await rp.attentionAsync({ ...options, workers: 3 });
-      for (const key of ['weights', 'output']) {
-        expect(Boolean(pooled[key])).toBe(Boolean(one[key]));
-        if (one[key]) expectSameTensor(pooled[key], one[key]);
-      }
-    }
+    for (const options of variants) await expectPooledAsOne(options);
     const out = new Float32Array(n * heads * d);
     const only = await rp.attentionAsync({ q, k, v, heads, scheme: 'rope', weights: false, out, workers: 2 });
     expect(only.output.data).toBe(out);
@@ -229,15 +234,7 @@ describe('rp.attentionAsync with workers', slow, () => {
         weights: false,
       },
     ].map((o) => (o.mask ? { ...o, mask: { shape: [2, m], data: o.mask, kind: 'boolean' } } : o));
-    for (const options of variants) {
-      const one = await rp.attentionAsync(options);
-      const pooled = await rp.attentionAsync({ ...options, workers: 3 });
-      for (const key of ['weights', 'output']) {
-        expect(Boolean(pooled[key])).toBe(Boolean(one[key]));
-        if (one[key]) expectSameTensor(pooled[key], one[key]);
-      }
-      expect(pooled.notes).toEqual(one.notes);
-    }
+    for (const options of variants) await expectPooledAsOne(options);
   });
 
   it('random shapes and query offsets (fast-check) split exactly', async () => {
@@ -317,16 +314,7 @@ describe('rp.lab.trainMany', slow, () => {
 
 describe('cancellation and a dying worker', slow, () => {
   it('one AbortSignal stops every part; the pool serves the next call', async () => {
-    const controller = new AbortController();
-    const call = rp.attentionMap({
-      n: 16384,
-      seed: 1,
-      size: 64,
-      workers: 2,
-      signal: controller.signal,
-      onProgress: () => controller.abort(),
-    });
-    await expect(call).rejects.toMatchObject({ name: 'AbortError', message: 'relpos.attentionMap: aborted' });
+    expect(await mapAborted(rp, { seed: 1, workers: 2 })).toBe('AbortError: relpos.attentionMap: aborted');
     const before = new AbortController();
     before.abort();
     await expect(rp.lab.trainMany([{ scheme: 'rope' }], { workers: 2, signal: before.signal })).rejects.toMatchObject({
@@ -340,20 +328,9 @@ describe('cancellation and a dying worker', slow, () => {
 
   it('a worker thread killed mid-job fails the call with a clear error; the pool starts a fresh worker', async () => {
     const pool = await sharedPool(2, rp.relaxed ? 'relaxed' : 'simd');
-    let killed = false;
-    const call = rp.attentionMap({
-      n: 16384,
-      seed: 2,
-      size: 64,
-      workers: 2,
-      onProgress: () => {
-        if (killed) return;
-        killed = true;
-        pool.workerOf(1).thread.terminate();
-      },
-    });
-    await expect(call).rejects.toThrow(
-      /^relpos\.attentionMap: relpos worker: the worker thread exited \(code 1\); pending calls failed, the next call starts a fresh worker$/,
+    const died = await mapInterrupted(rp, { seed: 2, workers: 2 }, () => pool.workerOf(1).thread.terminate());
+    expect(died).toMatch(
+      /^Error: relpos\.attentionMap: relpos worker: the worker thread exited \(code 1\); pending calls failed, the next call starts a fresh worker$/,
     );
     expectSameTensor(
       await rp.attentionMap({ n: 512, seed: 4, size: 32, workers: 2 }),
