@@ -13,15 +13,15 @@ const interrupted = fileURLToPath(new URL('../node/interrupted-map.js', import.m
 const shared = useSite();
 
 /**
- * A playground page with the client, the direct API and the interrupted maps on window
- * (relposClient, relposDirect, relposMaps: tests/node/interrupted-map.js).
+ * A playground page with window.relpos: the client (createRelposWorker), the direct API (load) and
+ * the interrupted maps (tests/node/interrupted-map.js).
  */
 async function pageWithClient() {
   const opened = await openPage(shared.browser, `${shared.site.url}playground.html`);
   // The page imports the modules itself (a string, so Vitest leaves its import() alone).
   const urls = JSON.stringify([client, direct, interrupted].map((path) => `/@fs${path}`));
   await opened.page.evaluate(
-    `Promise.all(${urls}.map((url) => import(url))).then(([c, d, m]) => { window.relposClient = c; window.relposDirect = d; window.relposMaps = m; })`,
+    `Promise.all(${urls}.map((url) => import(url))).then((modules) => { window.relpos = Object.assign({}, ...modules); })`,
   );
   return opened;
 }
@@ -30,8 +30,7 @@ describe('createRelposWorker', () => {
   it('computes what the direct API computes, with progress, cancellation and a free main thread', async () => {
     const { page, errors } = await pageWithClient();
     const outcome = await page.evaluate(async () => {
-      const { createRelposWorker } = window.relposClient;
-      const { load } = window.relposDirect;
+      const { createRelposWorker, load, mapAborted, settled } = window.relpos;
       const rp = createRelposWorker();
       const local = await load();
       const bias = await rp.bias('alibi', { n: 16, heads: 4, causal: true });
@@ -49,7 +48,6 @@ describe('createRelposWorker', () => {
         onProgress: (p) => progress.push(p),
       });
       clearInterval(timer);
-      const { mapAborted, settled } = window.relposMaps;
       const cancelled = await mapAborted(rp, { seed: 1 });
       const badInput = await settled(rp.bias('alibi', { n: -1 }));
       const version = await rp.version;
@@ -86,29 +84,26 @@ describe('createRelposWorker', () => {
     it(`a worker killed mid-job (${death}) rejects every pending call, and the next call starts a fresh one`, async () => {
       const { page, errors } = await pageWithClient();
       const outcome = await page.evaluate(async (url) => {
-        const { createRelposWorker } = window.relposClient;
+        const { createRelposWorker, load, settled } = window.relpos;
         const rp = createRelposWorker(new URL(url, location.href));
         const progress = [];
         const started = performance.now();
         const job = (options) =>
-          window.relposMaps.settled(
-            rp.attentionMap({ n: 1 << 20, size: 64, onProgress: (p) => progress.push(p), ...options }),
-          );
-        const settled = await Promise.all([job({ scheme: 'alibi' }), job({ seed: 3, n: 1 << 16 })]);
+          settled(rp.attentionMap({ n: 1 << 20, size: 64, onProgress: (p) => progress.push(p), ...options }));
+        const outcomes = await Promise.all([job({ scheme: 'alibi' }), job({ seed: 3, n: 1 << 16 })]);
         const detectedMs = performance.now() - started;
         const after = await rp.bias('alibi', { n: 16, heads: 4, causal: true });
-        const { load } = window.relposDirect;
         const local = (await load()).bias('alibi', { n: 16, heads: 4, causal: true });
         rp.terminate();
         return {
-          settled,
+          outcomes,
           detectedMs,
           progress: progress.length,
           lastProgress: progress.at(-1),
           fresh: JSON.stringify(Array.from(after.data)) === JSON.stringify(Array.from(local.data)),
         };
       }, `/@fs${dying}?death=${death}`);
-      for (const result of outcome.settled) {
+      for (const result of outcome.outcomes) {
         expect(result.startsWith('Error: '), result).toBe(true);
         expect(result.slice('Error: '.length)).toMatch(message);
       }
@@ -127,8 +122,7 @@ describe('createRelposWorker with workers (a pool of Web Workers)', () => {
   it('maps, attention and lab runs over two workers equal the direct API, with progress over the pool', async () => {
     const { page, errors } = await pageWithClient();
     const outcome = await page.evaluate(async () => {
-      const { createRelposWorker } = window.relposClient;
-      const { load } = window.relposDirect;
+      const { createRelposWorker, load } = window.relpos;
       const rp = createRelposWorker();
       const local = (await load()).unbounded();
       const same = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
@@ -176,8 +170,7 @@ describe('createRelposWorker with workers (a pool of Web Workers)', () => {
   it('one signal cancels every worker; a worker killed mid-job fails the call clearly and the pool recovers', async () => {
     const { page, errors } = await pageWithClient();
     const outcome = await page.evaluate(async () => {
-      const { createRelposWorker } = window.relposClient;
-      const { mapAborted, mapInterrupted } = window.relposMaps;
+      const { createRelposWorker, load, mapAborted, mapInterrupted } = window.relpos;
       const rp = createRelposWorker();
       const cancelled = await mapAborted(rp, { seed: 1, workers: 2 });
       // As the browser would stop them: without a word. Both, so the one whose part is still running
@@ -186,7 +179,6 @@ describe('createRelposWorker with workers (a pool of Web Workers)', () => {
         for (let i = 0; i < rp.pool.size; i++) rp.pool.workerOf(i)?.terminate();
       });
       const again = await rp.attentionMap({ n: 512, seed: 4, size: 16, workers: 2 });
-      const { load } = window.relposDirect;
       const local = await (await load()).unbounded().attentionMap({ n: 512, seed: 4, size: 16 });
       const live = rp.pool.live;
       rp.terminate();
