@@ -1,36 +1,19 @@
 // The command line's weights view of a preset's or config's layer group is rp.attention({ layer })
 // on all-ones probes: the group's heads, scale, causality, window, chunk, soft-cap and temperature,
 // as the layer runs them (bin/relpos.js, figure/views.js), for every group of every preset.
-import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
+import { relpos, scratchDir } from './cli-run.js';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('../../bin/relpos.js', import.meta.url));
-const outDir = fileURLToPath(new URL('../../build/cli-layers-test/', import.meta.url));
+const outDir = scratchDir('cli-layers-test');
 const fields = JSON.parse(readFileSync(new URL('../fixtures/config-fields.json', import.meta.url), 'utf8'));
 const N = 12;
 let rp;
 
 beforeAll(async () => {
   rp = await load();
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
 });
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-async function relpos(...args) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    if (typeof error.code !== 'number') throw error;
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 // What the layer needs beside it, made up for the test: one sink logit per head; T5's table.
 function inputsFor(group) {

@@ -1,33 +1,19 @@
 // The command line (bin/relpos.js) as a user runs it: a child process writing PNG, SVG, CSV, JSON
 // and pgfplots files of the views <relpos-heatmap> defines, from a scheme, a preset or a
 // config.json; saying which call, form and parameters it drew; failing clearly (non-zero exit).
-import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pngjs from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { colormapTable, lutIndex } from '../../figure/colormap.js';
 import { computeView, maskedCells, viewsFor } from '../../figure/views.js';
+import { cli, relpos, run, scratchDir } from './cli-run.js';
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL('../../bin/relpos.js', import.meta.url));
-const outDir = fileURLToPath(new URL('../../build/cli-test/', import.meta.url));
+const outDir = scratchDir('cli-test');
 const configs = fileURLToPath(new URL('../fixtures/configs/', import.meta.url));
 const out = (name) => `${outDir}${name}`;
 let rp;
-
-/** Runs the CLI; resolves to { code, stdout, stderr } whatever the exit code. */
-async function relpos(...args) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    if (typeof error.code !== 'number') throw error;
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
 
 /** `relpos render <words…> --out <file>`, expecting success; resolves to { stderr, text, file }. */
 async function render(words, file) {
@@ -82,10 +68,7 @@ const csvRows = (text) =>
 
 beforeAll(async () => {
   rp = await load();
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
 });
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe('relpos render: files', { timeout: 120000 }, () => {
   it('writes a PNG, one pixel per cell, in the colours of the elements (ALiBi, causal, head 3 of 8)', async () => {
