@@ -21,11 +21,16 @@ const config = (name) => JSON.parse(readFileSync(new URL(name, configDir), 'utf8
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const mscale = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
 
-describe('rp.fromConfig: real model configs read without warnings', () => {
-  it('Llama-4-Scout: text_config; llama3 with low = high; interleaved pairs; RoPE + chunked layers and NoPE layers', () => {
-    const reading = rp.fromConfig(config('llama-4-scout-17b-16e-instruct.json'));
-    expect(reading.warnings).toEqual([]);
-    const params = {
+// Each real config and what it reads into: the reading's scheme, its whole params (toEqual), heads
+// and part of its model facts (toMatchObject), where given; `more(reading, file)` checks the rest.
+const realConfigs = [
+  {
+    title:
+      'Llama-4-Scout: text_config; llama3 with low = high; interleaved pairs; RoPE + chunked layers and NoPE layers',
+    file: 'llama-4-scout-17b-16e-instruct.json',
+    preset: 'llama-4-scout',
+    scheme: 'rope-llama3',
+    params: {
       d: 128,
       base: 500000,
       layout: 'interleaved',
@@ -33,37 +38,32 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
       lowFreqFactor: 1,
       highFreqFactor: 1,
       originalMaxPositionEmbeddings: 8192,
-    };
-    expect(reading.scheme).toBe('rope-llama3');
-    expect(reading.params).toEqual(params);
-    expect(reading.heads).toBe(40);
-    expect(reading.model).toMatchObject({
-      type: 'llama4_text',
-      headDim: 128,
-      kvHeads: 8,
-      layerCount: 48,
-      maxPositionEmbeddings: 10485760,
-    });
-    expect(reading.groups).toHaveLength(2);
-    const [rope, nope] = reading.groups;
-    expect(rope).toMatchObject({
-      layerType: 'chunked_attention',
-      scheme: 'rope-llama3',
-      params,
-      attentionChunkSize: 8192,
-    });
-    expect(rope.layers).toEqual(range(48).filter((i) => (i + 1) % 4 !== 0));
-    expect(nope).toMatchObject({ layerType: 'full_attention', scheme: 'nope', params: {} });
-    expect(nope.layers).toEqual(range(12).map((k) => 4 * k + 3));
-    expect(nope.notes.join(' ')).toMatch(/temperature/);
-    expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);
-  });
-
-  it('DeepSeek-V3: the last 64 (qk_rope_head_dim) of the 192 head dims rotate, interleaved (rope_interleave defaults to true); YaRN mscale pair', () => {
-    const reading = rp.fromConfig(config('deepseek-v3.json'));
-    expect(reading.warnings).toEqual([]);
-    expect(reading.scheme).toBe('rope-yarn');
-    expect(reading.params).toEqual({
+    },
+    heads: 40,
+    model: { type: 'llama4_text', headDim: 128, kvHeads: 8, layerCount: 48, maxPositionEmbeddings: 10485760 },
+    more(reading) {
+      expect(reading.groups).toHaveLength(2);
+      const [rope, nope] = reading.groups;
+      expect(rope).toMatchObject({
+        layerType: 'chunked_attention',
+        scheme: 'rope-llama3',
+        params: reading.params,
+        attentionChunkSize: 8192,
+      });
+      expect(rope.layers).toEqual(range(48).filter((i) => (i + 1) % 4 !== 0));
+      expect(nope).toMatchObject({ layerType: 'full_attention', scheme: 'nope', params: {} });
+      expect(nope.layers).toEqual(range(12).map((k) => 4 * k + 3));
+      expect(nope.notes.join(' ')).toMatch(/temperature/);
+      expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);
+    },
+  },
+  {
+    title:
+      'DeepSeek-V3: the last 64 (qk_rope_head_dim) of the 192 head dims rotate, interleaved (rope_interleave defaults to true); YaRN mscale pair',
+    file: 'deepseek-v3.json',
+    preset: 'deepseek-v3',
+    scheme: 'rope-yarn',
+    params: {
       d: 192,
       rotaryDim: 64,
       startIndex: 128,
@@ -75,85 +75,177 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
       betaSlow: 1,
       mscale: 1,
       mscaleAllDim: 1,
+    },
+    heads: 128,
+    model: { type: 'deepseek_v3', headDim: 192, ropeHeadDim: 64, valueHeadDim: 128, kvHeads: 128 },
+    more(reading) {
+      expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
+      expect(reading.groups).toEqual([
+        {
+          layerType: 'full_attention',
+          layers: range(61),
+          scheme: reading.scheme,
+          params: reading.params,
+          ...layerSettings(reading),
+        },
+      ]);
+      expect(reading.groups[0]).toMatchObject({ heads: 128, kvHeads: 128, valueHeadDim: 128 });
+      expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
+      // The rotated part alone gives the frequencies of the 64 rope dims.
+      expect(rp.frequencies(reading.scheme, reading.params).invFreq).toHaveLength(32);
+    },
+  },
+  {
+    title:
+      'DeepSeek-V2-Lite: 64 rotated dims, adjacent pairs, mscale = mscale_all_dim = 0.707; HF omits the softmax factor (noted)',
+    file: 'deepseek-v2-lite.json',
+    model: { type: 'deepseek_v2', headDim: 192, ropeHeadDim: 64, valueHeadDim: 128 },
+    more(reading) {
+      expect(reading.params).toMatchObject({
+        d: 192,
+        rotaryDim: 64,
+        startIndex: 128,
+        layout: 'interleaved',
+        mscale: 0.707,
+        mscaleAllDim: 0.707,
+      });
+      expect(reading.groups[0].valueHeadDim).toBe(128);
+      expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5, 15);
+      expect(reading.groups[0]).not.toHaveProperty('refuses');
+      expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5, 12);
+      expect(reading.model.note).toMatch(/mscale/);
+      expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);
+    },
+  },
+  {
+    title: "Gemma-3-4B-it: text_config with Gemma3TextConfig's defaults; global and sliding-window layer groups",
+    file: 'gemma-3-4b-it.json',
+    preset: 'gemma-3-4b',
+    scheme: 'rope-linear',
+    params: { d: 256, base: 1000000, layout: 'half', factor: 8 },
+    heads: 8,
+    model: { type: 'gemma3_text', headDim: 256, kvHeads: 4, layerCount: 34 },
+    more(reading) {
+      expect(reading.model.attentionScale).toBe(1 / 16); // query_pre_attn_scalar 256
+      const globalLayers = [5, 11, 17, 23, 29];
+      expect(reading.groups).toEqual([
+        {
+          layerType: 'full_attention',
+          layers: globalLayers,
+          scheme: 'rope-linear',
+          params: reading.params,
+          ...layerSettings(reading),
+        },
+        {
+          layerType: 'sliding_attention',
+          layers: range(34).filter((i) => !globalLayers.includes(i)),
+          scheme: 'rope',
+          params: { d: 256, base: 10000, layout: 'half' },
+          slidingWindow: 1024,
+          ...layerSettings(reading),
+        },
+      ]);
+    },
+  },
+  {
+    title: 'Qwen3-8B: explicit head_dim, plain RoPE, one group of 36 full-attention layers',
+    file: 'qwen3-8b.json',
+    preset: 'qwen3-8b',
+    scheme: 'rope',
+    params: { d: 128, base: 1000000, layout: 'half' },
+    model: { type: 'qwen3', headDim: 128, kvHeads: 8, layerCount: 36 },
+    more(reading) {
+      expect(reading.groups).toEqual([
+        {
+          layerType: 'full_attention',
+          layers: range(36),
+          scheme: 'rope',
+          params: reading.params,
+          ...layerSettings(reading),
+        },
+      ]);
+    },
+  },
+  {
+    title:
+      'gpt-oss-20b: YaRN with truncate: false, head_dim 64, alternating sliding (128) and full layers, no model_type warning',
+    file: 'gpt-oss-20b.json',
+    preset: 'gpt-oss-20b',
+    scheme: 'rope-yarn',
+    params: {
+      d: 64,
+      base: 150000,
+      layout: 'half',
+      factor: 32,
+      originalMaxPositionEmbeddings: 4096,
+      betaFast: 32,
+      betaSlow: 1,
+      truncate: false,
+    },
+    heads: 64,
+    model: { type: 'gpt_oss', headDim: 64, kvHeads: 8, layerCount: 24 },
+    more(reading) {
+      // The learned sinks are in the checkpoint, not the config: the groups say so.
+      const needs = [{ option: 'sinks', why: expect.stringMatching(/sink logits, \[heads\]/) }];
+      const group = { scheme: 'rope-yarn', params: reading.params, needs, ...layerSettings(reading) };
+      expect(reading.groups).toEqual([
+        { layerType: 'full_attention', layers: range(12).map((k) => 2 * k + 1), ...group },
+        { layerType: 'sliding_attention', layers: range(12).map((k) => 2 * k), slidingWindow: 128, ...group },
+      ]);
+    },
+  },
+  {
+    title: 'Phi-4-mini: 96 of 128 dims rotate (partial_rotary_factor 0.75), LongRoPE with factor 32 from the lengths',
+    file: 'phi-4-mini-instruct.json',
+    preset: 'phi-4-mini',
+    scheme: 'rope-longrope',
+    heads: 24,
+    model: { type: 'phi3', headDim: 128, kvHeads: 8, layerCount: 32 },
+    more(reading, file) {
+      expect(reading.params).toEqual({
+        d: 128,
+        rotaryDim: 96,
+        base: 10000,
+        layout: 'half',
+        factor: 32,
+        originalMaxPositionEmbeddings: 4096,
+        shortFactor: file.rope_scaling.short_factor,
+        longFactor: file.rope_scaling.long_factor,
+      });
+      expect(reading.groups[0].slidingWindow).toBe(262144);
+      const { invFreq, attentionFactor } = rp.frequencies(reading.scheme, reading.params);
+      expect(invFreq).toHaveLength(48);
+      expect(attentionFactor).toBeCloseTo(Math.sqrt(1 + Math.log(32) / Math.log(4096)), 6);
+    },
+  },
+  {
+    title: 'Mistral-Nemo: head_dim 128 although hidden / heads = 160',
+    file: 'mistral-nemo-instruct-2407.json',
+    params: { d: 128, base: 1000000, layout: 'half' },
+    model: { headDim: 128, kvHeads: 8, layerCount: 40 },
+    more(reading) {
+      expect(reading.groups[0]).not.toHaveProperty('slidingWindow');
+    },
+  },
+];
+
+describe('rp.fromConfig: real model configs read without warnings', () => {
+  for (const { title, file, scheme, params, heads, model, more } of realConfigs) {
+    it(title, () => {
+      const reading = rp.fromConfig(config(file));
+      expect(reading.warnings).toEqual([]);
+      if (scheme) expect(reading.scheme).toBe(scheme);
+      if (params) expect(reading.params).toEqual(params);
+      if (heads) expect(reading.heads).toBe(heads);
+      expect(reading.model).toMatchObject(model);
+      more(reading, config(file));
     });
-    expect(reading.heads).toBe(128);
-    expect(reading.model).toMatchObject({
-      type: 'deepseek_v3',
-      headDim: 192,
-      ropeHeadDim: 64,
-      valueHeadDim: 128,
-      kvHeads: 128,
-    });
-    expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
-    expect(reading.groups).toEqual([
-      {
-        layerType: 'full_attention',
-        layers: range(61),
-        scheme: reading.scheme,
-        params: reading.params,
-        ...layerSettings(reading),
-      },
-    ]);
-    expect(reading.groups[0]).toMatchObject({ heads: 128, kvHeads: 128, valueHeadDim: 128 });
-    expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5 * mscale(40, 1) ** 2, 12);
-    // The rotated part alone gives the frequencies of the 64 rope dims.
-    expect(rp.frequencies(reading.scheme, reading.params).invFreq).toHaveLength(32);
-  });
+  }
 
   it('DeepSeek-V3 with rope_interleave: false rotates halves', () => {
     const reading = rp.fromConfig({ ...config('deepseek-v3.json'), rope_interleave: false });
     expect(reading.params.layout).toBe('half');
     expect(reading.warnings).toEqual([]);
-  });
-
-  it('DeepSeek-V2-Lite: 64 rotated dims, adjacent pairs, mscale = mscale_all_dim = 0.707; HF omits the softmax factor (noted)', () => {
-    const reading = rp.fromConfig(config('deepseek-v2-lite.json'));
-    expect(reading.warnings).toEqual([]);
-    expect(reading.params).toMatchObject({
-      d: 192,
-      rotaryDim: 64,
-      startIndex: 128,
-      layout: 'interleaved',
-      mscale: 0.707,
-      mscaleAllDim: 0.707,
-    });
-    expect(reading.model).toMatchObject({ type: 'deepseek_v2', headDim: 192, ropeHeadDim: 64, valueHeadDim: 128 });
-    expect(reading.groups[0].valueHeadDim).toBe(128);
-    expect(reading.groups[0].scale).toBeCloseTo(192 ** -0.5, 15);
-    expect(reading.groups[0]).not.toHaveProperty('refuses');
-    expect(reading.model.attentionScale).toBeCloseTo(192 ** -0.5, 12);
-    expect(reading.model.note).toMatch(/mscale/);
-    expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBe(1);
-  });
-
-  it("Gemma-3-4B-it: text_config with Gemma3TextConfig's defaults; global and sliding-window layer groups", () => {
-    const reading = rp.fromConfig(config('gemma-3-4b-it.json'));
-    expect(reading.warnings).toEqual([]);
-    const global = { d: 256, base: 1000000, layout: 'half', factor: 8 };
-    const local = { d: 256, base: 10000, layout: 'half' };
-    expect(reading.scheme).toBe('rope-linear');
-    expect(reading.params).toEqual(global);
-    expect(reading.heads).toBe(8);
-    expect(reading.model).toMatchObject({ type: 'gemma3_text', headDim: 256, kvHeads: 4, layerCount: 34 });
-    expect(reading.model.attentionScale).toBe(1 / 16); // query_pre_attn_scalar 256
-    const globalLayers = [5, 11, 17, 23, 29];
-    expect(reading.groups).toEqual([
-      {
-        layerType: 'full_attention',
-        layers: globalLayers,
-        scheme: 'rope-linear',
-        params: global,
-        ...layerSettings(reading),
-      },
-      {
-        layerType: 'sliding_attention',
-        layers: range(34).filter((i) => !globalLayers.includes(i)),
-        scheme: 'rope',
-        params: local,
-        slidingWindow: 1024,
-        ...layerSettings(reading),
-      },
-    ]);
   });
 
   it('Gemma-3 in the v5 spelling (per-layer-type rope_parameters, layer_types) reads into the same groups', () => {
@@ -203,86 +295,6 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     expect(reading.groups.map((g) => g.params.truncate)).toEqual([false, undefined]);
   });
 
-  it('Qwen3-8B: explicit head_dim, plain RoPE, one group of 36 full-attention layers', () => {
-    const reading = rp.fromConfig(config('qwen3-8b.json'));
-    expect(reading.warnings).toEqual([]);
-    expect(reading.scheme).toBe('rope');
-    expect(reading.params).toEqual({ d: 128, base: 1000000, layout: 'half' });
-    expect(reading.model).toMatchObject({ type: 'qwen3', headDim: 128, kvHeads: 8, layerCount: 36 });
-    expect(reading.groups).toEqual([
-      {
-        layerType: 'full_attention',
-        layers: range(36),
-        scheme: 'rope',
-        params: reading.params,
-        ...layerSettings(reading),
-      },
-    ]);
-  });
-
-  it('gpt-oss-20b: YaRN with truncate: false, head_dim 64, alternating sliding (128) and full layers, no model_type warning', () => {
-    const reading = rp.fromConfig(config('gpt-oss-20b.json'));
-    expect(reading.warnings).toEqual([]);
-    const params = {
-      d: 64,
-      base: 150000,
-      layout: 'half',
-      factor: 32,
-      originalMaxPositionEmbeddings: 4096,
-      betaFast: 32,
-      betaSlow: 1,
-      truncate: false,
-    };
-    expect(reading.scheme).toBe('rope-yarn');
-    expect(reading.params).toEqual(params);
-    expect(reading.heads).toBe(64);
-    expect(reading.model).toMatchObject({ type: 'gpt_oss', headDim: 64, kvHeads: 8, layerCount: 24 });
-    // The learned sinks are in the checkpoint, not the config: the groups say so.
-    const needs = [{ option: 'sinks', why: expect.stringMatching(/sink logits, \[heads\]/) }];
-    expect(reading.groups).toEqual([
-      {
-        layerType: 'full_attention',
-        layers: range(12).map((k) => 2 * k + 1),
-        scheme: 'rope-yarn',
-        params,
-        needs,
-        ...layerSettings(reading),
-      },
-      {
-        layerType: 'sliding_attention',
-        layers: range(12).map((k) => 2 * k),
-        scheme: 'rope-yarn',
-        params,
-        slidingWindow: 128,
-        needs,
-        ...layerSettings(reading),
-      },
-    ]);
-  });
-
-  it('Phi-4-mini: 96 of 128 dims rotate (partial_rotary_factor 0.75), LongRoPE with factor 32 from the lengths', () => {
-    const file = config('phi-4-mini-instruct.json');
-    const reading = rp.fromConfig(file);
-    expect(reading.warnings).toEqual([]);
-    expect(reading.scheme).toBe('rope-longrope');
-    expect(reading.params).toEqual({
-      d: 128,
-      rotaryDim: 96,
-      base: 10000,
-      layout: 'half',
-      factor: 32,
-      originalMaxPositionEmbeddings: 4096,
-      shortFactor: file.rope_scaling.short_factor,
-      longFactor: file.rope_scaling.long_factor,
-    });
-    expect(reading.heads).toBe(24);
-    expect(reading.model).toMatchObject({ type: 'phi3', headDim: 128, kvHeads: 8, layerCount: 32 });
-    expect(reading.groups[0].slidingWindow).toBe(262144);
-    const { invFreq, attentionFactor } = rp.frequencies(reading.scheme, reading.params);
-    expect(invFreq).toHaveLength(48);
-    expect(attentionFactor).toBeCloseTo(Math.sqrt(1 + Math.log(32) / Math.log(4096)), 6);
-  });
-
   it('Phi-4-mini in the v5 spelling (partial_rotary_factor and original length inside rope_parameters) reads the same', () => {
     const v4 = config('phi-4-mini-instruct.json');
     const { partial_rotary_factor, original_max_position_embeddings, rope_theta, rope_scaling, ...rest } = v4;
@@ -300,14 +312,6 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
     const reading = rp.fromConfig(v5);
     expect(reading.warnings).toEqual([]);
     expect(reading.params).toEqual(rp.fromConfig(v4).params);
-  });
-
-  it('Mistral-Nemo: head_dim 128 although hidden / heads = 160', () => {
-    const reading = rp.fromConfig(config('mistral-nemo-instruct-2407.json'));
-    expect(reading.warnings).toEqual([]);
-    expect(reading.params).toEqual({ d: 128, base: 1000000, layout: 'half' });
-    expect(reading.model).toMatchObject({ headDim: 128, kvHeads: 8, layerCount: 40 });
-    expect(reading.groups[0]).not.toHaveProperty('slidingWindow');
   });
 
   it('a LLaVA-style composite config reads its text_config', () => {
@@ -416,15 +420,7 @@ describe('rp.fromConfig: warnings name only what relpos cannot read', () => {
 });
 
 describe('rp.presets: the new real-model presets are readings of their configs', () => {
-  const cases = [
-    ['llama-4-scout', 'llama-4-scout-17b-16e-instruct.json', 'rope-llama3'],
-    ['deepseek-v3', 'deepseek-v3.json', 'rope-yarn'],
-    ['gemma-3-4b', 'gemma-3-4b-it.json', 'rope-linear'],
-    ['qwen3-8b', 'qwen3-8b.json', 'rope'],
-    ['gpt-oss-20b', 'gpt-oss-20b.json', 'rope-yarn'],
-    ['phi-4-mini', 'phi-4-mini-instruct.json', 'rope-longrope'],
-  ];
-  for (const [id, file, scheme] of cases) {
+  for (const { preset: id, file, scheme } of realConfigs.filter((c) => c.preset)) {
     it(`${id} = rp.fromConfig(${file})`, () => {
       const preset = rp.presets.find((p) => p.id === id);
       expect(preset, id).toBeDefined();
