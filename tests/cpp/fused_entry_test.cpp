@@ -3,24 +3,17 @@
 // src/: natively the same path runs with an entry of our own.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <vector>
 
 #include "relpos/kernels/fused_call.h"
 #include "relpos/kernels/kernels.hpp"
 #include "relpos/relpos.hpp"
+#include "test_helpers.hpp"
 
 using namespace relpos;
+using relpos::testing::randomQueriesAndKeys;
 
 namespace {
-
-std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> out(static_cast<size_t>(rows * cols));
-  for (float& x : out) x = normal(rng);
-  return out;
-}
 
 std::vector<RelposFusedCall> seen;
 
@@ -47,9 +40,7 @@ struct Unregister {
 
 TEST(FusedEntry, TheRegisteredEntryGetsTheWholeTilesAndTheCoreDoesTheRest) {
   const int64_t n = 10, m = 13, d = 8;
-  const auto q = randomMatrix(n, d, 1);
-  const auto k = randomMatrix(m, d, 2);
-  const auto panels = kernels::packKeys(k.data(), m, d, d);
+  const auto [q, k, panels] = randomQueriesAndKeys(n, m, d, 1);
   kernels::LogitSpec spec;
   spec.scale = 0.5f;
   spec.keys = {true, m - n, 0};

@@ -14,10 +14,7 @@
 #include "test_helpers.hpp"
 
 using namespace relpos;
-using relpos::testing::failure;
-using relpos::testing::Failure;
-using relpos::testing::params;
-using relpos::testing::with;
+using namespace relpos::testing;
 
 TEST(Hardening, ParametersTheCallIgnoresAreStillValidated) {
   Params p = with("buckets", {{"n", 4}, {"heads", std::nan("")}});

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <random>
 
 #include "relpos/kernels/rotary.hpp"
 #include "relpos/kernels/simd.hpp"
@@ -13,15 +12,18 @@
 #include "test_helpers.hpp"
 
 using namespace relpos;
+using relpos::testing::randomMatrix;
+using relpos::testing::randomQueriesAndKeys;
 
 namespace {
 
-std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> out(static_cast<size_t>(rows * cols));
-  for (float& x : out) x = normal(rng);
-  return out;
+// RoPE's plan over `rotaryDim` dims with base 10000, the pairs in halves or interleaved.
+RotaryPlan ropePlan(int64_t rotaryDim, bool interleaved) {
+  RotaryPlan plan;
+  plan.rotaryDim = rotaryDim;
+  plan.invFreq = ropeInvFreq(rotaryDim, 10000);
+  plan.interleaved = interleaved;
+  return plan;
 }
 
 }  // namespace
@@ -191,10 +193,8 @@ TEST(Kernels, ABlockOfRowsGivesTheRowsOfTheWholeCall) {
   // Rows 5 .. 12 computed alone (q, out and a block-local bias at their first row) equal the same
   // rows of the full call, bit for bit: blocks never change a result.
   const int64_t n = 17, m = 29, d = 8;
-  const auto q = randomMatrix(n, d, 11);
-  const auto k = randomMatrix(m, d, 12);
+  const auto [q, k, panels] = randomQueriesAndKeys(n, m, d, 11);
   const auto b = randomMatrix(n, m, 13);
-  const auto panels = kernels::packKeys(k.data(), m, d, d);
   kernels::LogitSpec spec;
   spec.scale = 0.3f;
   spec.keys = {true, m - n, 6};
@@ -247,10 +247,7 @@ TEST(Kernels, SoftmaxOfGivenLogitsAddsTheTermsAndMasksTheRange) {
 
 TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {
   for (bool interleaved : {false, true}) {
-    RotaryPlan plan;
-    plan.rotaryDim = 12;
-    plan.invFreq = ropeInvFreq(12, 10000);
-    plan.interleaved = interleaved;
+    RotaryPlan plan = ropePlan(12, interleaved);
     plan.attentionFactor = 1.1;
     const RotaryTable table(plan, 0, 2000, true);
     for (int64_t position : {0, 1, 17, 1999}) {
@@ -267,10 +264,7 @@ TEST(Kernels, TheRotaryTableAgreesWithDirectRotation) {
 // as a plan without one rotates the sub-row starting there; the dims before and after pass through.
 TEST(Kernels, AnOffsetPlanRotatesTheSubRowFromTheOffset) {
   for (bool interleaved : {false, true}) {
-    RotaryPlan plain;
-    plain.rotaryDim = 8;
-    plain.invFreq = ropeInvFreq(8, 10000);
-    plain.interleaved = interleaved;
+    const RotaryPlan plain = ropePlan(8, interleaved);
     RotaryPlan shifted = plain;
     shifted.offset = 5;
     const RotaryTable table(shifted, 0, 100, true);

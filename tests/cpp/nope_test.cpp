@@ -12,10 +12,7 @@
 #include "test_helpers.hpp"
 
 using namespace relpos;
-using relpos::testing::attendContent;
-using relpos::testing::labLosses;
-using relpos::testing::learned;
-using relpos::testing::with;
+using namespace relpos::testing;
 
 TEST(Nope, BiasAndScoresAreZeroAndCausalMasksThem) {
   Params p = with("bias", {{"n", 6}, {"heads", 3}});

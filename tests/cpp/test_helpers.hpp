@@ -1,12 +1,15 @@
 // Small helpers shared by the native tests: build Params, read results, catch the core's errors.
 #pragma once
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "relpos/base/errors.hpp"
+#include "relpos/kernels/kernels.hpp"
 #include "relpos/lab/lab.hpp"
 #include "relpos/ops/operations.hpp"
 #include "relpos/schemes/registry.hpp"
@@ -32,6 +35,25 @@ inline std::vector<float> data(const Result& r, const std::string& key = "data")
 inline std::vector<float> wave(int count, double rate, double phase) {
   std::vector<float> out(count);
   for (int t = 0; t < count; ++t) out[t] = static_cast<float>(std::sin(rate * t + phase));
+  return out;
+}
+
+// A [rows, cols] matrix of standard normal entries, reproducible from `seed`.
+inline std::vector<float> randomMatrix(int64_t rows, int64_t cols, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> out(static_cast<size_t>(rows * cols));
+  for (float& x : out) x = normal(rng);
+  return out;
+}
+
+// Random queries q [n, d] and keys k [m, d] (seeds `seed`, `seed + 1`), and k packed for the kernels.
+struct QueriesAndKeys {
+  std::vector<float> q, k, panels;
+};
+inline QueriesAndKeys randomQueriesAndKeys(int64_t n, int64_t m, int64_t d, uint32_t seed) {
+  QueriesAndKeys out{randomMatrix(n, d, seed), randomMatrix(m, d, seed + 1), {}};
+  out.panels = kernels::packKeys(out.k.data(), m, d, d);
   return out;
 }
 
