@@ -48,26 +48,24 @@ void replay(const std::string& target, int (*run)(const std::string&)) {
   }
 }
 
+// Each libFuzzer target (tests/fuzz/fuzz_<name>.cpp) with the folder of its regressions.
+struct Target {
+  const char* name;
+  int (*run)(const std::string&);
+};
+const Target kTargets[] = {{"schemes", fuzz::runSchemes},   {"attention", fuzz::runAttention},
+                           {"analysis", fuzz::runAnalysis}, {"config", fuzz::runConfig},
+                           {"maps", fuzz::runMaps},         {"lab", fuzz::runLab}};
+
+class FuzzRegressionsOf : public ::testing::TestWithParam<Target> {};
+
 }  // namespace
 
-TEST(FuzzRegressions, Schemes) {
-  replay("schemes", fuzz::runSchemes);
+TEST_P(FuzzRegressionsOf, ReplayCleanly) {
+  replay(GetParam().name, GetParam().run);
 }
-TEST(FuzzRegressions, Attention) {
-  replay("attention", fuzz::runAttention);
-}
-TEST(FuzzRegressions, Analysis) {
-  replay("analysis", fuzz::runAnalysis);
-}
-TEST(FuzzRegressions, Config) {
-  replay("config", fuzz::runConfig);
-}
-TEST(FuzzRegressions, Maps) {
-  replay("maps", fuzz::runMaps);
-}
-TEST(FuzzRegressions, Lab) {
-  replay("lab", fuzz::runLab);
-}
+INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionsOf, ::testing::ValuesIn(kTargets),
+                         [](const ::testing::TestParamInfo<Target>& info) { return std::string(info.param.name); });
 
 // The seeds are valid calls: each must compute without error (guards the input format itself).
 TEST(FuzzRegressions, GoldenSeedsAreValidCalls) {
