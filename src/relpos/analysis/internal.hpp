@@ -58,6 +58,14 @@ void checkNames(const Params& params, const std::set<std::string>& own,
 // A copy of `params` without the names in `drop` (to hand the rest to a scheme), same `where`.
 Params without(const Params& params, const std::set<std::string>& drop);
 
+// The `tolerance` option of a symmetric / PSD test (psd, profile psd): `symmetric` is when the
+// argument counts as symmetric, `psd` what PSD asks besides its smallest eigenvalue.
+inline ParamInfo psdToleranceParam(const std::string& symmetric, const std::string& psd) {
+  return numberParam(
+      "tolerance", 1e-6, 0, 1,
+      "symmetric when " + symmetric + "; PSD when " + psd + "the smallest eigenvalue >= -tolerance * max|eigenvalue|");
+}
+
 // Boolean results travel as 0/1 scalars; analysis.js turns them into booleans.
 inline Tensor flag(bool value) {
   return Tensor::scalar(value ? 1.0 : 0.0);

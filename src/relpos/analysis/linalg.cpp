@@ -50,10 +50,7 @@ const ParamInfo& vectorsParam() {
   return p;
 }
 const ParamInfo& psdTolerance() {
-  static const ParamInfo p =
-      numberParam("tolerance", 1e-6, 0, 1,
-                  "symmetric when max|M - Mᵀ| <= tolerance * max|M|; PSD when symmetric and the smallest "
-                  "eigenvalue >= -tolerance * max|eigenvalue|");
+  static const ParamInfo p = psdToleranceParam("max|M - Mᵀ| <= tolerance * max|M|", "symmetric and ");
   return p;
 }
 

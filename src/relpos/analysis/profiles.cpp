@@ -222,10 +222,7 @@ int64_t profileSize(const Params& params, int64_t maxN, const std::string& limit
 }
 
 const ParamInfo& toleranceParam() {
-  static const ParamInfo p =
-      numberParam("tolerance", 1e-6, 0, 1,
-                  "symmetric when max|k(r) - k(-r)| <= tolerance * max|k|; PSD when the smallest "
-                  "eigenvalue >= -tolerance * max|eigenvalue|");
+  static const ParamInfo p = psdToleranceParam("max|k(r) - k(-r)| <= tolerance * max|k|", "");
   return p;
 }
 
