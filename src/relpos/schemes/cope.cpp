@@ -151,17 +151,14 @@ void copeLogits(const Params& params, const float* q, const float* k, int64_t nq
 }  // namespace
 
 Scheme copeScheme() {
-  Scheme s = describedScheme(
-      "cope", "contextual", "CoPE (contextual position encoding)", "Golovneva et al. 2024, arXiv:2405.18719",
-      "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits. Causal "
-      "by construction (causal: false is an error).",
-      {restatement(common::n()), restatement(common::d()), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ,
-       kCopeK});
-  s.scores = copeScores;
-  s.syntheticDefaults = syntheticTable;
-  s.term = AttentionTerm::Logits;
-  s.logits = copeLogits;
-  return s;
+  return logitScheme(
+      describedScheme(
+          "cope", "contextual", "CoPE (contextual position encoding)", "Golovneva et al. 2024, arXiv:2405.18719",
+          "Positions count sigmoid gates of q.k between key and query; interpolated embeddings enter the logits. "
+          "Causal by construction (causal: false is an error).",
+          {restatement(common::n()), restatement(common::d()), kCopeNposMax, kCopeE, kCopeScale, kCopeOutput, kCopeQ,
+           kCopeK}),
+      copeScores, syntheticTable, copeLogits);
 }
 
 }  // namespace relpos

@@ -216,21 +216,19 @@ void logits(const Params& params, const float* q, const float* k, int64_t nq, in
 }  // namespace
 
 Scheme debertaScheme() {
-  Scheme s =
+  // Its logits: c2c + c2p + p2c in place of QK^T / sqrt(d).
+  Scheme s = logitScheme(
       describedScheme("deberta", "relative vector", "DeBERTa disentangled attention",
                       "He et al. 2021, arXiv:2006.03654 (v3: arXiv:2111.09543)",
                       "Content and log-bucketed relative position disentangled: c2c + c2p + p2c logits over sqrt(3d).",
                       {onlyIn(common::n(), {"buckets", "scores"}), actsIn(common::d(), {"scores"}),
                        onlyIn(common::heads(), {"scores", "attention"}), common::causal(), kPositionBuckets,
-                       kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType});
+                       kMaxRelative, kOutput, kQc, kKc, kQr, kKr, kPosAttType}),
+      scores, syntheticTables, logits);
   s.buckets = bucketMap;
   s.reads = {{"scores", {"positions", "q", "k"}}};
-  s.scores = scores;
-  s.syntheticDefaults = syntheticTables;
   // Position-only scores read the tables at idx(i, j) = bucket(i − j) + s: a function of i − j.
   s.shiftInvariant = alwaysShiftInvariant;
-  s.term = AttentionTerm::Logits;  // c2c + c2p + p2c in place of QK^T / sqrt(d)
-  s.logits = logits;
   return s;
 }
 

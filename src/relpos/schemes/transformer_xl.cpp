@@ -148,18 +148,16 @@ void logits(const Params& params, const float* q, const float* k, int64_t nq, in
 }  // namespace
 
 Scheme transformerXlScheme() {
-  Scheme s = describedScheme(
-      "transformer-xl", "relative vector", "Transformer-XL relative encoding", "Dai et al. 2019, arXiv:1901.02860",
-      "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.",
-      {onlyIn(common::n(), {"scores"}), actsIn(common::d(), {"scores"}), common::heads(), common::causal(), kU, kV, kWr,
-       kDR, common::base(), queryParam(), keyParam()});
-  s.scores = scores;
+  Scheme s = logitScheme(
+      describedScheme(
+          "transformer-xl", "relative vector", "Transformer-XL relative encoding", "Dai et al. 2019, arXiv:1901.02860",
+          "Logits (q+u).k + (q+v).(R(i-j) W_R): content and sinusoidal relative-position terms with global biases.",
+          {onlyIn(common::n(), {"scores"}), actsIn(common::d(), {"scores"}), common::heads(), common::causal(), kU, kV,
+           kWr, kDR, common::base(), queryParam(), keyParam()}),
+      scores, syntheticInputs, logits);
   s.reads = {{"scores", {"positions"}}};
-  s.syntheticDefaults = syntheticInputs;
   // Position-only scores v·R(i − j)W_R / √d: a function of i − j.
   s.shiftInvariant = alwaysShiftInvariant;
-  s.term = AttentionTerm::Logits;
-  s.logits = logits;
   return s;
 }
 

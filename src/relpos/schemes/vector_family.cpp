@@ -31,6 +31,14 @@ std::vector<float> sinusoidTable(int64_t rows, int64_t shift, int64_t d) {
   return table;
 }
 
+Scheme logitScheme(Scheme s, OpFn scores, SyntheticFn synthetic, LogitsFn logits) {
+  s.scores = scores;
+  s.syntheticDefaults = synthetic;
+  s.term = AttentionTerm::Logits;
+  s.logits = logits;
+  return s;
+}
+
 std::string shapeText(const std::string& names, int64_t rows, int64_t cols) {
   return "[" + names + "] = [" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
 }

@@ -26,6 +26,10 @@ void sinusoid(double position, int64_t d, double base, bool concat, float* out);
 // Rows table[t] = sinusoid(t - shift) (interleaved, kDefaultTableBase) for t < rows.
 std::vector<float> sinusoidTable(int64_t rows, int64_t shift, int64_t d);
 
+// `s` as a logit scheme (transformer-xl, deberta, cope): attention takes its `logits` in place of
+// QK^T / sqrt(d); `scores` are its position-only scores, `synthetic` the default tables a call uses.
+Scheme logitScheme(Scheme s, OpFn scores, SyntheticFn synthetic, LogitsFn logits);
+
 // "[names] = [rows, cols]" for shape messages.
 std::string shapeText(const std::string& names, int64_t rows, int64_t cols);
 
