@@ -45,53 +45,36 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
-const ParamInfo& schemeOption() {
-  static const ParamInfo p = [] {
-    std::vector<std::string> names = {"rope"};  // the default comes first
-    for (const Scheme* s : labSchemes()) {
-      if (s->id != names.front()) names.push_back(s->id);
-    }
-    for (const Scheme* s : labSchemes()) {
-      if (!s->lab.alias.empty()) names.push_back(s->lab.alias);
-    }
-    return choiceParam("scheme", joined(names), "positional scheme of every attention layer");
-  }();
-  return p;
+// The names `scheme` takes: the default (rope) first, the other lab schemes, then their aliases.
+std::vector<std::string> labSchemeNames() {
+  std::vector<std::string> names = {"rope"};
+  for (const Scheme* s : labSchemes()) {
+    if (s->id != names.front()) names.push_back(s->id);
+  }
+  for (const Scheme* s : labSchemes()) {
+    if (!s->lab.alias.empty()) names.push_back(s->lab.alias);
+  }
+  return names;
 }
-const ParamInfo& modeOption() {
-  static const ParamInfo p = choiceParam("mode", "auto|explicit|implicit|mixed|input",
-                                         "attention mode; auto: the scheme's first; input: position vectors added to "
-                                         "the token embeddings");
-  return p;
-}
-const ParamInfo& taskOption() {
-  static const ParamInfo p = [] {
-    std::vector<std::string> ids;
-    for (const Task& t : tasks()) ids.push_back(t.id);
-    return choiceParam("task", joined(ids), "synthetic task");
-  }();
-  return p;
-}
-const ParamInfo& trainLengthsOption() {
-  static const ParamInfo p = choiceParam("trainLengths", "fixed|upTo",
-                                         "fixed: every training sequence has length L; upTo: each step's batch has "
-                                         "a length drawn uniformly from the task's lengths up to L");
-  return p;
-}
-const ParamInfo& scheduleOption() {
-  static const ParamInfo p = choiceParam("schedule", "cosine|linear|constant", "learning-rate decay after warm-up");
-  return p;
+
+std::vector<std::string> taskIds() {
+  std::vector<std::string> ids;
+  for (const Task& t : tasks()) ids.push_back(t.id);
+  return ids;
 }
 
 // Every option in the order rp.lab.schema lists them: the general ones, then each lab scheme's own.
 const std::vector<ParamInfo>& allOptions() {
   static const std::vector<ParamInfo> list = [] {
     std::vector<ParamInfo> out = {
-        schemeOption(),
-        modeOption(),
-        taskOption(),
-        scheduleOption(),
-        trainLengthsOption(),
+        choiceParam("scheme", joined(labSchemeNames()), "positional scheme of every attention layer"),
+        choiceParam("mode", "auto|explicit|implicit|mixed|input",
+                    "attention mode; auto: the scheme's first; input: position vectors added to the token embeddings"),
+        choiceParam("task", joined(taskIds()), "synthetic task"),
+        choiceParam("schedule", "cosine|linear|constant", "learning-rate decay after warm-up"),
+        choiceParam("trainLengths", "fixed|upTo",
+                    "fixed: every training sequence has length L; upTo: each step's batch has a length drawn "
+                    "uniformly from the task's lengths up to L"),
         numberParam("alpha", 1, -1e6, 1e6, "mixed mode: weight of the bias"),
         numberParam("beta", 1, -1e6, 1e6, "mixed mode: weight of q.p"),
         integerParam("length", 32, 4, 128, "training length L (evaluated at L, 2L, 4L, 8L)"),
@@ -142,10 +125,10 @@ Config readConfig(const Params& params) {
   for (const ParamInfo& p : allOptions()) validateParam(params, p);
   Config c;
   c.options = params;
-  c.scheme = findLabScheme(params.choice(schemeOption())).id;
-  c.mode = params.choice(modeOption());
-  c.task = params.choice(taskOption());
-  c.schedule = params.choice(scheduleOption());
+  c.scheme = findLabScheme(params.choice(option("scheme"))).id;
+  c.mode = params.choice(option("mode"));
+  c.task = params.choice(option("task"));
+  c.schedule = params.choice(option("schedule"));
   c.alpha = params.number(option("alpha"));
   c.beta = params.number(option("beta"));
   c.length = params.integer(option("length"));
@@ -166,7 +149,7 @@ Config readConfig(const Params& params) {
   c.weightDecay = params.number(option("weightDecay"));
   c.seed = static_cast<uint64_t>(params.integer(option("seed")));
   c.evalSequences = params.integer(option("evalSequences"));
-  c.trainUpTo = params.choice(trainLengthsOption()) == "upTo";
+  c.trainUpTo = params.choice(option("trainLengths")) == "upTo";
   const int64_t evalUpTo = params.integer(option("evalUpTo"));
 
   if (c.dModel % c.heads != 0) {
