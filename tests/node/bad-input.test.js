@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases, implementingScheme } from './golden.js';
+import { thrownBy } from './thrown.js';
 
 const rp = await load();
 const golden = goldenCases();
@@ -226,12 +227,7 @@ describe('every scheme × call × parameter of rp.schemes and option of rp.opera
     it(`${key}: ${cases.length} bad values → TypeError / RangeError naming function, parameter and value; next call still golden`, () => {
       const problems = [];
       for (const { scheme, call, name, label, value, ErrorClass, where: slot } of cases) {
-        let caught;
-        try {
-          invoke(scheme, call, { [slot]: { [name]: value } });
-        } catch (error) {
-          caught = error;
-        }
+        const caught = thrownBy(() => invoke(scheme, call, { [slot]: { [name]: value } }));
         const where = `relpos.${call}: `;
         const what = `${name} = ${show(value)} (${label})`;
         if (!(caught instanceof ErrorClass)) {
@@ -397,12 +393,7 @@ describe('cross-parameter and shape checks', () => {
   ];
   for (const [what, call, ErrorClass, message] of cases) {
     it(`${what} → ${ErrorClass.name}`, () => {
-      let caught;
-      try {
-        call();
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrownBy(call);
       expect(caught).toBeInstanceOf(ErrorClass);
       expect(caught.message).toMatch(message);
       expectStillWorks('rope');
@@ -434,12 +425,7 @@ describe('memory limits', () => {
   for (const [what, call] of cases) {
     it(`${what}: refused with a RangeError naming the limit and attentionMap, before allocating`, () => {
       const before = rp.heapInUse();
-      let caught;
-      try {
-        call();
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrownBy(call);
       expect(caught).toBeInstanceOf(RangeError);
       expect(caught.message).toMatch(/^relpos\.\w+: /);
       expect(caught.message).toMatch(limit);
@@ -571,12 +557,7 @@ describe('rp.fromConfig treats its input as hostile', () => {
   ];
   for (const [what, config, ErrorClass, message] of cases) {
     it(`${what} → ${ErrorClass.name}, nothing polluted, still working`, () => {
-      let caught;
-      try {
-        rp.fromConfig(config);
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrownBy(() => rp.fromConfig(config));
       expect(caught).toBeInstanceOf(ErrorClass);
       expect(caught.message).toMatch(message);
       expect({}.polluted).toBeUndefined();

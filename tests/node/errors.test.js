@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';
 import { callFor, compare, goldenCases } from './golden.js';
+import { rejectionOf, thrownBy } from './thrown.js';
 
 const rp = await load({ analysis: true });
 const reference = goldenCases().find((c) => c.file.startsWith('041_rope_rotate'));
@@ -167,12 +168,7 @@ const cases = [
 describe('bad input', () => {
   for (const [what, call, ErrorType, message] of cases) {
     it(`${what} → ${ErrorType.name}, and the next call still works`, () => {
-      let caught;
-      try {
-        call();
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrownBy(call);
       expect(caught).toBeInstanceOf(ErrorType);
       expect(caught.message).toMatch(message);
       checkStillWorks();
@@ -270,12 +266,7 @@ const fixes = [
 describe('errors that suggest the fix', () => {
   for (const [what, call, message] of fixes) {
     it(`${what}`, async () => {
-      let caught;
-      try {
-        await call();
-      } catch (error) {
-        caught = error;
-      }
+      const caught = await rejectionOf(call);
       expect(caught, 'no error').toBeDefined();
       expect(['TypeError', 'RangeError']).toContain(caught.constructor.name);
       expect(caught.message).toMatch(message);

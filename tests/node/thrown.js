@@ -9,3 +9,13 @@ export function thrownBy(call) {
   }
   return undefined;
 }
+
+/** The error `call()` throws or its promise rejects with, or undefined when it resolves. */
+export async function rejectionOf(call) {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
