@@ -146,21 +146,23 @@ function expectHeatmap(result, n) {
   expect(result.diagonal).not.toEqual(result.corner);
 }
 
+/** The build's output the package ships: the wasm builds with their glue, and the web bundle. */
+const BUILT = [
+  'dist/relpos.simd.wasm',
+  'dist/relpos.simd.mjs',
+  'dist/relpos.baseline.wasm',
+  'dist/relpos.baseline.mjs',
+  'dist/relpos-analysis.simd.wasm',
+  'dist/relpos-analysis.simd.mjs',
+  'dist/relpos-analysis.baseline.wasm',
+  'dist/relpos-analysis.baseline.mjs',
+  'dist/relpos-models.wasm',
+  'dist/relpos-models.mjs',
+  'dist/web/relpos-web.js',
+];
+
 beforeAll(async () => {
-  const required = [
-    'dist/relpos.simd.wasm',
-    'dist/relpos.simd.mjs',
-    'dist/relpos.baseline.wasm',
-    'dist/relpos.baseline.mjs',
-    'dist/relpos-analysis.simd.wasm',
-    'dist/relpos-analysis.simd.mjs',
-    'dist/relpos-analysis.baseline.wasm',
-    'dist/relpos-analysis.baseline.mjs',
-    'dist/relpos-models.wasm',
-    'dist/relpos-models.mjs',
-    'dist/web/relpos-web.js',
-  ];
-  const missing = required.filter((f) => !existsSync(join(repo, f)));
+  const missing = BUILT.filter((f) => !existsSync(join(repo, f)));
   if (missing.length) throw new Error(`missing ${missing.join(', ')}: run 'bash scripts/build.sh wasm' first`);
 
   work = mkdtempSync(join(tmpdir(), 'relpos-consumer-'));
@@ -209,17 +211,7 @@ describe('npm pack', () => {
       'bindings/convert.js',
       'bindings/simd.js',
       'bindings/analysis.js',
-      'dist/relpos.simd.wasm',
-      'dist/relpos.simd.mjs',
-      'dist/relpos.baseline.wasm',
-      'dist/relpos.baseline.mjs',
-      'dist/relpos-analysis.simd.wasm',
-      'dist/relpos-analysis.simd.mjs',
-      'dist/relpos-analysis.baseline.wasm',
-      'dist/relpos-analysis.baseline.mjs',
-      'dist/relpos-models.wasm',
-      'dist/relpos-models.mjs',
-      'dist/web/relpos-web.js',
+      ...BUILT,
       'web/index.js',
       'web/index.d.ts',
       'web/components/relpos-heatmap.js',
