@@ -124,24 +124,14 @@ describe('rp.fromConfig reads every field as Hugging Face does (tests/fixtures/c
     it(name, () => {
       const absent = read(configWith(row, undefined));
       check(`${name} absent`, row, absent, row.absent, absent);
-      if (row.given) {
-        check(
-          `${name} = ${JSON.stringify(row.given.value)}`,
-          row,
-          read(configWith(row, row.given.value)),
-          row.given,
-          absent,
-        );
-      }
-      check(`${name} null`, row, read(configWith(row, null)), row.null, absent);
-      if (row.empty) {
-        check(
-          `${name} = ${JSON.stringify(row.empty.value)}`,
-          row,
-          read(configWith(row, row.empty.value)),
-          row.empty,
-          absent,
-        );
+      // The field given a value (where the row has one), null, and empty (where the row has one).
+      const variants = [
+        ...(row.given ? [[`= ${JSON.stringify(row.given.value)}`, row.given.value, row.given]] : []),
+        ['null', null, row.null],
+        ...(row.empty ? [[`= ${JSON.stringify(row.empty.value)}`, row.empty.value, row.empty]] : []),
+      ];
+      for (const [label, value, expected] of variants) {
+        check(`${name} ${label}`, row, read(configWith(row, value)), expected, absent);
       }
     });
   }
