@@ -44,6 +44,15 @@ function expectMatches(result, fixture) {
 }
 
 const sameBits = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+// Random whole numbers, one per name: { name: [min, max] } → fast-check arbitraries.
+const ints = (ranges) =>
+  Object.fromEntries(Object.entries(ranges).map(([name, [min, max]]) => [name, fc.integer({ min, max })]));
+// q [n, qWidth], k and v [m, kvWidth] from the formula (seeds seed, seed + 1, seed + 2).
+const qkv = (n, m, qWidth, kvWidth, seed) => ({
+  q: { shape: [n, qWidth], data: formula(n * qWidth, seed) },
+  k: { shape: [m, kvWidth], data: formula(m * kvWidth, seed + 1) },
+  v: { shape: [m, kvWidth], data: formula(m * kvWidth, seed + 2) },
+});
 
 describe('the HF / SDPA options match torch (tests/fixtures/hf-inputs.json)', () => {
   it('every case of the fixture file runs and matches, in both builds, weights and output-only alike', () => {
@@ -114,21 +123,17 @@ describe('rotated: true skips exactly the rotation the scheme would apply', () =
     fc.assert(
       fc.property(
         fc.record({
-          n: fc.integer({ min: 1, max: 9 }),
-          extra: fc.integer({ min: 0, max: 6 }),
+          ...ints({ n: [1, 9], extra: [0, 6], seed: [1, 1000] }),
           heads: fc.constantFrom(1, 2, 4),
           group: fc.constantFrom(1, 2),
           d: fc.constantFrom(4, 8, 16),
           scheme: fc.constantFrom('rope', 'rope-llama3', 'rope-yarn'),
-          seed: fc.integer({ min: 1, max: 1000 }),
         }),
         ({ n, extra, heads, group, d, scheme, seed }) => {
           if (heads % group) return;
           const m = n + extra;
           const kvHeads = heads / group;
-          const q = { shape: [n, heads * d], data: formula(n * heads * d, seed) };
-          const k = { shape: [m, kvHeads * d], data: formula(m * kvHeads * d, seed + 1) };
-          const v = { shape: [m, kvHeads * d], data: formula(m * kvHeads * d, seed + 2) };
+          const { q, k, v } = qkv(n, m, heads * d, kvHeads * d, seed);
           const call = { heads, kvHeads, causal: true, scheme };
           const direct = rp.attention({ q, k, v, ...call });
           const positions = Array.from({ length: n }, (_, i) => i + m - n);
@@ -170,18 +175,12 @@ describe("fullyMaskedRows: 'uniform' and causalAlign: 'topLeft' over random call
     fc.assert(
       fc.property(
         fc.record({
-          n: fc.integer({ min: 1, max: 12 }),
-          m: fc.integer({ min: 1, max: 12 }),
-          window: fc.integer({ min: 0, max: 4 }),
-          offset: fc.integer({ min: -6, max: 6 }),
+          ...ints({ n: [1, 12], m: [1, 12], window: [0, 4], offset: [-6, 6], seed: [1, 1000] }),
           topLeft: fc.boolean(),
-          seed: fc.integer({ min: 1, max: 1000 }),
         }),
         ({ n, m, window, offset, topLeft, seed }) => {
           const d = 4;
-          const q = { shape: [n, 2 * d], data: formula(n * 2 * d, seed) };
-          const k = { shape: [m, 2 * d], data: formula(m * 2 * d, seed + 1) };
-          const v = { shape: [m, 2 * d], data: formula(m * 2 * d, seed + 2) };
+          const { q, k, v } = qkv(n, m, 2 * d, 2 * d, seed);
           const call = { q, k, v, heads: 2, causal: true, queryOffset: offset };
           if (window) call.slidingWindow = window;
           if (topLeft) call.causalAlign = 'topLeft';
