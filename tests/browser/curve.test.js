@@ -9,6 +9,26 @@ let page;
 let errors;
 beforeAll(() => ({ page, errors } = shared));
 
+/**
+ * renderCurve(host, data) into a new 400-px host at the top of the page; after its first render,
+ * fn(el, host, module) runs there and its result comes back.
+ */
+function drawCurve(data, fn) {
+  return withModule(
+    page,
+    'relpos-curve.js',
+    `async (m, data) => {
+      const host = document.createElement('div');
+      host.style.width = '400px';
+      document.body.prepend(host);
+      const el = m.renderCurve(host, data);
+      await new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
+      return (${fn})(el, host, m);
+    }`,
+    data,
+  );
+}
+
 describe('<relpos-curve>', () => {
   it('the playground draws ALiBi decay profiles, one series per head, with uPlot styles in the shadow root', async () => {
     const info = await page.evaluate(() => {
@@ -35,17 +55,8 @@ describe('<relpos-curve>', () => {
   });
 
   it('renderCurve draws programmatic data: the line passes through its points', async () => {
-    const result = await withModule(page, 'relpos-curve.js', async (m) => {
-      const host = document.createElement('div');
-      host.style.width = '400px';
-      document.body.prepend(host);
-      const el = m.renderCurve(host, {
-        x: [0, 1, 2, 3, 4],
-        series: [{ label: 'y = x', y: [0, 1, 2, 3, 4] }],
-        xLabel: 'x',
-        yLabel: 'y',
-      });
-      await new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
+    const line = { x: [0, 1, 2, 3, 4], series: [{ label: 'y = x', y: [0, 1, 2, 3, 4] }], xLabel: 'x', yLabel: 'y' };
+    const result = await drawCurve(line, (el, host, m) => {
       const u = el.plot;
       const canvas = u.ctx.canvas;
       const dpr = devicePixelRatio;
@@ -81,18 +92,14 @@ describe('<relpos-curve>', () => {
   });
 
   it('a flat series gets an axis around its value (all-zero eigenvalues: −1 … 1, not 0 … 100); dashed series draw dashed', async () => {
-    const result = await withModule(page, 'relpos-curve.js', async (m) => {
-      const host = document.createElement('div');
-      host.style.width = '400px';
-      document.body.prepend(host);
-      const el = m.renderCurve(host, {
-        x: [0, 1, 2],
-        series: [
-          { label: 'zero', y: [0, 0, 0] },
-          { label: 'level', y: [0, 0, 0], dashed: true },
-        ],
-      });
-      await new Promise((resolve) => el.addEventListener('relpos-render', resolve, { once: true }));
+    const flat = {
+      x: [0, 1, 2],
+      series: [
+        { label: 'zero', y: [0, 0, 0] },
+        { label: 'level', y: [0, 0, 0], dashed: true },
+      ],
+    };
+    const result = await drawCurve(flat, (el) => {
       const { min, max } = el.plot.scales.y;
       return { min, max, dash: el.plot.series[2].dash, plain: el.plot.series[1].dash ?? null };
     });
