@@ -103,22 +103,17 @@ describe('design tokens', () => {
   });
 
   it('give every text colour at least 4.5:1 on the page and on panels, in light and in dark', () => {
-    const pairs = [
-      ['--rp-fg', '--rp-bg'],
-      ['--rp-fg', '--rp-surface'],
-      ['--rp-fg', '--rp-surface-2'],
-      ['--rp-fg-muted', '--rp-bg'],
-      ['--rp-fg-muted', '--rp-surface'],
-      ['--rp-accent', '--rp-bg'],
-      ['--rp-accent', '--rp-surface'],
-      ['--rp-accent-fg', '--rp-accent'],
-      ['--rp-fg', '--rp-accent-soft'],
-      ['--rp-yes', '--rp-bg'],
-      ['--rp-no', '--rp-bg'],
-      ['--rp-yes', '--rp-surface'],
-      ['--rp-no', '--rp-surface'],
-      ['--rp-warn', '--rp-bg'],
-    ];
+    // Each text colour and the grounds it stands on.
+    const grounds = {
+      '--rp-fg': ['--rp-bg', '--rp-surface', '--rp-surface-2', '--rp-accent-soft'],
+      '--rp-fg-muted': ['--rp-bg', '--rp-surface'],
+      '--rp-accent': ['--rp-bg', '--rp-surface'],
+      '--rp-accent-fg': ['--rp-accent'],
+      '--rp-yes': ['--rp-bg', '--rp-surface'],
+      '--rp-no': ['--rp-bg', '--rp-surface'],
+      '--rp-warn': ['--rp-bg'],
+    };
+    const pairs = Object.entries(grounds).flatMap(([text, under]) => under.map((ground) => [text, ground]));
     for (const scheme of [0, 1]) {
       for (const [text, ground] of pairs) {
         const ratio = contrast(defined.get(text)[scheme], defined.get(ground)[scheme]);
