@@ -48,6 +48,19 @@ std::string quotedList(const std::vector<std::string>& names);
                                    std::vector<std::string> known, const std::string& label = "allowed",
                                    bool sort = true);
 
+// The entry of `list` whose `id` member is `name`; else throwUnknownName with every id in table
+// order (an operation, a lab task).
+template <class List, class Id>
+const auto& findNamed(const List& list, Id id, const std::string& name, const std::string& where,
+                      const std::string& what, const std::string& label) {
+  for (const auto& entry : list) {
+    if (entry.*id == name) return entry;
+  }
+  std::vector<std::string> known;
+  for (const auto& entry : list) known.push_back(entry.*id);
+  throwUnknownName(where, what, name, known, label, false);
+}
+
 // Work one synchronous call may do, in multiply-adds (docs/api.md, "Limits"): 2^34 where the work
 // runs in the SIMD attention kernels, 2^30 where it runs in scalar loops (rp.scores and the other
 // calls on schemes, each of whose multiply-adds costs about as much as sixteen of the kernel's).

@@ -134,12 +134,7 @@ const std::vector<Task>& tasks() {
 }
 
 const Task& findTask(const std::string& id) {
-  for (const Task& t : tasks()) {
-    if (t.id == id) return t;
-  }
-  std::vector<std::string> known;
-  for (const Task& t : tasks()) known.push_back(t.id);
-  throwUnknownName("relpos.train", "task", id, known, "tasks", false);
+  return findNamed(tasks(), &Task::id, id, "relpos.train", "task", "tasks");
 }
 
 std::vector<int64_t> taskLengths(const Config& c, int64_t upTo) {

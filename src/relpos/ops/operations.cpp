@@ -323,12 +323,7 @@ const std::vector<Operation>& operations() {
 namespace {
 
 const Operation& findOperation(const std::string& op) {
-  for (const auto& o : operations()) {
-    if (o.name == op) return o;
-  }
-  std::vector<std::string> names;
-  for (const auto& o : operations()) names.push_back(o.name);
-  throwUnknownName("relpos", "operation", op, names, "operations", false);
+  return findNamed(operations(), &Operation::name, op, "relpos", "operation", "operations");
 }
 
 bool offers(const Scheme& scheme, const Operation& op) {
@@ -521,28 +516,13 @@ JsonValue capabilitiesJson(const Scheme& s) {
                      {"perHead", JsonValue::makeBoolean(s.perHead)}});
 }
 
-const char* cacheName(Roles::Cache cache) {
-  switch (cache) {
-    case Roles::Cache::Step:
-      return "step";
-    case Roles::Cache::Held:
-      return "held";
-    case Roles::Cache::Shape:
-      return "shape";
-  }
-  return "step";
-}
+// The names rp.operations gives the values of Roles::Cache and OpOption::Check, in their order.
+constexpr const char* kCacheNames[] = {"step", "held", "shape"};
+constexpr const char* kCheckNames[] = {"always", "byCall", "binding"};
 
-const char* checkName(OpOption::Check check) {
-  switch (check) {
-    case OpOption::Check::Always:
-      return "always";
-    case OpOption::Check::ByCall:
-      return "byCall";
-    case OpOption::Check::Binding:
-      return "binding";
-  }
-  return "always";
+template <class Enum, size_t N>
+const char* nameOf(Enum value, const char* const (&names)[N]) {
+  return names[static_cast<size_t>(value)];
 }
 
 }  // namespace
@@ -581,13 +561,13 @@ std::string operationsJson() {
       JsonValue entry = jsonObject({{"name", JsonValue::makeString(o.name())}});
       for (auto& member : describeParam(o.info).object) entry.set(member.first, std::move(member.second));
       if (o.untyped) entry.set("type", JsonValue::makeString("unknown"));
-      entry.set("check", JsonValue::makeString(checkName(o.check)));
+      entry.set("check", JsonValue::makeString(nameOf(o.check, kCheckNames)));
       entry.set("required", JsonValue::makeBoolean(o.required));
       entry.set("inPlace", JsonValue::makeBoolean(o.inPlace));
       if (op.name == "attention") {
         entry.set("layer", JsonValue::makeBoolean(o.roles.layer));
         entry.set("queryRows", JsonValue::makeBoolean(o.roles.queryRows));
-        entry.set("kvCache", JsonValue::makeString(cacheName(o.roles.cache)));
+        entry.set("kvCache", JsonValue::makeString(nameOf(o.roles.cache, kCacheNames)));
         entry.set("worker", JsonValue::makeBoolean(o.roles.worker));
         entry.set("pool", JsonValue::makeBoolean(o.roles.pool));
         entry.set("sameInSchemes", JsonValue::makeBoolean(o.roles.sameInSchemes));
