@@ -9,6 +9,9 @@ const BUILTIN_PROFILES = ['exp-decay', 'gaussian', 'cosine', 'sinc', 'box', 'sin
 
 const number = (tensor) => tensor.data[0];
 const flag = (tensor) => tensor.data[0] !== 0;
+const values = (tensor) => tensor.data;
+// The core's record as JS values: each named field through its reader (number, flag, values).
+const fields = (r, readers) => Object.fromEntries(Object.entries(readers).map(([name, read]) => [name, read(r[name])]));
 
 function requireTensorLike(where, name, value, shapeText) {
   const ok = Array.isArray(value) || isTypedArray(value) || isPlainObject(value);
@@ -55,46 +58,44 @@ function flattenProfile(where, profile) {
  *   module (once), `buildInfo` says how it was compiled
  */
 export function createAnalysis(call, { ready, buildInfo }) {
+  // Analysis `name` of one tensor, the argument `arg` (checked; shapeText names its shape in the
+  // message), with the options checked; the core's record back.
+  function ofTensor(name, arg, value, shapeText, options) {
+    const where = `${WHERE}.${name}`;
+    requireTensorLike(where, arg, value, shapeText);
+    return call(name, { ...requireOptions(where, options), [arg]: value });
+  }
+
+  // Analysis `name` of a kernel profile (a name, { name, ...params } or { values }), with the options.
+  function ofProfile(name, profile, options) {
+    const where = `${WHERE}.${name}`;
+    return call(name, { ...requireOptions(where, options), ...flattenProfile(where, profile) });
+  }
+
   function translationDefect(S, options) {
-    const where = `${WHERE}.translationDefect`;
-    requireTensorLike(where, 'S', S, '[n, n] or [heads, n, n]');
-    const r = call('translationDefect', { ...requireOptions(where, options), S });
-    const out = {
-      max: number(r.max),
-      mean: number(r.mean),
-      relative: number(r.relative),
-      isToeplitz: flag(r.isToeplitz),
-    };
+    const r = ofTensor('translationDefect', 'S', S, '[n, n] or [heads, n, n]', options);
+    const out = fields(r, { max: number, mean: number, relative: number, isToeplitz: flag });
     const batched = (S.shape ?? []).length === 3 || (Array.isArray(S) && Array.isArray(S[0]?.[0]));
     if (batched) out.perHead = { max: r.perHeadMax.data, mean: r.perHeadMean.data };
     return out;
   }
 
   function svd(M, options) {
-    const where = `${WHERE}.svd`;
-    requireTensorLike(where, 'M', M, '[rows, cols]');
-    const r = call('svd', { ...requireOptions(where, options), M });
-    const out = {
-      singularValues: r.singularValues.data,
-      effectiveRank: number(r.effectiveRank),
-      conditionNumber: number(r.conditionNumber),
-      rank: number(r.rank),
-      tolerance: number(r.tolerance),
-    };
+    const r = ofTensor('svd', 'M', M, '[rows, cols]', options);
+    const out = fields(r, {
+      singularValues: values,
+      effectiveRank: number,
+      conditionNumber: number,
+      rank: number,
+      tolerance: number,
+    });
     if (r.U) Object.assign(out, { U: r.U, V: r.V });
     return out;
   }
 
   function eig(M, options) {
-    const where = `${WHERE}.eig`;
-    requireTensorLike(where, 'M', M, '[n, n]');
-    const r = call('eig', { ...requireOptions(where, options), M });
-    const out = {
-      values: r.values.data,
-      symmetric: flag(r.symmetric),
-      asymmetry: number(r.asymmetry),
-      isPSD: flag(r.isPSD),
-    };
+    const r = ofTensor('eig', 'M', M, '[n, n]', options);
+    const out = fields(r, { values, symmetric: flag, asymmetry: number, isPSD: flag });
     if (r.vectors) out.vectors = r.vectors;
     return out;
   }
@@ -109,22 +110,16 @@ export function createAnalysis(call, { ready, buildInfo }) {
   }
 
   function project2d(E) {
-    const where = `${WHERE}.project2d`;
-    requireTensorLike(where, 'E', E, '[n, d]');
-    const r = call('project2d', { E });
+    const r = ofTensor('project2d', 'E', E, '[n, d]');
     return { points: r.points, explained: r.explained.data };
   }
 
   function entropy(W) {
-    const where = `${WHERE}.entropy`;
-    requireTensorLike(where, 'W', W, '[n, m] or [heads, n, m]');
-    return call('entropy', { W }).data.data;
+    return ofTensor('entropy', 'W', W, '[n, m] or [heads, n, m]').data.data;
   }
 
   function distanceEntropy(W) {
-    const where = `${WHERE}.distanceEntropy`;
-    requireTensorLike(where, 'W', W, '[n, m] or [heads, n, m]');
-    const r = call('distanceEntropy', { W });
+    const r = ofTensor('distanceEntropy', 'W', W, '[n, m] or [heads, n, m]');
     const width = r.p.shape[r.p.shape.length - 1];
     const m = (width + 1) / 2;
     const distance = Int32Array.from({ length: width }, (_, t) => t - (m - 1));
@@ -135,35 +130,29 @@ export function createAnalysis(call, { ready, buildInfo }) {
   }
 
   function kernelCheck(profile, options) {
-    const where = `${WHERE}.kernelCheck`;
-    const r = call('kernelCheck', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
-    return {
-      symmetric: flag(r.symmetric),
-      isPSD: flag(r.isPSD),
-      isCPD: flag(r.isCPD),
-      minEigenvalue: number(r.minEigenvalue),
-      minEigenvalueCPD: number(r.minEigenvalueCPD),
-      eigenvalues: r.eigenvalues.data,
-      asymmetry: number(r.asymmetry),
-    };
+    return fields(ofProfile('kernelCheck', profile, options), {
+      symmetric: flag,
+      isPSD: flag,
+      isCPD: flag,
+      minEigenvalue: number,
+      minEigenvalueCPD: number,
+      eigenvalues: values,
+      asymmetry: number,
+    });
   }
 
   function gpSample(profile, options) {
-    const where = `${WHERE}.gpSample`;
-    const r = call('gpSample', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
+    const r = ofProfile('gpSample', profile, options);
     return { shape: r.data.shape, data: r.data.data, jitter: number(r.jitter) };
   }
 
   function gpPosterior(profile, options) {
-    const where = `${WHERE}.gpPosterior`;
-    const r = call('gpPosterior', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
-    return { mean: r.mean.data, std: r.std.data, jitter: number(r.jitter) };
+    return fields(ofProfile('gpPosterior', profile, options), { mean: values, std: values, jitter: number });
   }
 
   function derivative(profile, options) {
-    const where = `${WHERE}.derivative`;
-    const r = call('derivative', { ...requireOptions(where, options), ...flattenProfile(where, profile) });
-    return { r: r.r.data, value: r.value.data, derivative: r.derivative.data, bound: number(r.bound) };
+    const readers = { r: values, value: values, derivative: values, bound: number };
+    return fields(ofProfile('derivative', profile, options), readers);
   }
 
   // Analyses that return one curve: options (with a nested `params`) in, the values out.
