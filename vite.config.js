@@ -11,6 +11,33 @@ import { relposSite } from './web/site/build-plugin.js';
 // image absolute, as link previews require.
 const page = (name) => fileURLToPath(new URL(`./web/${name}`, import.meta.url));
 
+// What the chapter's first live heatmap waits for, in one chunk instead of a dozen (each request
+// costs its headers and a share of the round trips, and one gzip stream compresses better than
+// many; docs/build.md, "What the chapter's first view waits for"): the package entry
+// (bindings/index.js), <relpos-heatmap> and everything they import statically, with vite's preload
+// helper. Only static imports count, so whatever a page fetches on demand (the wasm glue, the
+// analysis module's bindings, the exporters, the pool's workers) stays a chunk of its own.
+const FIRST_VIEW_ROOTS = ['./bindings/index.js', './web/components/relpos-heatmap.js'].map((path) =>
+  fileURLToPath(new URL(path, import.meta.url)),
+);
+// The set is worked out once per chunking pass (keyed by the pass's module info of the entry).
+const firstViews = new WeakMap();
+function firstViewChunk(id, ctx) {
+  const key = ctx.getModuleInfo(FIRST_VIEW_ROOTS[0]);
+  if (!key) return null;
+  if (!firstViews.has(key)) {
+    const modules = new Set();
+    const walk = (module) => {
+      if (modules.has(module)) return;
+      modules.add(module);
+      for (const next of ctx.getModuleInfo(module)?.importedIds ?? []) walk(next);
+    };
+    FIRST_VIEW_ROOTS.forEach(walk);
+    firstViews.set(key, modules);
+  }
+  return firstViews.get(key).has(id) || /vite\/preload-helper|rolldown[:/]runtime/.test(id) ? 'first-view' : null;
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   base: process.env.RELPOS_BASE || './',
@@ -38,6 +65,7 @@ export default defineConfig({
         lab: page('lab.html'),
         notfound: page('404.html'),
       },
+      output: { strictExecutionOrder: true, codeSplitting: { groups: [{ name: firstViewChunk }] } },
     },
   },
 });

@@ -1,20 +1,14 @@
-// Colormaps as 256-entry RGBA lookup tables built from d3-scale-chromatic (colour-blind safe:
-// viridis / cividis for sequential data, RdBu centred at 0 for signed data), and the one rule that
-// turns a value into a colour — shared by the canvas renderer, the WebGL shader's CPU twin, the
-// exporters and the Node figure writer:
+// Colormaps as 256-entry RGBA lookup tables, the colours d3-scale-chromatic gives (colour-blind
+// safe: viridis / cividis for sequential data, RdBu centred at 0 for signed data; RdBu reversed so
+// that positive values are red), and the one rule that turns a value into a colour — shared by the
+// canvas renderer, the WebGL shader's CPU twin, the exporters and the Node figure writer:
 //   colour(v) = LUT[round((v − lo)·255/(hi − lo))] clamped to [0, 255]; −∞ (masked) and NaN are grey.
-import { interpolateCividis, interpolateMagma, interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
-import { rgb } from './rgb.js';
+// The colours are generated data (figure/colormap-tables.js, scripts/gen-colormaps.mjs), so a page
+// does not load d3 to draw its first heatmap; tests/node/colormap-tables.test.js compares every
+// entry with d3-scale-chromatic.
+import { COLORMAP_HEX } from './colormap-tables.js';
 
-const INTERPOLATORS = {
-  viridis: interpolateViridis,
-  cividis: interpolateCividis,
-  magma: interpolateMagma,
-  // RdBu runs red → blue; reversed so that positive values are red and negative blue.
-  rdbu: (t) => interpolateRdBu(1 - t),
-};
-
-export const colormapNames = Object.keys(INTERPOLATORS);
+export const colormapNames = Object.keys(COLORMAP_HEX);
 
 /** The colour of masked (−∞) and NaN cells. */
 export const MASKED_RGB = Object.freeze([128, 128, 128]);
@@ -24,14 +18,15 @@ const tables = new Map();
 /** A Uint8ClampedArray of 256 RGBA entries for a named colormap. */
 export function colormapTable(name) {
   const key = String(name).toLowerCase();
-  if (!Object.hasOwn(INTERPOLATORS, key)) {
+  if (!Object.hasOwn(COLORMAP_HEX, key)) {
     throw new RangeError(`relpos.colormapTable: colormap must be one of ${colormapNames.join(', ')}, got '${name}'`);
   }
   if (!tables.has(key)) {
+    const hex = COLORMAP_HEX[key];
     const lut = new Uint8ClampedArray(256 * 4);
     for (let i = 0; i < 256; i++) {
-      const [r, g, b] = rgb(INTERPOLATORS[key](i / 255));
-      lut.set([r, g, b, 255], i * 4);
+      const v = Number.parseInt(hex.slice(i * 6, i * 6 + 6), 16);
+      lut.set([(v >> 16) & 255, (v >> 8) & 255, v & 255, 255], i * 4);
     }
     tables.set(key, lut);
   }

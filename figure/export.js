@@ -9,6 +9,8 @@
 import { colormapTable, isMasked, lutIndex } from './colormap.js';
 import { integerTicks, logTicks, niceTicks } from './ticks.js';
 
+export { EXPORT_FORMATS, requireFormat } from './export-formats.js';
+
 export const SVG_RECT_LIMIT = 32;
 export const PGF_INLINE_LIMIT = 64;
 
@@ -384,22 +386,6 @@ function curveSVG(figure, size) {
   );
   out.push('</g></svg>');
   return out.join('\n');
-}
-
-export const EXPORT_FORMATS = Object.freeze({
-  png: { ext: 'png', type: 'image/png', message: 'exportPNG' },
-  svg: { ext: 'svg', type: 'image/svg+xml', message: 'exportSVG' },
-  csv: { ext: 'csv', type: 'text/csv', message: 'exportCSV' },
-  json: { ext: 'json', type: 'application/json', message: 'exportJSON' },
-  tex: { ext: 'tex', type: 'application/x-tex', message: 'exportTeX' },
-});
-
-/** The formats' names as a RangeError lists them; `where` names the calling function. */
-export function requireFormat(where, format) {
-  if (!Object.hasOwn(EXPORT_FORMATS, format)) {
-    throw new RangeError(`${where}: format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}, got '${format}'`);
-  }
-  return EXPORT_FORMATS[format];
 }
 
 /** PNG pixels per cell of a heatmap export: an integer making small maps at least ~512 px. */

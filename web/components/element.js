@@ -4,7 +4,7 @@
 // cycle with its events — relpos-render (one detail shape for every element, see RenderDetail in
 // web/index.d.ts), relpos-error and relpos-export.
 import { load } from '../../bindings/index.js';
-import { EXPORT_FORMATS, download, exportFigure } from './export.js';
+import { EXPORT_FORMATS } from '../../figure/export-formats.js';
 import { viewNeedsAnalysis } from '../../figure/views.js';
 import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
 
@@ -237,7 +237,8 @@ export class RelposElement extends HTMLElement {
   export(format) {
     const figure = this.figure();
     if (!figure) return Promise.reject(new Error(`${this.localName}: nothing to export yet`));
-    return exportFigure(figure, format, this.exportOptions(figure));
+    // The exporters arrive on first use: a page's first heatmap does not wait for them.
+    return import('./export.js').then(({ exportFigure }) => exportFigure(figure, format, this.exportOptions(figure)));
   }
 
   /** { basename, canvas? } of the exported files. */
@@ -261,7 +262,10 @@ export class RelposElement extends HTMLElement {
       const { blob, filename } = await this.export(format);
       // A page may take the file over (upload, copy); otherwise it is saved.
       const detail = { format, blob, filename };
-      if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) download(blob, filename);
+      if (this.dispatchEvent(new CustomEvent('relpos-export', { detail, cancelable: true }))) {
+        const { download } = await import('./export.js');
+        download(blob, filename);
+      }
     } catch (error) {
       this.showError(error.message);
     }
