@@ -20,6 +20,11 @@ const configDir = new URL('../fixtures/configs/', import.meta.url);
 const config = (name) => JSON.parse(readFileSync(new URL(name, configDir), 'utf8'));
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const mscale = (s, m) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
+// Each family's small config, shared with the field table (tests/fixtures/config-fields.json, bases).
+const { bases } = JSON.parse(readFileSync(new URL('../fixtures/config-fields.json', import.meta.url), 'utf8'));
+const base = (name) => (bases[name].file ? config(bases[name].file) : bases[name]);
+// A family's small config with fields of its rope_scaling changed.
+const rescaled = (name, fields) => ({ ...base(name), rope_scaling: { ...base(name).rope_scaling, ...fields } });
 
 // Each real config and what it reads into: the reading's scheme, its whole params (toEqual), heads
 // and part of its model facts (toMatchObject), where given; `more(reading, file)` checks the rest.
@@ -269,28 +274,12 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
   });
 
   it('a nested truncate: false is read from its own layer group', () => {
+    const yarn = { rope_type: 'yarn', factor: 32, original_max_position_embeddings: 4096, rope_theta: 150000 };
     const reading = rp.fromConfig({
-      model_type: 'gpt_oss',
-      num_attention_heads: 4,
-      head_dim: 64,
+      ...bases['gpt-oss'],
       num_hidden_layers: 2,
       layer_types: ['sliding_attention', 'full_attention'],
-      sliding_window: 128,
-      rope_parameters: {
-        full_attention: {
-          rope_type: 'yarn',
-          factor: 32,
-          original_max_position_embeddings: 4096,
-          truncate: false,
-          rope_theta: 150000,
-        },
-        sliding_attention: {
-          rope_type: 'yarn',
-          factor: 32,
-          original_max_position_embeddings: 4096,
-          rope_theta: 150000,
-        },
-      },
+      rope_parameters: { full_attention: { ...yarn, truncate: false }, sliding_attention: yarn },
     });
     expect(reading.groups.map((g) => g.params.truncate)).toEqual([false, undefined]);
   });
@@ -326,15 +315,9 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
   });
 
   it('Qwen2 slides only from max_window_layers on, and only with use_sliding_window', () => {
-    const base = {
-      model_type: 'qwen2',
-      hidden_size: 512,
-      num_attention_heads: 4,
-      num_hidden_layers: 4,
-      sliding_window: 64,
-    };
-    expect(rp.fromConfig({ ...base, use_sliding_window: false }).groups).toHaveLength(1);
-    const windowed = rp.fromConfig({ ...base, use_sliding_window: true, max_window_layers: 2 });
+    const qwen2 = { ...bases.qwen2, sliding_window: 64 };
+    expect(rp.fromConfig({ ...qwen2, use_sliding_window: false }).groups).toHaveLength(1);
+    const windowed = rp.fromConfig({ ...qwen2, use_sliding_window: true, max_window_layers: 2 });
     expect(windowed.groups.map((g) => [g.layerType, g.layers, g.slidingWindow])).toEqual([
       ['full_attention', [0, 1], undefined],
       ['sliding_attention', [2, 3], 64],
@@ -344,76 +327,34 @@ describe('rp.fromConfig: real model configs read without warnings', () => {
 
 describe('rp.fromConfig: warnings name only what relpos cannot read', () => {
   it('a lone mscale (Hugging Face ignores it without mscale_all_dim) is dropped with a warning', () => {
-    const reading = rp.fromConfig({
-      model_type: 'llama',
-      hidden_size: 512,
-      num_attention_heads: 4,
-      rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048, mscale: 0.707 },
-    });
+    const reading = rp.fromConfig(rescaled('yarn', { mscale: 0.707 }));
     expect(reading.params).not.toHaveProperty('mscale');
     expect(reading.warnings.join(' ')).toMatch(/mscale/);
   });
 
   it('mscale_all_dim: 0 counts as unset: the pair is kept as given and gives the default attention factor', () => {
-    const reading = rp.fromConfig({
-      model_type: 'deepseek_v3',
-      num_attention_heads: 4,
-      qk_rope_head_dim: 64,
-      qk_nope_head_dim: 128,
-      rope_theta: 10000,
-      rope_scaling: {
-        type: 'yarn',
-        factor: 40,
-        original_max_position_embeddings: 4096,
-        mscale: 0.707,
-        mscale_all_dim: 0,
-      },
-    });
+    const reading = rp.fromConfig(rescaled('deepseek-v3', { mscale: 0.707, mscale_all_dim: 0 }));
     expect(reading.warnings).toEqual([]);
     expect(rp.frequencies(reading.scheme, reading.params).attentionFactor).toBeCloseTo(mscale(40, 1), 6);
   });
 
   it('LongRoPE attention_factor is read (it replaces the derived factor)', () => {
-    const reading = rp.fromConfig({
-      model_type: 'phi3',
-      hidden_size: 4096,
-      num_attention_heads: 32,
-      max_position_embeddings: 2048,
-      rope_parameters: {
-        rope_type: 'longrope',
-        rope_theta: 10000,
-        original_max_position_embeddings: 2048,
-        factor: 10,
-        attention_factor: 0.5,
-        short_factor: Array(64).fill(2),
-        long_factor: range(64).map((k) => k + 1),
-      },
-    });
+    const reading = rp.fromConfig(rescaled('phi3', { attention_factor: 0.5 }));
     expect(reading.warnings).toEqual([]);
+    expect(reading.scheme).toBe('rope-longrope');
     expect(reading.params.attentionFactor).toBe(0.5);
     expect(rp.frequencies(reading.scheme, { ...reading.params, seqLen: 1 }).attentionFactor).toBe(0.5);
   });
 
   it('an unknown model_type with rope fields is read as rotary with a warning about the layout', () => {
-    const reading = rp.fromConfig({
-      model_type: 'mystery',
-      hidden_size: 512,
-      num_attention_heads: 8,
-      rope_theta: 10000,
-    });
+    const reading = rp.fromConfig({ ...bases.llama, model_type: 'mystery' });
     expect(reading.scheme).toBe('rope');
     expect(reading.warnings).toHaveLength(1);
     expect(reading.warnings[0]).toMatch(/mystery.*half/);
   });
 
   it("Qwen2-VL's multimodal rope reads as plain RoPE for text positions, with a warning about mrope_section", () => {
-    const reading = rp.fromConfig({
-      model_type: 'qwen2_vl',
-      hidden_size: 3584,
-      num_attention_heads: 28,
-      rope_theta: 1000000,
-      rope_scaling: { type: 'mrope', mrope_section: [16, 24, 24] },
-    });
+    const reading = rp.fromConfig(bases['qwen2-vl']);
     expect(reading.scheme).toBe('rope');
     expect(reading.warnings.join(' ')).toMatch(/mrope_section/);
   });
