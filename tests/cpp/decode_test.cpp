@@ -67,3 +67,38 @@ TEST(KvCache, RopeStepsEqualAttentionWithKeysRotatedOnceWhenAppended) {
 TEST(KvCache, DynamicNtkStepsEqualAttentionAsTheScalingChanges) {
   expectStepsMatch("rope-dynamic");
 }
+
+// attentionBatch: sequences of different lengths in one call, each sequence's rows those of its
+// cache's own step, bit for bit; a q whose rows are not the batch's is refused, and q is kept.
+TEST(KvCache, BatchStepEqualsEachSequenceAlone) {
+  KvCache a(kKvHeads, kD, kD), b(kKvHeads, kD, kD), c(kKvHeads, kD, kD);
+  const std::vector<KvCache*> caches = {&a, &b, &c};
+  for (int s = 0; s < 3; ++s) {
+    const int64_t rows = 2 + 3 * s;
+    const std::vector<float> k = wave(static_cast<int>(rows * kKvHeads * kD), 1.3, 0.4 + s);
+    const std::vector<float> v = wave(static_cast<int>(rows * kKvHeads * kD), 0.5, 1.1 + s);
+    caches[static_cast<size_t>(s)]->append(k.data(), v.data(), rows);
+  }
+  const std::vector<int64_t> rows = {1, 0, 2};  // sequence 1 has no query rows this step
+  const std::vector<float> q = wave(static_cast<int>(3 * kHeads * kD), 0.7, 0.1);
+  Params batch = stepParams("rope", q);
+  batch.setArray("q", q, {3, kHeads * kD});
+  const Result got = attentionBatch(caches, rows, "rope", batch);
+  ASSERT_EQ(got.at("output").shape, (Shape{3, kHeads * kD}));
+  EXPECT_EQ(batch.find("q")->shape, (Shape{3, kHeads * kD}));
+  int64_t first = 0;
+  for (size_t s = 0; s < 3; ++s) {
+    if (rows[s] == 0) continue;
+    const std::vector<float> own(q.begin() + first * kHeads * kD, q.begin() + (first + rows[s]) * kHeads * kD);
+    Params alone = stepParams("rope", own);
+    alone.setArray("q", own, {rows[s], kHeads * kD});
+    const std::vector<float> want = caches[s]->attention("rope", alone, nullptr).at("output").f32;
+    const std::vector<float> mine(got.at("output").f32.begin() + first * kHeads * kD,
+                                  got.at("output").f32.begin() + (first + rows[s]) * kHeads * kD);
+    EXPECT_EQ(mine, want) << "sequence " << s;
+    first += rows[s];
+  }
+  Params wrong = stepParams("rope", q);
+  wrong.setArray("q", q, {3, kHeads * kD});
+  EXPECT_THROW(attentionBatch({&a, &b}, {1, 1}, "rope", wrong), std::exception);
+}
