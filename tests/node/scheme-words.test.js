@@ -14,7 +14,7 @@ import {
   schemeDescription,
   shownParams,
 } from '../../web/i18n/scheme-words.js';
-import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAMS_ZH } from '../../web/i18n/schemes.zh.js';
+import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAM_DOCS_ZH, PARAM_LABELS_ZH } from '../../web/i18n/schemes.zh.js';
 import { CHOICES_EN, PARAM_LABELS_EN } from '../../web/i18n/schemes.en.js';
 
 let rp;
@@ -89,7 +89,9 @@ describe('scheme words in 中文', () => {
         all.set(`${info.id}.${name}`, new Set(spec.choices ?? []));
       }
     }
-    expect(Object.keys(PARAMS_ZH).filter((key) => !all.has(key))).toEqual([]);
+    expect(Object.keys(PARAM_LABELS_ZH).filter((key) => !all.has(key))).toEqual([]);
+    // A 中文 label and its tooltip go together: the two tables have the same keys.
+    expect(Object.keys(PARAM_DOCS_ZH)).toEqual(Object.keys(PARAM_LABELS_ZH));
     expect(Object.keys(PARAM_LABELS_EN).filter((key) => !all.has(key))).toEqual([]);
     for (const [key, choices] of [...Object.entries(CHOICES_ZH), ...Object.entries(CHOICES_EN)]) {
       expect(all.has(key), key).toBe(true);
@@ -104,7 +106,8 @@ describe('scheme words in 中文', () => {
     const texts = [
       ...Object.values(DESCRIPTIONS_ZH),
       ...Object.values(CITES_ZH),
-      ...Object.values(PARAMS_ZH).flatMap((w) => [w.label, w.doc]),
+      ...Object.values(PARAM_LABELS_ZH),
+      ...Object.values(PARAM_DOCS_ZH),
       ...Object.values(CHOICES_ZH).flatMap((c) => Object.values(c)),
     ];
     for (const text of texts) {

@@ -4,7 +4,7 @@
 // core's own words, other languages the web layer's tables (schemes.zh.js). tests/node/scheme-words.test.js
 // checks that every scheme of rp.schemes, and every parameter and option the pane shows, has its 中文
 // words, so a scheme added to the core without them fails a test.
-import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAMS_ZH } from './schemes.zh.js';
+import { CHOICES_ZH, CITES_ZH, DESCRIPTIONS_ZH, PARAM_DOCS_ZH, PARAM_LABELS_ZH } from './schemes.zh.js';
 import { CHOICES_EN, PARAM_LABELS_EN } from './schemes.en.js';
 
 // Parameters the page sets itself (n, d, heads, causal), that only one call reads (role, center,
@@ -27,7 +27,15 @@ const SKIP = new Set([
 ]);
 const EDITABLE = new Set(['choice', 'boolean', 'number', 'integer']);
 
-const TABLES = { zh: { descriptions: DESCRIPTIONS_ZH, cites: CITES_ZH, params: PARAMS_ZH, choices: CHOICES_ZH } };
+const TABLES = {
+  zh: {
+    descriptions: DESCRIPTIONS_ZH,
+    cites: CITES_ZH,
+    labels: PARAM_LABELS_ZH,
+    docs: PARAM_DOCS_ZH,
+    choices: CHOICES_ZH,
+  },
+};
 
 /** The parameters of scheme `info` (an entry of rp.schemes) that the explorer pane shows as controls. */
 export function shownParams(info) {
@@ -55,8 +63,10 @@ export function schemeCite(language, info) {
  * table lacks, which tests/node/scheme-words.test.js refuses).
  */
 export function paramWords(language, info, name) {
-  const words = TABLES[language] && entry(TABLES[language].params, info, name);
-  return words ?? { label: entry(PARAM_LABELS_EN, info, name) ?? name, doc: info.params[name].doc };
+  const table = TABLES[language];
+  const label = table && entry(table.labels, info, name);
+  if (label !== undefined) return { label, doc: entry(table.docs, info, name) };
+  return { label: entry(PARAM_LABELS_EN, info, name) ?? name, doc: info.params[name].doc };
 }
 
 /** The words of option `choice` of parameter `name` in `language` (English: schemes.en.js). */
