@@ -17,6 +17,7 @@ import { labMessages } from '../lab/messages.js';
 import { formatMessage as format } from './messages.js';
 import { renderCurve } from './relpos-curve.js';
 import { renderHeatmap } from './render-heatmap.js';
+import { ShadowHost } from './shadow-host.js';
 
 const PRESETS = {
   s212: { task: 'copy', schemes: ['rope', 't5', 'kerple-log', 'alibi', 'nope'] },
@@ -99,8 +100,8 @@ function merge(base, over) {
 // One worker client for every lab on the page (its pool starts on the first run).
 let sharedClient = null;
 
-export class RelposLab extends HTMLElement {
-  #root;
+export class RelposLab extends ShadowHost {
+  #root = this.shadowRoot;
   #schema = null; // rp.lab.schema, once the core has loaded
   #messages = labMessages;
   #runner = null;
@@ -110,11 +111,6 @@ export class RelposLab extends HTMLElement {
   #live = null; // run index → { label, losses, gradNorms } of the runs in progress
   #drawAt = 0;
   #built = null; // resolves once the form exists (the core's lab schema has loaded)
-
-  constructor() {
-    super();
-    this.#root = this.attachShadow({ mode: 'open' });
-  }
 
   get messages() {
     return this.#messages;

@@ -12,6 +12,7 @@ import { load } from '../../bindings/index.js';
 import { summariseReproduction } from '../../bindings/lab-reproduction.js';
 import { agreementSentence, fixed2, roughly, stepsPerTask } from '../lab/reproduction-words.js';
 import { renderCurve } from './relpos-curve.js';
+import { ShadowHost } from './shadow-host.js';
 
 const STYLE = `
 :host { display: block; font: inherit; color: inherit; }
@@ -40,8 +41,8 @@ function node(tag, props = {}, children = []) {
 }
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
-export class RelposReproduction extends HTMLElement {
-  #root;
+export class RelposReproduction extends ShadowHost {
+  #root = this.shadowRoot;
   #results = null;
   #words = (key) => key;
   #separator = ' ';
@@ -50,11 +51,6 @@ export class RelposReproduction extends HTMLElement {
   #mine = new Map(); // "task/scheme/seed" → the reader's run
   #status = '';
   #task = null;
-
-  constructor() {
-    super();
-    this.#root = this.attachShadow({ mode: 'open' });
-  }
 
   get results() {
     return this.#results;
