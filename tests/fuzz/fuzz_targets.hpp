@@ -155,6 +155,13 @@ inline bool readPlan(const relpos::JsonValue& input, JobPlan& plan) {
   return true;
 }
 
+// A job's input text: its call's options into `params` (within `caps`) and its plan; false when it
+// describes no call the JS layer could make.
+inline bool readJob(const std::string& text, const Caps& caps, relpos::Params& params, JobPlan& plan) {
+  relpos::JsonValue input;
+  return parseInput(text, input) && readPlan(input, plan) && toParams(input.find("params"), params, caps);
+}
+
 // Runs the job; `check` inspects the finished result. Returns without result when cancelled.
 template <class Check>
 void driveJob(const std::string& what, std::unique_ptr<relpos::Job> job, const JobPlan& plan, Check&& check) {
@@ -178,14 +185,11 @@ void driveJob(const std::string& what, std::unique_ptr<relpos::Job> job, const J
 // Pooled long-context attention maps (rp.attentionMap) as jobs: stepped to completion or dropped
 // midway. A finished map holds pooled attention weights: finite and in [0, 1].
 inline int runMaps(const std::string& text) {
-  relpos::JsonValue input;
-  if (!parseInput(text, input)) return -1;
-  JobPlan plan;
-  if (!readPlan(input, plan)) return -1;
   relpos::Params params("relpos.attentionMap");
   Caps caps;
   caps.n = 4096;  // position-only maps are O(n) per row; content maps are capped below
-  if (!toParams(input.find("params"), params, caps)) return -1;
+  JobPlan plan;
+  if (!readJob(text, caps, params, plan)) return -1;
   const bool content = params.has("seed") || params.has("q") || params.has("k");
   if (const relpos::Value* n = params.find("n");
       n && content && n->type == relpos::Value::Type::Number && n->number > 256 && n->number <= (1 << 30)) {
@@ -209,12 +213,9 @@ inline int runMaps(const std::string& text) {
 // The extrapolation lab's training job (rp.lab.train) with small budgets: any options within caps
 // that keep one run short, a few steps, cancelled midway or run to the end.
 inline int runLab(const std::string& text) {
-  relpos::JsonValue input;
-  if (!parseInput(text, input)) return -1;
-  JobPlan plan;
-  if (!readPlan(input, plan)) return -1;
   relpos::Params params("relpos.train");
-  if (!toParams(input.find("params"), params, Caps{})) return -1;
+  JobPlan plan;
+  if (!readJob(text, Caps{}, params, plan)) return -1;
   // Sizes inside the documented ranges but too slow for fuzzing (outside them: the core refuses).
   const std::pair<const char*, double> caps[] = {{"length", 8},  {"dModel", 16}, {"dFF", 32},
                                                  {"batch", 4},   {"steps", 6},   {"evalSequences", 2},
