@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace relpos {
 
@@ -18,155 +19,84 @@ std::string folded(const std::string& name) {
   return out;
 }
 
-// Names from Hugging Face configs, PyTorch attention code and papers (folded), and what they are
-// called here, most likely first. A call suggests the first of them that it takes: the config's
+// Names from Hugging Face configs, PyTorch attention code and papers (folded), grouped by what they
+// are called here, most likely first. A call suggests the first of them that it takes: the config's
 // `max_position_embeddings` is a rotary scaling's `originalMaxPositionEmbeddings`, a frequency
 // call's `seqLen`, and elsewhere the length `n`.
 // No allocation: the table is constant data (a first error would otherwise leave a table on the heap).
 struct Alias {
-  const char* name;
   const char* meant[3];
+  const char* names;  // folded, separated by single spaces
 };
 constexpr Alias kAliases[] = {
     // The rotary base.
-    {"theta", {"base"}},
-    {"ropetheta", {"base"}},
-    {"rotaryembbase", {"base"}},
-    {"rotarybase", {"base"}},
-    {"ropebase", {"base"}},
-    {"basefrequency", {"base"}},
-    {"freqbase", {"base"}},
+    {{"base"}, "theta ropetheta rotaryembbase rotarybase ropebase basefrequency freqbase"},
     // Lengths.
-    {"maxpositionembeddings", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"maxpositions", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"maxseqlen", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"maxsequencelength", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"npositions", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"nctx", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"contextlength", {"originalMaxPositionEmbeddings", "seqLen", "n"}},
-    {"seqlength", {"n", "seqLen"}},
-    {"sequencelength", {"n", "seqLen"}},
-    {"length", {"n", "seqLen"}},
-    {"len", {"n", "seqLen"}},
-    {"numtokens", {"n"}},
-    {"ntokens", {"n"}},
-    {"numkeys", {"m"}},
-    {"kvlength", {"m"}},
-    {"kvlen", {"m"}},
+    {{"originalMaxPositionEmbeddings", "seqLen", "n"},
+     "maxpositionembeddings maxpositions maxseqlen maxsequencelength npositions nctx contextlength"},
+    {{"n", "seqLen"}, "seqlength sequencelength length len"},
+    {{"n"}, "numtokens ntokens"},
+    {{"m"}, "numkeys kvlength kvlen"},
     // Widths and heads.
-    {"headdim", {"d"}},
-    {"headsize", {"d"}},
-    {"dhead", {"d"}},
-    {"dimhead", {"d"}},
-    {"dim", {"d"}},
-    {"dmodel", {"d"}},
-    {"embeddim", {"d"}},
-    {"kvchannels", {"d"}},
-    {"numattentionheads", {"heads"}},
-    {"numheads", {"heads"}},
-    {"nheads", {"heads"}},
-    {"nhead", {"heads"}},
-    {"numhead", {"heads"}},
-    {"nattnheads", {"heads"}},
-    {"attentionheads", {"heads"}},
-    {"numkeyvalueheads", {"kvHeads"}},
-    {"numkvheads", {"kvHeads"}},
-    {"nkvheads", {"kvHeads"}},
-    {"numquerygroups", {"kvHeads"}},
-    {"partialrotaryfactor", {"rotaryDim"}},
-    {"rotarypct", {"rotaryDim"}},
-    {"rotarydims", {"rotaryDim"}},
-    {"rotaryembdim", {"rotaryDim"}},
+    {{"d"}, "headdim headsize dhead dimhead dim dmodel embeddim kvchannels"},
+    {{"heads"}, "numattentionheads numheads nheads nhead numhead nattnheads attentionheads"},
+    {{"kvHeads"}, "numkeyvalueheads numkvheads nkvheads numquerygroups"},
+    {{"rotaryDim"}, "partialrotaryfactor rotarypct rotarydims rotaryembdim"},
     // Rotary layout and scaling.
-    {"isneoxstyle", {"layout"}},
-    {"interleaved", {"layout"}},
-    {"rotaryinterleaved", {"layout"}},
-    {"ropescaling", {"factor"}},
-    {"scalingfactor", {"factor"}},
-    {"ropefactor", {"factor"}},
-    {"ropetype", {"scheme"}},
-    {"positionembeddingtype", {"scheme"}},
-    {"positionalencoding", {"scheme"}},
-    {"positionids", {"positions"}},
-    {"positionid", {"positions"}},
-    {"posids", {"positions"}},
-    {"cacheposition", {"positions", "queryOffset"}},
-    {"pastlength", {"queryOffset"}},
-    {"pastkeyvalueslength", {"queryOffset"}},
-    {"startpos", {"queryOffset", "positions"}},
-    {"offset", {"queryOffset", "offsets"}},
+    {{"layout"}, "isneoxstyle interleaved rotaryinterleaved"},
+    {{"factor"}, "ropescaling scalingfactor ropefactor"},
+    {{"scheme"}, "ropetype positionembeddingtype positionalencoding"},
+    {{"positions"}, "positionids positionid posids"},
+    {{"positions", "queryOffset"}, "cacheposition"},
+    {{"queryOffset"}, "pastlength pastkeyvalueslength"},
+    {{"queryOffset", "positions"}, "startpos"},
+    {{"queryOffset", "offsets"}, "offset"},
     // Attention's inputs and options.
-    {"query", {"q"}},
-    {"queries", {"q"}},
-    {"xq", {"q"}},
-    {"key", {"k"}},
-    {"keys", {"k"}},
-    {"xk", {"k"}},
-    {"value", {"v"}},
-    {"values", {"v"}},
-    {"xv", {"v"}},
-    {"iscausal", {"causal"}},
-    {"causalmask", {"causal"}},
-    {"usecausalmask", {"causal"}},
-    {"unidirectional", {"causal"}},
-    {"attentionmask", {"mask"}},
-    {"attnmask", {"mask"}},
-    {"keypaddingmask", {"mask"}},
-    {"windowsize", {"slidingWindow"}},
-    {"window", {"slidingWindow"}},
-    {"attentionwindow", {"slidingWindow"}},
-    {"softmaxscale", {"scale"}},
-    {"scaling", {"scale", "factor"}},
-    {"smscale", {"scale"}},
-    {"attnbias", {"B"}},
-    {"attentionbias", {"B"}},
-    {"positionbias", {"B"}},
-    {"bias", {"B"}},
-    {"positionembeddings", {"P"}},
-    {"posemb", {"P"}},
-    {"returnweights", {"weights"}},
-    {"needweights", {"weights"}},
-    {"outputattentions", {"weights"}},
+    {{"q"}, "query queries xq"},
+    {{"k"}, "key keys xk"},
+    {{"v"}, "value values xv"},
+    {{"causal"}, "iscausal causalmask usecausalmask unidirectional"},
+    {{"mask"}, "attentionmask attnmask keypaddingmask"},
+    {{"slidingWindow"}, "windowsize window attentionwindow"},
+    {{"scale"}, "softmaxscale"},
+    {{"scale", "factor"}, "scaling"},
+    {{"scale"}, "smscale"},
+    {{"B"}, "attnbias attentionbias positionbias bias"},
+    {{"P"}, "positionembeddings posemb"},
+    {{"weights"}, "returnweights needweights outputattentions"},
     // Scheme parameters under their Hugging Face names.
-    {"maxbias", {"alibiBiasMax"}},
-    {"alibimaxbias", {"alibiBiasMax"}},
-    {"relativeattentionnumbuckets", {"numBuckets"}},
-    {"relativeattentionmaxdistance", {"maxDistance"}},
-    {"maxrelativepositions", {"maxRelativePositions"}},
-    {"positionbuckets", {"positionBuckets"}},
+    {{"alibiBiasMax"}, "maxbias alibimaxbias"},
+    {{"numBuckets"}, "relativeattentionnumbuckets"},
+    {{"maxDistance"}, "relativeattentionmaxdistance"},
+    {{"maxRelativePositions"}, "maxrelativepositions"},
+    {{"positionBuckets"}, "positionbuckets"},
     // Scheme ids: Hugging Face's rope_type values and common names.
-    {"default", {"rope"}},
-    {"rotary", {"rope"}},
-    {"roformer", {"rope"}},
-    {"neox", {"rope"}},
-    {"linear", {"rope-linear"}},
-    {"pi", {"rope-linear"}},
-    {"positioninterpolation", {"rope-linear"}},
-    {"ntk", {"rope-ntk"}},
-    {"ntkaware", {"rope-ntk"}},
-    {"dynamic", {"rope-dynamic"}},
-    {"dynamicntk", {"rope-dynamic"}},
-    {"su", {"rope-longrope"}},
-    {"absolute", {"sinusoidal"}},
-    {"sincos", {"sinusoidal"}},
-    {"sinusoid", {"sinusoidal"}},
-    {"relativekey", {"shaw"}},
-    {"relativeposition", {"shaw"}},
-    {"transfoxl", {"transformer-xl"}},
-    {"txl", {"transformer-xl"}},
-    {"xl", {"transformer-xl"}},
-    {"relativeattentionbias", {"t5"}},
-    {"debertav2", {"deberta"}},
-    {"debertav3", {"deberta"}},
-    {"kerple", {"kerple-log", "kerple-power"}},
-    {"none", {"nope"}},
-    {"nopos", {"nope"}},
-    {"noposition", {"nope"}},
-    {"axial", {"rope-2d"}},
-    {"ropevit", {"rope-2d"}},
-    {"ropemixed", {"rope-2d"}},
-    {"contextual", {"cope"}},
+    {{"rope"}, "default rotary roformer neox"},
+    {{"rope-linear"}, "linear pi positioninterpolation"},
+    {{"rope-ntk"}, "ntk ntkaware"},
+    {{"rope-dynamic"}, "dynamic dynamicntk"},
+    {{"rope-longrope"}, "su"},
+    {{"sinusoidal"}, "absolute sincos sinusoid"},
+    {{"shaw"}, "relativekey relativeposition"},
+    {{"transformer-xl"}, "transfoxl txl xl"},
+    {{"t5"}, "relativeattentionbias"},
+    {{"deberta"}, "debertav2 debertav3"},
+    {{"kerple-log", "kerple-power"}, "kerple"},
+    {{"nope"}, "none nopos noposition"},
+    {{"rope-2d"}, "axial ropevit ropemixed"},
+    {{"cope"}, "contextual"},
 };
+
+// Calls `f` with each name of a space-separated list.
+template <class F>
+void forEachName(const char* names, F&& f) {
+  for (const char* at = names; *at != '\0';) {
+    const char* end = std::strchr(at, ' ');
+    if (end == nullptr) end = at + std::strlen(at);
+    f(std::string(at, end));
+    at = *end == '\0' ? end : end + 1;
+  }
+}
 
 // How far a misspelling may be from the name: none in names of one or two letters (any other short
 // name would be "close"), a letter in short names, more in longer ones.
@@ -205,7 +135,9 @@ std::vector<std::string> suggestNames(const std::string& name, const std::vector
   };
   // 1. A name from Hugging Face or PyTorch.
   for (const Alias& alias : kAliases) {
-    if (key != alias.name) continue;
+    bool listed = false;
+    forEachName(alias.names, [&](const std::string& spelled) { listed = listed || spelled == key; });
+    if (!listed) continue;
     for (const char* candidate : alias.meant) {
       if (candidate == nullptr) break;
       if (const std::string* k = knownAs(candidate)) return {*k};
@@ -235,7 +167,7 @@ std::vector<std::string> suggestNames(const std::string& name, const std::vector
     for (const char* candidate : alias.meant) {
       if (candidate == nullptr) break;
       if (const std::string* k = knownAs(candidate)) {
-        consider(alias.name, *k);
+        forEachName(alias.names, [&](const std::string& spelled) { consider(spelled, *k); });
         break;
       }
     }
