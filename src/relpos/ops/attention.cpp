@@ -729,23 +729,48 @@ class KeySide {
 // ---------------------------------------------------------------------------------------------
 // What the kernels read for one block of rows of one head: its queries and its logit terms.
 
+// The keys whose terms a block of rows reads: the union of its rows' key ranges, widened to whole
+// panels (the kernels read a term a panel at a time from a tile's panel-aligned start and keep
+// only the keys in range, kernels::Rows). A block in a later chunk, or under a window, prepares
+// its mask, bias and pair terms for these keys alone, not for every key from 0.
+struct KeySpan {
+  int64_t lo = 0, hi = 0;
+  int64_t width() const { return hi - lo; }
+};
+
+KeySpan blockKeys(const kernels::KeyRange& keys, int64_t i0, int64_t rows, int64_t m) {
+  KeySpan span{m, 0};
+  for (int64_t i = i0; i < i0 + rows; ++i) {
+    const int64_t begin = keys.begin(i, m), end = keys.end(i, m);
+    if (begin >= end) continue;
+    span.lo = std::min(span.lo, begin);
+    span.hi = std::max(span.hi, end);
+  }
+  if (span.hi <= span.lo) return {};
+  const int64_t panel = kernels::kPanel;
+  return {span.lo / panel * panel, std::min(m, (span.hi + panel - 1) / panel * panel)};
+}
+
 class BlockTerms {
  public:
   BlockTerms(const Call& call, Workspace& ws, const KeySide& keys) : c_(call), ws_(ws), keys_(keys) {}
 
-  // A scheme's bias for rows i0 .. i0 + rows - 1 of sequence b, every head (once per block).
-  void fillWindowBias(int64_t b, int64_t i0, int64_t rows) {
+  // Rows i0 .. i0 + rows - 1 of sequence b begin (once per block, before its heads): the keys they
+  // see, and a scheme's bias over those keys for every head.
+  void startBlock(int64_t b, int64_t i0, int64_t rows) {
+    span_ = blockKeys(c_.keys, i0, rows, c_.s.m);
+    if (!c_.terms.windowBias) return;
     const Shapes& s = c_.s;
     const std::vector<double>& qPos = c_.model.qPos;
     const std::vector<double>& kPos = c_.model.kPos;
     const BiasWindow window{s.heads,
                             rows,
-                            s.m,
+                            span_.width(),
                             s.queryOffset + i0,
-                            0,
+                            span_.lo,
                             qPos.empty() ? nullptr : qPos.data() + b * s.n + i0,
-                            kPos.empty() ? nullptr : kPos.data() + b * s.m};
-    c_.scheme->fillBias(c_.params, window, sized(ws_.bias, s.heads * rows * s.m));
+                            kPos.empty() ? nullptr : kPos.data() + b * s.m + span_.lo};
+    c_.scheme->fillBias(c_.params, window, sized(ws_.bias, s.heads * rows * span_.width()));
   }
 
   // Rows i0 .. i0 + rows - 1 of a borrowed B for sequence b and head h, checked as maskedArray()
@@ -808,7 +833,8 @@ class BlockTerms {
       const int64_t count = s.n + s.m - 1;
       return {terms.profile.data() + h * count + (s.n - 1), -1, weight, 0};
     }
-    if (terms.windowBias) return {ws_.bias.data() + h * rows * s.m, s.m, weight, i0};
+    // Entry (i, j) of the block's keys [lo, hi) at column j - lo.
+    if (terms.windowBias) return {ws_.bias.data() + h * rows * span_.width() - span_.lo, span_.width(), weight, i0};
     return {};
   }
 
@@ -818,7 +844,8 @@ class BlockTerms {
     const Shapes& s = c_.s;
     const Terms& terms = c_.terms;
     const double factor = c_.weights.vector * c_.weights.scale;
-    float* t = sized(ws_.terms, rows * s.m);
+    const int64_t width = span_.width();
+    float* t = sized(ws_.terms, rows * width);
     const int64_t tableRows = terms.hasTable ? static_cast<int64_t>(terms.table.keyTable.size()) / s.dh : 0;
     double* dots = terms.hasTable ? sized(ws_.dots, rows * tableRows) : nullptr;
     for (int64_t r = 0; r < rows; ++r) {
@@ -826,37 +853,38 @@ class BlockTerms {
       const int64_t i = i0 + r;
       for (int64_t t2 = 0; t2 < tableRows; ++t2)
         dots[r * tableRows + t2] = dot(qi, terms.table.keyTable.data() + t2 * s.dh, s.dh);
-      for (int64_t j = 0; j < s.m; ++j) {
+      for (int64_t j = span_.lo; j < span_.hi; ++j) {
         const double pair = terms.hasTable ? dots[r * tableRows + terms.table.index[i * s.m + j]]
                                            : dot(qi, terms.pairVectors + (i * s.m + j) * s.dh, s.dh);
         const double extra = bias.data ? static_cast<double>(bias.weight) * bias.row(i)[j] : 0.0;
-        t[r * s.m + j] = static_cast<float>(factor * pair + extra);
+        t[r * width + j - span_.lo] = static_cast<float>(factor * pair + extra);
       }
     }
-    return {t, s.m, 1.0f, i0};
+    return {t - span_.lo, width, 1.0f, i0};
   }
 
   // The mask of one block: the given one, additive as it is, boolean turned into 0 / -Infinity (a
   // chunked layer's chunk is a key range, keys.chunk, not a mask).
   kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
     const Given& mask = c_.terms.mask;
-    const int64_t m = c_.s.m;
     if (!mask.data) return {};
     const float* given = mask.at(b, h);
     const int64_t stride = mask.rowStride;
     if (!c_.terms.booleanMask) return {given, stride, 1.0f, 0};
-    float* additive = sized(ws_.mask, rows * m);
+    const int64_t width = span_.width();
+    float* additive = sized(ws_.mask, rows * width);
     for (int64_t r = 0; r < rows; ++r) {
       const float* row = given + (i0 + r) * stride;
-      float* out = additive + r * m;
-      for (int64_t j = 0; j < m; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
+      float* out = additive + r * width - span_.lo;
+      for (int64_t j = span_.lo; j < span_.hi; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
     }
-    return {additive, m, 1.0f, i0};
+    return {additive - span_.lo, width, 1.0f, i0};
   }
 
   const Call& c_;
   Workspace& ws_;
   const KeySide& keys_;
+  KeySpan span_;  // the current block's keys (startBlock)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -969,7 +997,7 @@ class AttentionRun {
     const int64_t i0 = std::max(blockStart, s_.first);
     const int64_t rows = std::min({blockStart + s_.rowsPerBlock, s_.n, s_.first + s_.rows}) - i0;
     if (nth == 0 && h == 0) keys_.prepare(b);
-    if (h == 0 && c_.terms.windowBias) terms_.fillWindowBias(b, i0, rows);
+    if (h == 0) terms_.startBlock(b, i0, rows);
     if (c_.terms.bias.unscanned) terms_.scanBiasRows(b, h, i0, rows);
     headBlock(b, h, i0, rows);
   }
