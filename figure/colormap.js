@@ -6,9 +6,9 @@
 // The colours are generated data (figure/colormap-tables.js, scripts/gen-colormaps.mjs), so a page
 // does not load d3 to draw its first heatmap; tests/node/colormap-tables.test.js compares every
 // entry with d3-scale-chromatic.
-import { COLORMAP_HEX } from './colormap-tables.js';
+import { COLORMAPS, DELTAS } from './colormap-tables.js';
 
-export const colormapNames = Object.keys(COLORMAP_HEX);
+export const colormapNames = Object.keys(COLORMAPS);
 
 /** The colour of masked (−∞) and NaN cells. */
 export const MASKED_RGB = Object.freeze([128, 128, 128]);
@@ -18,15 +18,19 @@ const tables = new Map();
 /** A Uint8ClampedArray of 256 RGBA entries for a named colormap. */
 export function colormapTable(name) {
   const key = String(name).toLowerCase();
-  if (!Object.hasOwn(COLORMAP_HEX, key)) {
+  if (!Object.hasOwn(COLORMAPS, key)) {
     throw new RangeError(`relpos.colormapTable: colormap must be one of ${colormapNames.join(', ')}, got '${name}'`);
   }
   if (!tables.has(key)) {
-    const hex = COLORMAP_HEX[key];
+    const text = COLORMAPS[key];
     const lut = new Uint8ClampedArray(256 * 4);
-    for (let i = 0; i < 256; i++) {
-      const v = Number.parseInt(hex.slice(i * 6, i * 6 + 6), 16);
-      lut.set([(v >> 16) & 255, (v >> 8) & 255, v & 255, 255], i * 4);
+    for (let c = 0; c < 3; c++) lut[c] = Number.parseInt(text.slice(c * 2, c * 2 + 2), 16);
+    lut[3] = 255;
+    for (let i = 1; i < 256; i++) {
+      for (let c = 0; c < 3; c++) {
+        lut[i * 4 + c] = lut[(i - 1) * 4 + c] + DELTAS.indexOf(text[6 + (i - 1) * 3 + c]) - 26;
+      }
+      lut[i * 4 + 3] = 255;
     }
     tables.set(key, lut);
   }

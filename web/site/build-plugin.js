@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import zlib from 'node:zlib';
 import en from '../i18n/en.js';
 import siteEn from '../i18n/site.en.js';
 import { chapterMarkup } from '../tutorial/outline.js';
@@ -43,12 +44,54 @@ export function sitePage(id, source, { siteUrl = '', firstPicture = null } = {})
   return id === 'chapter' ? html.replace('</head>', `  ${FIRST_VIEW_STYLE}\n</head>`) : html;
 }
 
+/**
+ * The PNG of RGBA pixels `data` ([height, width, 4], every alpha 255) in indexed colour: a heatmap's
+ * cells take at most 257 colours (the colormap's 256 and grey), and one byte per pixel with a
+ * palette compresses to about a fifth of the RGBA file pngjs writes (the picture rides in the chapter's
+ * HTML, before its first heatmap). A picture of more than 256 colours is refused.
+ */
+export function palettePNG(width, height, data) {
+  const colours = new Map();
+  const indices = Buffer.alloc((width + 1) * height); // each row: filter byte 0, then its indices
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = (y * width + x) * 4;
+      if (data[at + 3] !== 255) throw new RangeError('palettePNG: every pixel must be opaque');
+      const key = (data[at] << 16) | (data[at + 1] << 8) | data[at + 2];
+      if (!colours.has(key)) colours.set(key, colours.size);
+      indices[y * (width + 1) + 1 + x] = colours.get(key);
+    }
+  }
+  if (colours.size > 256) throw new RangeError(`palettePNG: ${colours.size} colours, at most 256`);
+  const palette = Buffer.alloc(colours.size * 3);
+  for (const [key, index] of colours) palette.set([key >> 16, (key >> 8) & 255, key & 255], index * 3);
+  const chunk = (type, body) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([head.subarray(4), body])), 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 3, 0, 0, 0], 8); // 8 bits per index, colour type 3 (palette), no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('PLTE', palette),
+    chunk('IDAT', zlib.deflateSync(indices, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 let picture = null;
 
 /**
  * The explorer's first frame as the core computes it (FIRST_FIGURE's heatmap, coloured by
- * figure/colormap.js's rule as the element colours it, one pixel per cell), a PNG (pngjs, through
- * bindings/figure.js) in a data: URL. Computed once per process, from the wasm core in dist/.
+ * figure/colormap.js's rule as the element colours it, one pixel per cell), an indexed-colour PNG
+ * (palettePNG) in a data: URL. Computed once per process, from the wasm core in dist/.
  */
 export function firstPicture() {
   picture ??= (async () => {
@@ -56,13 +99,13 @@ export function firstPicture() {
     // when vite.config.js is read.
     const from = (path) => import(/* @vite-ignore */ new URL(path, import.meta.url).href);
     const { load } = await from('../../bindings/index.js');
-    const { encodePNG, viewFigure } = await from('../../bindings/figure.js');
+    const { viewFigure } = await from('../../bindings/figure.js');
+    const { colorize } = await from('../../figure/colormap.js');
     const rp = await load({ models: false });
     const { scheme, n, heads, head } = FIRST_FIGURE;
     const { figure } = viewFigure(rp, { scheme, n, heads, head });
-    // No text chunks: the page needs the pixels only.
-    const png = encodePNG({ ...figure, title: '', meta: {} });
-    return `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
+    const { width, height, data } = colorize(figure, figure.colormap ?? 'viridis', figure.range);
+    return `data:image/png;base64,${Buffer.from(palettePNG(width, height, data)).toString('base64')}`;
   })();
   picture.catch(() => {
     picture = null; // the next page asks again (a core being rebuilt meanwhile)
