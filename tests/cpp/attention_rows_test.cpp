@@ -13,17 +13,9 @@
 using namespace relpos;
 using relpos::testing::failure;
 using relpos::testing::wave;
+using relpos::testing::waveAttention;
 
 namespace {
-
-Params call(int64_t n, int64_t m, int64_t heads, int64_t d) {
-  Params p("relpos.attention");
-  p.setNumber("heads", static_cast<double>(heads));
-  p.setArray("q", wave(static_cast<int>(n * heads * d), 0.7, 0.1), {n, heads * d});
-  p.setArray("k", wave(static_cast<int>(m * heads * d), 1.3, 0.4), {m, heads * d});
-  p.setArray("v", wave(static_cast<int>(m * heads * d), 0.5, 1.1), {m, heads * d});
-  return p;
-}
 
 // Rows [a, b) along axis `axis` of a [outer..., rows, inner...] tensor.
 std::vector<float> rowsOf(const Tensor& t, size_t axis, int64_t a, int64_t b) {
@@ -62,18 +54,18 @@ void expectRowsExact(const std::string& scheme, const Params& whole) {
 TEST(AttentionRows, RangesEqualTheWholeCallBitForBit) {
   // m = 300: blocks of 216 rows, so cuts fall inside blocks and on their edges.
   for (const std::string scheme : {"", "alibi", "rope", "t5", "shaw", "cope", "fire"}) {
-    Params p = call(301, 300, 2, 8);
+    Params p = waveAttention(301, 300, 2, 8);
     p.setBoolean("causal", true);
     p.setNumber("slidingWindow", 37);
     expectRowsExact(scheme, p);
   }
-  Params chunked = call(130, 130, 2, 8);
+  Params chunked = waveAttention(130, 130, 2, 8);
   chunked.setBoolean("causal", true);
   chunked.setNumber("attentionChunkSize", 24);
   chunked.setNumber("softcap", 5);
   chunked.setArray("sinks", {0.5f, -1.0f}, {2});
   expectRowsExact("rope", chunked);
-  Params masked = call(64, 70, 2, 8);
+  Params masked = waveAttention(64, 70, 2, 8);
   std::vector<float> mask(64 * 70);
   for (size_t t = 0; t < mask.size(); ++t) mask[t] = t % 7 == 0 ? 0.0f : 1.0f;
   masked.setArray("mask", mask, {64, 70});
@@ -83,7 +75,7 @@ TEST(AttentionRows, RangesEqualTheWholeCallBitForBit) {
 }
 
 TEST(AttentionRows, RangesOffTheTilesAreRangeErrors) {
-  const Params p = call(10, 10, 1, 4);
+  const Params p = waveAttention(10, 10, 1, 4);
   for (const std::vector<float>& bad : std::vector<std::vector<float>>{{1, 4}, {0, 3}, {4, 4}, {0, 11}, {-4, 4}, {0}}) {
     Params q = p;
     q.setArray("queryRows", bad, {static_cast<int64_t>(bad.size())});
@@ -97,7 +89,7 @@ TEST(AttentionRows, RangesOffTheTilesAreRangeErrors) {
 
 TEST(AttentionRows, CutsSplitTheKeysSeenEvenly) {
   // A causal window of 256 at n = 8192: 2,064,512 keys seen, 1,032,256 a part.
-  Params p = call(8192, 8192, 1, 4);
+  Params p = waveAttention(8192, 8192, 1, 4);
   p.setBoolean("causal", true);
   p.setNumber("slidingWindow", 256);
   const std::vector<RowCut> two = attentionCuts(p, 2);
@@ -107,14 +99,14 @@ TEST(AttentionRows, CutsSplitTheKeysSeenEvenly) {
   EXPECT_EQ(a + b, 2064512.0);
   EXPECT_LE(std::abs(a - b), 4 * 256.0);  // one register tile of rows
   // A chunked layer: rows attend to their chunk only.
-  Params chunked = call(64, 64, 1, 4);
+  Params chunked = waveAttention(64, 64, 1, 4);
   chunked.setBoolean("causal", true);
   chunked.setNumber("attentionChunkSize", 16);
   EXPECT_EQ(attentionKeysSeen(chunked, 0, 64), 4 * (16 * 17 / 2.0));
   EXPECT_EQ(attentionKeysSeen(chunked, 16, 17), 1.0);
   // Cuts tile the rows on register tiles, never empty, at most one per tile.
   for (int64_t parts = 1; parts < 12; ++parts) {
-    const std::vector<RowCut> cuts = attentionCuts(call(30, 5, 1, 4), parts);
+    const std::vector<RowCut> cuts = attentionCuts(waveAttention(30, 5, 1, 4), parts);
     ASSERT_EQ(static_cast<int64_t>(cuts.size()), std::min<int64_t>(parts, 8));
     int64_t at = 0;
     for (const RowCut& c : cuts) {

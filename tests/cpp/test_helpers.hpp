@@ -77,14 +77,19 @@ inline Failure failure(const std::string& op, const std::string& id, const Param
   return f;
 }
 
-// Causal attention with a KV cache (5 queries after 9 keys) of reproducible content, 2 heads of
-// `d`, with `scheme` ("" for none) and the scheme parameters in `p`.
-inline Result attendContent(const std::string& scheme, Params p = Params("relpos.attention"), int64_t d = 8) {
-  const int64_t n = 5, m = 9, heads = 2;
-  p.setNumber("heads", heads);
+// `p` with `heads` and reproducible content for attention: q [n, heads·d], k and v [m, heads·d].
+inline Params waveAttention(int64_t n, int64_t m, int64_t heads, int64_t d, Params p = Params("relpos.attention")) {
+  p.setNumber("heads", static_cast<double>(heads));
   p.setArray("q", wave(static_cast<int>(n * heads * d), 0.7, 0.1), {n, heads * d});
   p.setArray("k", wave(static_cast<int>(m * heads * d), 1.3, 0.4), {m, heads * d});
   p.setArray("v", wave(static_cast<int>(m * heads * d), 0.5, 1.1), {m, heads * d});
+  return p;
+}
+
+// Causal attention with a KV cache (5 queries after 9 keys) of reproducible content, 2 heads of
+// `d`, with `scheme` ("" for none) and the scheme parameters in `p`.
+inline Result attendContent(const std::string& scheme, Params p = Params("relpos.attention"), int64_t d = 8) {
+  p = waveAttention(5, 9, 2, d, std::move(p));
   p.setBoolean("causal", true);
   return compute("attention", scheme, p);
 }
