@@ -5,7 +5,7 @@
 // a 390 × 844 viewport, no HTTP cache, no service worker. Five cold loads; for each, the waterfall
 // of the first live heatmap (the explorer's <relpos-heatmap id="map"> drawn from the core): HTML
 // received, the core's wasm downloaded, instantiated, the heatmap computed, drawn; the largest
-// contentful paint (LCP); the bytes transferred before the heatmap by kind. Then the median and the
+// contentful paint (LCP); the bytes transferred before the heatmap by kind, and file by file. Then the median and the
 // worst of each against the targets (LCP ≤ 1.5 s, first live heatmap ≤ 2.5 s, ≤ 230 KB before it),
 // and the same for the desktop first view (no emulation, 1280 × 900, target ≤ 1 s). The machine's
 // load average (1, 5 and 15 minutes) is printed before and after: on a shared machine the
@@ -242,6 +242,14 @@ try {
           .sort((a, b) => b[1] - a[1])
           .map(([k, v]) => `${k} ${(v / 1024).toFixed(1)} KB`)
           .join(', ')}`,
+    );
+    // Which files those bytes are (the median load's, largest first), so a budget reads as a list.
+    out.push(
+      `  files before the heatmap    ${middle.resources
+        .filter((r) => r.size > 0)
+        .sort((a, b) => b.size - a.size)
+        .map((r) => `${new URL(r.name).pathname.split('/').pop() || 'index.html'} ${(r.size / 1024).toFixed(1)} KB`)
+        .join(', ')}`,
     );
     lines.push(...out);
   }

@@ -1,5 +1,5 @@
 // Writes figure/colormap-tables.js: the 256 colours of each colormap as d3-scale-chromatic gives
-// them (the colour at i / 255, parsed by figure/rgb.js). The pages then carry 0.7 KB gzip of
+// them (the colour at i / 255, parsed by figure/rgb.js). The pages then carry 0.9 KB gzip of
 // colours instead of d3-scale-chromatic, d3-interpolate and d3-color (12 KB gzip before their first
 // heatmap; docs/build.md, "What the chapter's first view waits for"). Each table is its first colour
 // in hex, then each channel's step from the colour before as one letter (DELTAS: 'a' = 0); the
