@@ -5,7 +5,7 @@ import { isPlainObject, normaliseOptions, requireOptionsObject, requireSchemeId 
 import { attentionOptions, attentionResult } from './attention-options.js';
 import { forCore, refuseHeapOut } from './heap-tensor.js';
 import { runJob } from './jobs.js';
-import { pooledAttention, pooledMap } from './pooled.js';
+import { pooledAttention, pooledMap, requireParts } from './pooled.js';
 import { unwrap } from './errors.js';
 
 /**
@@ -61,16 +61,33 @@ export async function attentionAsync({ core, memory, flavour }, options) {
  */
 export async function attentionMap({ core, memory, flavour }, options) {
   const where = 'relpos.attentionMap';
+  const { given, onProgress, signal, workers } = mapOptions(where, { core, memory }, options);
+  if (workers !== undefined) return pooledMap(workers, given, { onProgress, signal, where, flavour });
+  const result = await runJob(core, unwrap, 'attentionMap', given, { onProgress, signal, where });
+  return result.data;
+}
+
+/**
+ * The pool's plan of a map (docs/workers.md), asked of the core: its map rows cut into at most
+ * `parts` ranges [{ first, end, work }] of nearly equal work, weighted as attention's cuts are by
+ * the keys each row reads; [] when the core cannot read the call (the call itself reports it).
+ */
+export function attentionMapCuts({ core, memory }, options, parts) {
+  const where = 'relpos.attentionMapCuts';
+  requireParts(where, parts);
+  const { given } = mapOptions(where, { core, memory }, options);
+  return unwrap(core.attentionMapCuts(given, parts));
+}
+
+/** rp.attentionMap's options as the core takes them, and the controls the call keeps. */
+function mapOptions(where, { core, memory }, options) {
   requireOptionsObject(where, 'options', options);
   const { scheme, params = {}, onProgress, signal, workers, ...rest } = options;
   if (scheme !== undefined) requireSchemeId(where, scheme, 'scheme');
   requireOptionsObject(where, 'params', params);
   const merged = normaliseOptions(where, { ...rest, ...params });
   if (scheme !== undefined) merged.scheme = scheme;
-  const given = forCore(where, merged, core, memory, false);
-  if (workers !== undefined) return pooledMap(workers, given, { onProgress, signal, where, flavour });
-  const result = await runJob(core, unwrap, 'attentionMap', given, { onProgress, signal, where });
-  return result.data;
+  return { given: forCore(where, merged, core, memory, false), onProgress, signal, workers };
 }
 
 /** Runs a job of the core ('attentionMap') with progress and cancellation. */

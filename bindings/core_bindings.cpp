@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "binding.hpp"
+#include "relpos/ops/attention_map.hpp"
 #include "relpos/relpos.hpp"
 
 #ifdef __wasm_simd128__
@@ -252,21 +253,31 @@ void heapTensorFree(double address) {
   relpos_binding::heapTensors().erase(std::to_string(static_cast<uint32_t>(address)));
 }
 
+// A plan of the pool's as JS takes it: [{ first, end, work }].
+val cutsValue(const std::vector<relpos::RowCut>& cuts) {
+  val out = val::array();
+  for (const relpos::RowCut& cut : cuts) {
+    val part = val::object();
+    part.set("first", static_cast<double>(cut.first));
+    part.set("end", static_cast<double>(cut.end));
+    part.set("work", cut.work);
+    out.call<void>("push", part);
+  }
+  return out;
+}
+
 // The pool's plan of an attention call (docs/workers.md): its query rows cut into at most `parts`
-// ranges of nearly equal work, each { first, end, work } (relpos::attentionCuts); empty when the core
-// cannot read the call's shapes (the pool then runs it whole, and the call reports them).
+// ranges of nearly equal work (relpos::attentionCuts); empty when the core cannot read the call's
+// shapes (the pool then runs it whole, and the call reports them).
 val attentionCuts(const val& options, int parts) {
-  return guarded("relpos.attentionAsync", options, relpos::kInf, [&](const relpos::Params& params) {
-    val out = val::array();
-    for (const relpos::RowCut& cut : relpos::attentionCuts(params, parts)) {
-      val part = val::object();
-      part.set("first", static_cast<double>(cut.first));
-      part.set("end", static_cast<double>(cut.end));
-      part.set("work", cut.work);
-      out.call<void>("push", part);
-    }
-    return out;
-  });
+  return guarded("relpos.attentionAsync", options, relpos::kInf,
+                 [&](const relpos::Params& params) { return cutsValue(relpos::attentionCuts(params, parts)); });
+}
+
+// The same for a map's rows, weighted as attention's are (relpos::attentionMapCuts).
+val attentionMapCuts(const val& options, int parts) {
+  return guarded("relpos.attentionMap", options, relpos::kInf,
+                 [&](const relpos::Params& params) { return cutsValue(relpos::attentionMapCuts(params, parts)); });
 }
 
 val catalogueJson() {
@@ -295,6 +306,7 @@ EMSCRIPTEN_BINDINGS(relpos) {
   emscripten::function("heapTensorCreate", &heapTensorCreate);
   emscripten::function("heapTensorFree", &heapTensorFree);
   emscripten::function("attentionCuts", &attentionCuts);
+  emscripten::function("attentionMapCuts", &attentionMapCuts);
   emscripten::function("catalogueJson", &catalogueJson);
   emscripten::function("operationsJson", &operationsJson);
   emscripten::function("heapInUse", &relpos_binding::heapInUse);

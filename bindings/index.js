@@ -29,7 +29,7 @@ import {
   withFusedKernels,
 } from './loading.js';
 import { schemeCall } from './scheme-calls.js';
-import { attention, attentionAsync, attentionMap, runCoreJob } from './attention-calls.js';
+import { attention, attentionAsync, attentionMap, attentionMapCuts, runCoreJob } from './attention-calls.js';
 import { attentionCuts, pooledTrain } from './pooled.js';
 
 export { terminateWorkers } from './pooled.js';
@@ -240,6 +240,11 @@ class Relpos {
   /** A pooled [size, size] attention-weight map of a long sequence (attention-calls.js). */
   attentionMap(options) {
     return attentionMap(this.#ctx, options);
+  }
+
+  /** The pool's plan of a map: map-row ranges of nearly equal work (attention-calls.js). */
+  attentionMapCuts(options, parts) {
+    return attentionMapCuts(this.#ctx, options, parts);
   }
 
   /** Runs a job of the core ('attentionMap') with progress and cancellation. */

@@ -305,39 +305,32 @@ export async function runParts(pool, parts, { onProgress, signal, where }) {
   }
 }
 
-const isCount = (value) => Number.isInteger(value) && value > 0;
-
 /**
- * rp.attentionMap over the pool: the [size, size] map cut into row ranges (mapRows). Options the
- * split cannot read (no whole n, a bad size or mapRows) go to one worker whole, whose core then
- * reports them as the one-thread call does.
+ * rp.attentionMap over the pool. The core plans the split (its attentionMapCuts: map rows in ranges
+ * of nearly equal work, weighted as attention's cuts are by the keys each row reads) and each worker
+ * computes its range (mapRows), which is then copied into the whole map. A call the core cannot
+ * plan goes to one worker whole, whose core then reports it as the one-thread call does.
  */
 export async function splitMap(pool, options, control) {
-  const { n, size = 512 } = options;
-  // normaliseOptions made a given mapRows a tensor.
-  const mapRows = options.mapRows?.data ? Array.from(options.mapRows.data) : options.mapRows;
-  const side = isCount(n) && isCount(size) ? Math.min(size, n) : 0;
-  const [first, end] =
-    mapRows === undefined ? [0, side] : Array.isArray(mapRows) && mapRows.length === 2 ? mapRows : [0, 0];
-  const valid =
-    side > 0 && Number.isInteger(first) && Number.isInteger(end) && 0 <= first && first < end && end <= side;
-  if (!valid) {
+  const plan = pool.size > 1 ? await pool.call('attentionMapCuts', [options, pool.size]).catch(() => []) : [];
+  if (plan.length < 2) {
     const [whole] = await runParts(pool, [{ method: 'attentionMap', args: [options], share: 1 }], control);
     return whole;
   }
-  const ranges = cuts(first, end, pool.size);
+  const total = plan.reduce((sum, cut) => sum + cut.work, 0);
   const results = await runParts(
     pool,
-    ranges.map(([a, b]) => ({
+    plan.map((cut) => ({
       method: 'attentionMap',
-      args: [{ ...options, mapRows: [a, b] }],
-      share: (b - a) / (end - first),
+      args: [{ ...options, mapRows: [cut.first, cut.end] }],
+      share: total > 0 ? cut.work / total : 1 / plan.length,
     })),
     control,
   );
   const whole = results[0];
-  for (const [t, [a, b]] of ranges.entries()) {
-    if (t > 0) whole.data.set(results[t].data.subarray(a * side, b * side), a * side);
+  const side = whole.shape[1];
+  for (const [t, { first, end }] of plan.entries()) {
+    if (t > 0) whole.data.set(results[t].data.subarray(first * side, end * side), first * side);
   }
   return whole;
 }

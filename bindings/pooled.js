@@ -20,13 +20,18 @@ async function withPool({ where, flavour }, workers) {
  */
 export function attentionCuts({ core, memory }, options, parts) {
   const where = 'relpos.attentionCuts';
-  if (!Number.isInteger(parts) || parts < 1 || parts > 256) {
-    throw new RangeError(`${where}: parts must be a whole number from 1 to 256, got ${String(parts).slice(0, 40)}`);
-  }
+  requireParts(where, parts);
   const { scheme, merged } = attentionOptions(where, options);
   const given = forCore(where, merged, core, memory, false);
   if (scheme !== undefined) given.scheme = scheme;
   return unwrap(core.attentionCuts(given, parts));
+}
+
+/** The part count of a plan (attentionCuts, attentionMapCuts): a RangeError naming `where` unless 1 to 256. */
+export function requireParts(where, parts) {
+  if (!Number.isInteger(parts) || parts < 1 || parts > 256) {
+    throw new RangeError(`${where}: parts must be a whole number from 1 to 256, got ${String(parts).slice(0, 40)}`);
+  }
 }
 
 /** rp.attentionAsync over the pool: `checked` is what attentionOptions returned, inputs copied. */

@@ -134,3 +134,56 @@ TEST(AttentionMap, RefusesContentMapsBeyondTheLimitAndUnsupportedSchemes) {
   q.setString("scheme", "cope");
   EXPECT_THROW(startJob("attentionMap", q), ArgumentError);
 }
+
+namespace {
+
+// The keys sequence rows of map rows [a, b) see in a causal map of n rows drawn at `size`.
+double causalKeys(int64_t n, int64_t size, int64_t a, int64_t b) {
+  double sum = 0;
+  for (int64_t i = a * n / size; i < b * n / size; ++i) sum += static_cast<double>(i + 1);
+  return sum;
+}
+
+}  // namespace
+
+TEST(AttentionMap, CutsWeighMapRowsByTheKeysTheirRowsSee) {
+  // A causal map with content streams each row over the keys it sees (rows i see i + 1): equal
+  // halves of the map rows would split 2,098,176 : 6,292,480 keys.
+  Params p = with("attentionMap", {{"n", 4096}, {"d", 16}, {"size", 512}, {"seed", 1}});
+  p.setBoolean("causal", true);
+  const std::vector<RowCut> cuts = attentionMapCuts(p, 2);
+  ASSERT_EQ(cuts.size(), 2u);
+  EXPECT_EQ(cuts[0].first, 0);
+  EXPECT_EQ(cuts[0].end, cuts[1].first);
+  EXPECT_EQ(cuts[1].end, 512);
+  const double a = causalKeys(4096, 512, 0, cuts[0].end), b = causalKeys(4096, 512, cuts[1].first, 512);
+  // Balanced within one map row (8 sequence rows of at most 4,096 keys each).
+  EXPECT_LE(std::abs(a - b), 8.0 * 4096);
+  EXPECT_DOUBLE_EQ(cuts[0].work, a * 16);
+  // mapRows: the cuts stay inside the rows asked for.
+  p.setArray("mapRows", {100.0f, 300.0f}, {2});
+  const std::vector<RowCut> some = attentionMapCuts(p, 3);
+  ASSERT_EQ(some.size(), 3u);
+  EXPECT_EQ(some.front().first, 100);
+  EXPECT_EQ(some.back().end, 300);
+  EXPECT_GT(some[0].end - some[0].first, some[2].end - some[2].first);  // earlier rows see fewer keys
+}
+
+TEST(AttentionMap, CutsOfMapsWhoseRowsCostAlikeAreEqualAndUnreadableCallsHaveNone) {
+  // Without causal every row sees every key.
+  Params plain = with("attentionMap", {{"n", 4096}, {"d", 16}, {"size", 512}, {"seed", 1}});
+  const std::vector<RowCut> halves = attentionMapCuts(plain, 2);
+  ASSERT_EQ(halves.size(), 2u);
+  EXPECT_EQ(halves[0].end, 256);
+  // A position-only map of a shift-invariant scheme with equal tiles fills each row of tiles from one
+  // table, causal or not: its rows cost alike.
+  Params profile = with("attentionMap", {{"n", 4096}, {"size", 512}});
+  profile.setString("scheme", "alibi");
+  profile.setBoolean("causal", true);
+  const std::vector<RowCut> even = attentionMapCuts(profile, 4);
+  ASSERT_EQ(even.size(), 4u);
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(even[t].end - even[t].first, 128);
+  Params bad = with("attentionMap", {{"n", 4096}, {"size", 512}});
+  bad.setArray("mapRows", {3.0f, 2.0f}, {2});
+  EXPECT_TRUE(attentionMapCuts(bad, 2).empty());
+}

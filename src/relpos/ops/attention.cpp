@@ -347,7 +347,7 @@ T* sized(std::vector<T>& v, int64_t count) {
 struct Geometry {
   bool valid = false;
   double batch = 1, heads = 1, dh = 0, dv = 0;
-  int64_t n = 0, m = 0, chunk = 0;
+  int64_t n = 0, m = 0;
   kernels::KeyRange keys;
 };
 
@@ -356,7 +356,7 @@ double numberOr(const Params& params, const std::string& name, double fallback) 
   return v && v->type == Value::Type::Number && std::isfinite(v->number) ? v->number : fallback;
 }
 
-Geometry geometryOf(const Params& params) {
+RELPOS_COLD Geometry geometryOf(const Params& params) {
   Geometry g;
   const Value* q = params.find("q");
   const Value* k = params.find("k");
@@ -383,33 +383,18 @@ Geometry geometryOf(const Params& params) {
   const Value* align = params.find(modelAttentionParams().causalAlign.name);
   if (g.keys.causal && align && align->type == Value::Type::String && align->text == "topLeft") g.keys.queryOffset = 0;
   if (g.keys.causal) {
-    g.chunk = static_cast<int64_t>(std::clamp(numberOr(params, "attentionChunkSize", 0), 0.0, limit));
+    g.keys.chunk = static_cast<int64_t>(std::clamp(numberOr(params, "attentionChunkSize", 0), 0.0, limit));
   }
   g.valid = g.n > 0 && g.m >= 0;
   return g;
 }
 
-// The keys row i attends to: its key range, narrowed to its chunk in a chunked layer.
-int64_t keysOfRow(const Geometry& g, int64_t i) {
-  int64_t begin = g.keys.begin(i, g.m);
-  const int64_t end = g.keys.end(i, g.m);
-  if (g.chunk > 0) {
-    const int64_t p = i + g.keys.queryOffset;
-    const int64_t start = (p >= 0 ? p / g.chunk : -((-p + g.chunk - 1) / g.chunk)) * g.chunk;
-    begin = std::max(begin, start);
-  }
-  return std::max<int64_t>(0, end - begin);
-}
-
 double keysSeen(const Geometry& g, int64_t first, int64_t end) {
-  if (!g.keys.causal && g.keys.window == 0) return static_cast<double>(end - first) * static_cast<double>(g.m);
-  double sum = 0;
-  for (int64_t i = first; i < end; ++i) sum += static_cast<double>(keysOfRow(g, i));
-  return sum;
+  return relpos::keysSeen(g.keys, g.m, first, end);
 }
 
 // queryRows as given, or all n rows; {0, 0} when readQueryRows would refuse them (the call reports it).
-std::pair<int64_t, int64_t> givenRows(const Params& params, int64_t n) {
+RELPOS_COLD std::pair<int64_t, int64_t> givenRows(const Params& params, int64_t n) {
   const Value* v = params.find(queryRowsParam().name);
   if (!v) return {0, n};
   if (v->type != Value::Type::Array || v->size() != 2) return {0, 0};
@@ -1139,31 +1124,18 @@ const ParamInfo& queryRowsParam() {
   return p;
 }
 
-double attentionKeysSeen(const Params& params, int64_t first, int64_t end) {
-  const Geometry g = geometryOf(params);
-  if (!g.valid) return 0;
-  return keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
+RELPOS_COLD double keysSeen(const kernels::KeyRange& keys, int64_t m, int64_t first, int64_t end) {
+  // Without causal or a window every row sees all m keys (a chunk needs causal).
+  if (!keys.causal && keys.window == 0) return static_cast<double>(end - first) * static_cast<double>(m);
+  double sum = 0;
+  for (int64_t i = first; i < end; ++i)
+    sum += static_cast<double>(std::max<int64_t>(0, keys.end(i, m) - keys.begin(i, m)));
+  return sum;
 }
 
-double attentionWork(const Params& params, int64_t first, int64_t end) {
-  const Geometry g = geometryOf(params);
-  if (!g.valid) return 0;
-  const double seen = keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
-  return g.batch * g.heads * seen * (g.dh + g.dv);
-}
-
-std::vector<RowCut> attentionCuts(const Params& params, int64_t parts) {
-  const Geometry g = geometryOf(params);
-  const std::pair<int64_t, int64_t> rows = g.valid ? givenRows(params, g.n) : std::pair<int64_t, int64_t>{0, 0};
-  const int64_t first = rows.first, end = rows.second;
-  if (end <= first || parts < 1) return {};
-  // Units are register tiles of the whole call (a given range starts on one: readQueryRows).
-  const int64_t tile = kernels::kRowTile;
-  const int64_t units = (end - first + tile - 1) / tile;
-  // Copies: clang 14 (emcc 3.1.6) refuses a lambda that names a structured binding.
-  const auto edge = [&, first = first, end = end](int64_t u) { return std::min(end, first + u * tile); };
-  std::vector<double> prefix(static_cast<size_t>(units) + 1, 0.0);
-  for (int64_t u = 0; u < units; ++u) prefix[u + 1] = prefix[u] + keysSeen(g, edge(u), edge(u + 1));
+RELPOS_COLD std::vector<int64_t> balancedBounds(const std::vector<double>& prefix, int64_t parts) {
+  const auto units = static_cast<int64_t>(prefix.size()) - 1;
+  if (units < 1 || parts < 1) return {};
   const double total = prefix[units];
   const int64_t wanted = std::min(parts, units);
   std::vector<int64_t> bounds = {0};
@@ -1180,6 +1152,35 @@ std::vector<RowCut> attentionCuts(const Params& params, int64_t parts) {
     bounds.push_back(u);
   }
   bounds.push_back(units);
+  return bounds;
+}
+
+RELPOS_COLD double attentionKeysSeen(const Params& params, int64_t first, int64_t end) {
+  const Geometry g = geometryOf(params);
+  if (!g.valid) return 0;
+  return keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
+}
+
+RELPOS_COLD double attentionWork(const Params& params, int64_t first, int64_t end) {
+  const Geometry g = geometryOf(params);
+  if (!g.valid) return 0;
+  const double seen = keysSeen(g, std::clamp<int64_t>(first, 0, g.n), std::clamp<int64_t>(end, 0, g.n));
+  return g.batch * g.heads * seen * (g.dh + g.dv);
+}
+
+RELPOS_COLD std::vector<RowCut> attentionCuts(const Params& params, int64_t parts) {
+  const Geometry g = geometryOf(params);
+  const std::pair<int64_t, int64_t> rows = g.valid ? givenRows(params, g.n) : std::pair<int64_t, int64_t>{0, 0};
+  const int64_t first = rows.first, end = rows.second;
+  if (end <= first || parts < 1) return {};
+  // Units are register tiles of the whole call (a given range starts on one: readQueryRows).
+  const int64_t tile = kernels::kRowTile;
+  const int64_t units = (end - first + tile - 1) / tile;
+  // Copies: clang 14 (emcc 3.1.6) refuses a lambda that names a structured binding.
+  const auto edge = [&, first = first, end = end](int64_t u) { return std::min(end, first + u * tile); };
+  std::vector<double> prefix(static_cast<size_t>(units) + 1, 0.0);
+  for (int64_t u = 0; u < units; ++u) prefix[u + 1] = prefix[u] + keysSeen(g, edge(u), edge(u + 1));
+  const std::vector<int64_t> bounds = balancedBounds(prefix, parts);
   const double perKey = g.batch * g.heads * (g.dh + g.dv);
   std::vector<RowCut> out;
   for (size_t t = 0; t + 1 < bounds.size(); ++t) {

@@ -12,6 +12,10 @@
 
 namespace relpos {
 
+namespace kernels {
+struct KeyRange;
+}
+
 // Where the weights go when the caller takes them block by block instead of as one tensor in the
 // result (the binding copies each block straight into the JS array it returns, so the n x m weights
 // are never held in the wasm heap). begin() comes once, after every check and before any compute,
@@ -66,6 +70,16 @@ const ParamInfo& queryRowsParam();
 double attentionWork(const Params& params, int64_t first, int64_t end);
 // The keys query rows [first, end) attend to, summed over the rows (one head of one sequence).
 double attentionKeysSeen(const Params& params, int64_t first, int64_t end);
+
+// The keys query rows [first, end) attend to under `keys` (causal, window, chunk) among m keys,
+// summed over the rows: the one work estimate, which attentionWork, attentionCuts and the pooled
+// map's cuts (attentionMapCuts, ops/attention_map.hpp) read.
+double keysSeen(const kernels::KeyRange& keys, int64_t m, int64_t first, int64_t end);
+
+// Bounds 0 = b[0] < b[1] < ... = units cutting consecutive units into at most `parts` ranges of
+// nearly equal work, from the units' work as prefix sums (prefix[u]: the work of units 0 .. u-1;
+// units + 1 entries). Empty for no unit or no part.
+std::vector<int64_t> balancedBounds(const std::vector<double>& prefix, int64_t parts);
 
 // Cuts of an attention call's query rows into at most `parts` non-empty ranges of nearly equal work
 // (attentionWork), on the boundaries of the core's register tiles so that each range runs as

@@ -509,7 +509,50 @@ void addPositionVectors(const Scheme& scheme, const Params& params, bool content
   }
 }
 
+// Whether the map is drawn from one logit profile (ProfileMapJob) rather than streamed: position-
+// only, shift-invariant, and one profile serves every row (profileFits). `f` receives the profile of
+// a shift-invariant scheme, also when it does not fit.
+bool fromProfile(const Params& params, const Scheme* scheme, bool content, int64_t n, int64_t d, int64_t heads,
+                 int64_t head, bool causal, std::vector<double>& f) {
+  if (content || !scheme || !shiftInvariant(*scheme, params, d)) return false;
+  f = logitProfile(*scheme, params, n, d, heads, head);
+  return profileFits(f, n, causal);
+}
+
 }  // namespace
+
+std::vector<RowCut> attentionMapCuts(const Params& params, int64_t parts) {
+  try {
+    const Scheme* scheme = mapScheme(params);
+    const int64_t n = params.integer(common::n());
+    const int64_t d = params.integer(kD);
+    const int64_t size = std::min(params.integer(kSize), n);
+    const bool causal = params.boolean(common::causal());
+    const bool content = params.has("seed") || params.has("q") || params.has("k");
+    const MapRows rows = mapRows(params, size);
+    std::vector<double> f;
+    const bool profile =
+        fromProfile(params, scheme, content, n, d, params.integer(common::heads()), params.integer(kHead), causal, f);
+    // The keys each sequence row reads (attention's one estimate, keysSeen): its causal range when
+    // the map streams, or walks a profile tile by tile; every key when a profile with equal tiles
+    // fills each row of tiles from one table (ProfileMapJob::tileRow), whatever the row sees.
+    kernels::KeyRange keys;
+    keys.causal = causal && !(profile && n % size == 0);
+    const std::vector<int64_t> tiles = tileBounds(n, size);
+    std::vector<double> prefix = {0.0};
+    for (int64_t t = rows.first; t < rows.end; ++t)
+      prefix.push_back(prefix.back() + keysSeen(keys, n, tiles[t], tiles[t + 1]));
+    const std::vector<int64_t> bounds = balancedBounds(prefix, parts);
+    std::vector<RowCut> cuts;
+    for (size_t t = 0; t + 1 < bounds.size(); ++t) {
+      const double seen = prefix[bounds[t + 1]] - prefix[bounds[t]];
+      cuts.push_back({rows.first + bounds[t], rows.first + bounds[t + 1], seen * static_cast<double>(d)});
+    }
+    return cuts;
+  } catch (const ArgumentError&) {
+    return {};  // the call itself reports what it cannot read
+  }
+}
 
 std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const std::string& where = params.where();
@@ -535,9 +578,9 @@ std::unique_ptr<Job> startAttentionMap(const Params& params) {
   const bool content = params.has("seed") || params.has("q") || params.has("k");
   const MapRows rows = mapRows(params, size);
 
-  if (!content && scheme && shiftInvariant(*scheme, params, d)) {
-    std::vector<double> f = logitProfile(*scheme, params, n, d, heads, head);
-    if (profileFits(f, n, causal)) return std::make_unique<ProfileMapJob>(f, n, size, max, causal, rows);
+  if (std::vector<double> f; fromProfile(params, scheme, content, n, d, heads, head, causal, f)) {
+    return std::make_unique<ProfileMapJob>(f, n, size, max, causal, rows);
+  } else if (!f.empty()) {  // shift-invariant, but one profile cannot hold every row
     if (n > kMaxMapContent) {
       throwRange(where + ": the logits of scheme '" + scheme->id + "' span more than e^" +
                  std::to_string(static_cast<int>(kProfileSpan)) +
