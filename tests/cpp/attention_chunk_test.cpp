@@ -11,7 +11,7 @@
 #include "test_helpers.hpp"
 
 using namespace relpos;
-using relpos::testing::wave;
+using relpos::testing::waveAttention;
 
 namespace {
 
@@ -33,11 +33,7 @@ Scheme countedAlibi() {
 }
 
 Params chunkedCall(int64_t n, int64_t heads, int64_t d, int64_t chunk) {
-  Params p("relpos.attention");
-  p.setNumber("heads", static_cast<double>(heads));
-  p.setArray("q", wave(static_cast<int>(n * heads * d), 0.7, 0.1), {n, heads * d});
-  p.setArray("k", wave(static_cast<int>(n * heads * d), 1.3, 0.4), {n, heads * d});
-  p.setArray("v", wave(static_cast<int>(n * heads * d), 0.5, 1.1), {n, heads * d});
+  Params p = waveAttention(n, n, heads, d);
   p.setBoolean("causal", true);
   p.setNumber("attentionChunkSize", static_cast<double>(chunk));
   return p;
