@@ -1,6 +1,6 @@
 // Builds dist/web/relpos-web.js: relpos/web as one self-contained ES module for pages without a
 // bundler (<script type="module" src=".../relpos/dist/web/relpos-web.js">). Third-party
-// dependencies (d3-scale-chromatic, uplot, …) are bundled in; the package's own core stays outside
+// dependencies (uplot) are bundled in; the package's own core stays outside
 // the bundle: imports of bindings/ (loader, wasm glue) stay imports, and new URL(…, import.meta.url)
 // references to bindings/ or dist/ (a worker, a wasm file) stay URLs — both rewritten relative to
 // dist/web/ — so the wasm files are not duplicated and load from the installed package as usual.

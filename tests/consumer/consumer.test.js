@@ -279,7 +279,7 @@ describe('npm pack', () => {
       if (typeof target === 'object') expect(Object.keys(target)[0], key).toBe('types');
     }
     expect(pkg.bin).toEqual({ relpos: 'bin/relpos.js' });
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['d3-scale-chromatic', 'pngjs', 'uplot']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['pngjs', 'uplot']);
     expect(pkg.devDependencies).toHaveProperty('katex');
   });
 });
@@ -499,9 +499,6 @@ describe('(c) plain HTML, no bundler', () => {
     const map = {
       imports: {
         'relpos/web': '/node_modules/relpos/web/index.js',
-        'd3-scale-chromatic': '/node_modules/d3-scale-chromatic/dist/d3-scale-chromatic.mjs',
-        'd3-interpolate': '/node_modules/d3-interpolate/dist/d3-interpolate.mjs',
-        'd3-color': '/node_modules/d3-color/dist/d3-color.mjs',
         uplot: '/node_modules/uplot/dist/uPlot.esm.js',
       },
     };
