@@ -112,7 +112,7 @@ describe('rp.alloc: memory growth', () => {
     expect(view.length).toBe(0); // the heap grew during the call
     expectSameTensor(got, unbounded.rotate(copy));
     x.free();
-  });
+  }, 60_000); // rotates a quarter of the heap twice: seconds on a loaded 2-core machine
 });
 
 describe('rp.alloc: the result equals the copied path bit for bit', () => {
