@@ -15,7 +15,6 @@
 #include <tuple>
 
 #include "binding.hpp"
-#include "relpos/ops/attention_map.hpp"
 #include "relpos/relpos.hpp"
 
 #ifdef __wasm_simd128__

@@ -20,6 +20,7 @@
 #include "relpos/base/job.hpp"
 #include "relpos/base/params.hpp"
 #include "relpos/base/tensor.hpp"
+#include "relpos/ops/attention_map.hpp"
 #include "relpos/ops/decode.hpp"
 #include "relpos/ops/operations.hpp"
 
