@@ -19,9 +19,9 @@ class KvCache final : public PackedKeySource {
   // keys [length, kvHeads * d], values [length, kvHeads * dv].
   KvCache(int64_t kvHeads, int64_t d, int64_t dv);
 
-  // Appends `rows` keys and values (row-major, finite): amortised O(rows) — the rows grow by
-  // doubling their capacity, and the packed keys that are in use take the new keys in their form
-  // now (rotated once), not at every step.
+  // Appends `rows` keys and values (row-major, finite): amortised O(rows) — the rows grow by a
+  // quarter of their capacity at a time (grown() in decode.cpp), and the packed keys that are in use
+  // take the new keys in their form now (rotated once), not at every step.
   int64_t append(const float* k, const float* v, int64_t rows);
   int64_t length() const { return length_; }
 
