@@ -33,7 +33,11 @@ describe('README benchmark claims', () => {
 // that of the rows.
 describe('docs/api.md decode claims', () => {
   const api = read('docs/api.md');
-  const cells = (line) => line.split('|').slice(1, -1).map((cell) => cell.trim());
+  const cells = (line) =>
+    line
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
   const rowsOf = (text) => text.split('\n').filter((line) => /^\| [^|]*\| \d[\d,]* \|/.test(line));
   const recorded = new Set(
     rowsOf(read('bench/decode-results.md')).map((line) =>
