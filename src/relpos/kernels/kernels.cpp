@@ -677,13 +677,18 @@ void applyCausalMask(float* values, int64_t heads, int64_t nq, int64_t nk, int64
   }
 }
 
-void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const float* panels, int64_t m, int64_t d,
-                 const float* v, int64_t ldv, int64_t dv, const LogitSpec* specs, OnlineScratch& scratch, float* out,
-                 int64_t ldo) {
+// The buffers outputRows<kRowTile> works in, for heads of width d and values of width dv.
+static void sizeScratch(OnlineScratch& scratch, int64_t d, int64_t dv) {
   scratch.logits.resize(static_cast<size_t>(kRowTile * kKeyBlock));
   scratch.weights.resize(static_cast<size_t>(kRowTile * kKeyBlock));
   scratch.queries.resize(static_cast<size_t>(kRowTile * d));
   scratch.acc.resize(static_cast<size_t>(kRowTile * (dv + 8)));
+}
+
+void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const float* panels, int64_t m, int64_t d,
+                 const float* v, int64_t ldv, int64_t dv, const LogitSpec* specs, OnlineScratch& scratch, float* out,
+                 int64_t ldo) {
+  sizeScratch(scratch, d, dv);
   for (int64_t h = 0; h < heads; h += kRowTile) {
     const int valid = static_cast<int>(std::min(kRowTile, heads - h));
     // A last, partial tile repeats its last head (as outputRows repeats its last row).
@@ -697,10 +702,7 @@ void groupOutput(const float* q, int64_t ldq, int64_t row, int64_t heads, const 
 void attentionOutput(const float* q, int64_t ldq, int64_t first, int64_t rows, const float* panels, int64_t m,
                      int64_t d, const float* v, int64_t ldv, int64_t dv, const LogitSpec& spec, OnlineScratch& scratch,
                      float* out, int64_t ldo) {
-  scratch.logits.resize(static_cast<size_t>(kRowTile * kKeyBlock));
-  scratch.weights.resize(static_cast<size_t>(kRowTile * kKeyBlock));
-  scratch.queries.resize(static_cast<size_t>(kRowTile * d));
-  scratch.acc.resize(static_cast<size_t>(kRowTile * (dv + 8)));
+  sizeScratch(scratch, d, dv);
   for (int64_t r = 0; r < rows; r += kRowTile) {
     const int valid = static_cast<int>(std::min(kRowTile, rows - r));
     outputRows<kRowTile>(q + r * ldq, ldq, first + r, valid, panels, m, d, v, ldv, dv, spec, scratch, out + r * ldo,
