@@ -143,14 +143,19 @@ struct Tile {
   v128_t scale, biasWeight, maskWeight;
 };
 
+// The tile's q·k products with panel j (columns j .. j + 3 in lo, j + 4 .. j + 7 in hi).
+INLINE void panelProducts(const RelposFusedCall& c, int32_t j, v128_t (&lo)[R], v128_t (&hi)[R]) {
+  UNROLL
+  for (int r = 0; r < R; ++r) lo[r] = hi[r] = wasm_f32x4_splat(0.0f);
+  tile(c.packed, c.panels + j * c.d, c.d, lo, hi);
+}
+
 // Interior panels [ja, jb): inside every row's range, terms chosen at compile time.
 template <bool kBias, bool kMask>
 INLINE void interior(const RelposFusedCall& c, const Tile& t, int32_t ja, int32_t jb, float* out, v128_t (&top)[R]) {
   for (int32_t j = ja; j < jb; j += kPanel) {
     v128_t lo[R], hi[R];
-    UNROLL
-    for (int r = 0; r < R; ++r) lo[r] = hi[r] = wasm_f32x4_splat(0.0f);
-    tile(c.packed, c.panels + j * c.d, c.d, lo, hi);
+    panelProducts(c, j, lo, hi);
     UNROLL
     for (int r = 0; r < R; ++r) {
       v128_t x0 = wasm_f32x4_mul(lo[r], t.scale);
@@ -175,9 +180,7 @@ INLINE void interior(const RelposFusedCall& c, const Tile& t, int32_t ja, int32_
 INLINE void edge(const RelposFusedCall& c, const Tile& t, int32_t ja, int32_t jb, float* out, v128_t (&top)[R]) {
   for (int32_t j = ja; j < jb; j += kPanel) {
     v128_t lo[R], hi[R];
-    UNROLL
-    for (int r = 0; r < R; ++r) lo[r] = hi[r] = wasm_f32x4_splat(0.0f);
-    tile(c.packed, c.panels + j * c.d, c.d, lo, hi);
+    panelProducts(c, j, lo, hi);
     const int32_t count = imin(kPanel, c.m - j);
     UNROLL
     for (int r = 0; r < R; ++r) {
