@@ -345,6 +345,13 @@ export interface OperationInfo {
   returns: Readonly<Record<string, 'tensor' | 'array' | 'number'>>;
 }
 
+/** One part of a pool's plan: rows [first, end) and their work (multiply-adds the core estimates). */
+export interface RowCut {
+  first: number;
+  end: number;
+  work: number;
+}
+
 export interface Relpos {
   /** Package version. */
   readonly version: string;
@@ -491,6 +498,16 @@ export interface Relpos {
       workers?: Workers;
     },
   ): Promise<Tensor>;
+
+  /**
+   * The pool's plan of rp.attentionAsync({ workers }) (docs/workers.md), asked of the core: the
+   * query rows cut into at most `parts` (1 to 256) ranges of nearly equal work, weighted by the keys
+   * each row sees; [] when the core cannot read the call (the call itself reports why).
+   * @example rp.attentionCuts({ q, k, v, causal: true, weights: false }, 2) // [{ first: 0, end, work }, { first: end, end: n, work }]
+   */
+  attentionCuts<Id extends string = never>(options: AttentionOptionsOf<Id> & { scheme?: Id }, parts: number): RowCut[];
+  /** The same plan for rp.attentionMap's map rows, weighted as attention's rows are. */
+  attentionMapCuts(options: Parameters<Relpos['attentionMap']>[0], parts: number): RowCut[];
 
   /**
    * Runs a job of the core ('attentionMap') step by step with progress and cancellation (the lab's

@@ -1,5 +1,13 @@
 // A strict TypeScript consumer of the public API: `tsc --strict --noEmit` must accept it.
-import { load, terminateWorkers, type HeapTensor, type Relpos, type SchemeInfo, type Tensor } from 'relpos';
+import {
+  load,
+  terminateWorkers,
+  type HeapTensor,
+  type Relpos,
+  type RowCut,
+  type SchemeInfo,
+  type Tensor,
+} from 'relpos';
 
 async function main(): Promise<void> {
   const rp: Relpos = await load();
@@ -86,6 +94,9 @@ async function pooled(): Promise<void> {
   const map: Tensor = await rp.attentionMap({ n: 4096, seed: 1, size: 64, workers: 'auto' });
   const q = { shape: [16, 8], data: new Float32Array(128) };
   const { output } = await rp.attentionAsync({ q, k: q, v: q, weights: false, workers: 2 });
+  const plan: RowCut[] = rp.attentionCuts({ q, k: q, v: q, causal: true, weights: false }, 2);
+  const mapPlan: RowCut[] = rp.attentionMapCuts({ n: 4096, scheme: 'alibi', causal: true, size: 64 }, 2);
+  console.log(plan[0].end, mapPlan.length);
   const runs = await rp.lab.trainMany([{ scheme: 'rope' }, { scheme: 'alibi' }], {
     workers: 2,
     onProgress: (fraction, progress) => console.log(fraction, progress.run, progress.fraction),
