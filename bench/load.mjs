@@ -218,7 +218,7 @@ try {
     const after = load();
     const { targets } = profile;
     // A busy machine slows the emulated CPU's work too: above 2 (this 2-core machine's cores) the
-    // figures are not an idle machine's, and the targets are read with that in mind (issue #40).
+    // figures are not an idle machine's, and the targets are read with that in mind.
     const busy = Math.max(...[before, after].map((l) => Number(l.split(' / ')[0]))) > 2;
     const out = [
       `${profile.title}, ${runs.length} cold loads; load average ${before} before, ${after} after` +

@@ -1,4 +1,4 @@
-// rp.kvCache over random layers of every model family (issue #38, "Done when"; issue #41): each
+// rp.kvCache over random layers of every model family: each
 // decode step over the cache equals rp.attention({ q, k, v, layer }) over the same keys handed over
 // whole, bit for bit. The layers come from rp.fromConfig on small configs of each family, so they
 // carry what the family sets (Gemma-2's soft-cap and window, gpt-oss's sinks and window, Llama-4's
@@ -161,7 +161,7 @@ describe('rp.kvCache over random layers of every family', () => {
 });
 
 // A decode step reads each KV group's keys and values once for its query heads together
-// (kernels::groupOutput, issue #41): each head must come out as it does alone. Alone here is the
+// (kernels::groupOutput): each head must come out as it does alone. Alone here is the
 // same call with every KV head repeated for each of its query heads (kvHeads = heads), which runs
 // one head at a time.
 const repeatHeads = (t, kvHeads, group, width) => {
@@ -176,7 +176,7 @@ const repeatHeads = (t, kvHeads, group, width) => {
   return { shape: [rowsCount, kvHeads * group * width], data };
 };
 
-describe('decoding a KV group at once (issue #41)', () => {
+describe('decoding a KV group at once', () => {
   it('one query row of every head of a group gives each head’s bits alone, for every family', () => {
     const familyArb = fc.constantFrom(...Object.keys(FAMILIES)).chain((f) => FAMILIES[f]);
     fc.assert(
@@ -249,7 +249,7 @@ describe('decoding a KV group at once (issue #41)', () => {
   });
 });
 
-describe('rp.kvCache takes its shape from the layer (issue #38)', () => {
+describe('rp.kvCache takes its shape from the layer', () => {
   const llama = () => rp.presets.find((p) => p.id === 'llama-3.1-8b').groups[0];
 
   it('a heads, kvHeads or dv the layer sets differently is a RangeError, naming the layer’s value', () => {

@@ -1,4 +1,4 @@
-// 2.1.2's toy lab reports two measures (issue #39, item 8): token accuracy (the share of target
+// 2.1.2's toy lab reports two measures: token accuracy (the share of target
 // tokens right, rp.lab.train's `accuracy`) and exact match (the share of sequences with every target
 // right, `exactMatch`). KERPLE keeps token accuracy above 0.8 to 8L while its exact match is 0.06 at L,
 // so a number without its measure misleads. Every sentence about the toy that states a number names

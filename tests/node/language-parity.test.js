@@ -1,4 +1,4 @@
-// Language parity (issue 39): every message of the page says the same in English and 中文 — the same
+// Language parity: every message of the page says the same in English and 中文 — the same
 // numbers (digits, number words, Chinese numerals) and {placeholders}, the same leading yes / no of a
 // verdict — and Chinese sentences use Chinese punctuation (no ASCII ", " between Chinese characters).
 import { describe, expect, it } from 'vitest';

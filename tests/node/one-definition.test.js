@@ -1,4 +1,4 @@
-// One quantity, one definition (issue #39): a quantity the chapter names in two places — two
+// One quantity, one definition: a quantity the chapter names in two places — two
 // sections, or a section's figure and a claim sentence — comes from one function. QUANTITIES lists
 // them with the function that defines each; the test follows the calls of every place that shows the
 // quantity (a section's mount code, a claim's check) through verdicts.js and claims.js and fails when

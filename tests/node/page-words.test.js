@@ -1,4 +1,4 @@
-// Small wording facts of issue #39 (page-b): the English pages use ASCII parentheses (the explorer's
+// Small wording facts of the pages: the English pages use ASCII parentheses (the explorer's
 // and playground's preset names were written with full-width （） in every language), and 2.1.9's
 // opening says which of the original's three insights became a computed column of its table — natural
 // distance has none of its own.

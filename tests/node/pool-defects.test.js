@@ -1,4 +1,4 @@
-// The pool's defects of issue 38, each as a test that failed before the core split attention by
+// The pool's former defects, each as a test that failed before the core split attention by
 // query rows (bindings/pool.js, docs/workers.md): positions alone, a [n, m] mask whose part had as
 // many rows as the batch, the causal-window split, the workers' build flavour, another call's pool
 // size, and terminateWorkers() with two sizes in one turn.

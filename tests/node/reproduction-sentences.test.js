@@ -1,4 +1,4 @@
-// The chapter's sentences about the lab's reproduction (issue #39, item 7), checked against the
+// The chapter's sentences about the lab's reproduction, checked against the
 // committed results file (web/lab/reproduction.json): an upper bound the sentence states is not below
 // the value it bounds, "at 2L" names the length meant for every task, addition — which no scheme
 // passes — is said to decide a quarter of each MRR by noise, and the ranking without it is shown and

@@ -1,5 +1,5 @@
 // Scheme descriptions say the same in both languages and nothing the chapter's measurements
-// contradict (issue #39, item 9). The English description is the core's (rp.schemes[].description),
+// contradict. The English description is the core's (rp.schemes[].description),
 // the 中文 one the web layer's (web/i18n/schemes.zh.js); the explorer and the playground show them.
 // For every scheme the two must state the same numbers and the same qualifiers — learned or not,
 // decays, extrapolates, causal, PSD … (CONCEPTS: each an English and a 中文 pattern) — and a

@@ -1,6 +1,6 @@
 // 2.1.4: the numerical rank and condition number the page shows, against a float64 reference
 // (tests/node/reference-svd.js, no code shared with the core's Eigen BDCSVD) at every n of the
-// figure's slider and for every scheme of its selector (issue 39: an exact ALiBi matrix was called
+// figure's slider and for every scheme of its selector (an exact ALiBi matrix was once called
 // rank 166 of 256, condition number ∞).
 import { describe, expect, it } from 'vitest';
 import { load } from '../../bindings/index.js';

@@ -1,4 +1,4 @@
-// Number beside verdict (issue #39): every verdict the chapter shows with a number is
+// Number beside verdict: every verdict the chapter shows with a number is
 // { verdict, value, definition } (web/tutorial/verdicts.js), and the verdict is its definition's
 // decide(value) — so the number shown is the quantity the verdict was taken from. Checked over the
 // joint domain of the 2.1.9 table's two sliders, against the core's own flags where the core decides

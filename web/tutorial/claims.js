@@ -553,7 +553,7 @@ export const CLAIMS = {
     // The figure's three sliders. Everywhere: with observations the posterior spread where it observes
     // is about the noise (at most 2 × 0.1). The error against the teacher is stated at the sentence's
     // setting only (four observations, σ = 4, c = 0.1): at σ = 12, c = 0.5 one observation is worse
-    // than the prior (9.90 against 9.89, issue 39).
+    // than the prior (9.90 against 9.89).
     controls: BAYES_CONTROLS,
     measure(rp, { count, sigma, slope }) {
       const b = bayes(rp, { count, sigma, slope });
@@ -570,7 +570,7 @@ export const CLAIMS = {
     },
   },
   's215.claim.moreData': {
-    // One draw's error is not monotone in the count (issue 39: at the defaults 11 observations give
+    // One draw's error is not monotone in the count (at the defaults 11 observations give
     // 0.134, 16 give 0.185); the sentence states the expectation over draws, at every σ and c of the
     // figure, and shows the one draw as such.
     controls: { sigma: BAYES_CONTROLS.sigma, slope: BAYES_CONTROLS.slope },
