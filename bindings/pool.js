@@ -239,15 +239,6 @@ export function autoWorkers() {
 
 // ---- Splitting calls -------------------------------------------------------------------------
 
-/** [first, end) cuts of `total` rows into at most `parts` nearly equal non-empty ranges. */
-export function cuts(first, end, parts) {
-  const count = Math.max(1, Math.min(parts, end - first));
-  return Array.from({ length: count }, (_, t) => [
-    first + Math.round((t * (end - first)) / count),
-    first + Math.round(((t + 1) * (end - first)) / count),
-  ]);
-}
-
 /**
  * Runs parts on the pool with one progress and one cancellation for them all: `parts` is a list of
  * { method, args, share } (shares sum to 1). Resolves with the results in order; the first failure

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
 import fc from 'fast-check';
 import { load, terminateWorkers } from '../../bindings/index.js';
-import { autoWorkers, cuts, poolSize, sharedPool } from '../../bindings/pool.js';
+import { autoWorkers, poolSize, sharedPool } from '../../bindings/pool.js';
 import { mapAborted, mapInterrupted } from './interrupted-map.js';
 
 const rp = (await load()).unbounded();
@@ -56,27 +56,6 @@ describe('pool sizes', () => {
         /^relpos\.attentionMap: workers must be a whole number/,
       );
     }
-  });
-
-  it('cuts split any range into nearly equal non-empty parts that tile it', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 50 }),
-        fc.integer({ min: 1, max: 600 }),
-        fc.integer({ min: 1, max: 9 }),
-        (a, len, parts) => {
-          const ranges = cuts(a, a + len, parts);
-          expect(ranges.length).toBe(Math.min(parts, len));
-          expect(ranges[0][0]).toBe(a);
-          expect(ranges.at(-1)[1]).toBe(a + len);
-          for (const [t, [x, y]] of ranges.entries()) {
-            expect(y).toBeGreaterThan(x);
-            if (t > 0) expect(x).toBe(ranges[t - 1][1]);
-            expect(y - x).toBeLessThanOrEqual(Math.ceil(len / ranges.length));
-          }
-        },
-      ),
-    );
   });
 
   it('bad counts are RangeErrors naming the call; the module keeps working', async () => {
