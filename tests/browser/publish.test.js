@@ -6,7 +6,7 @@
 // states, its core wasm module within 150 KB; a host without the wasm MIME type still works, the
 // slower way the README describes.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serveSite } from '../../scripts/serve-site.mjs';
 import siteEn from '../../web/i18n/site.en.js';
@@ -190,6 +190,18 @@ describe('weight budget', () => {
       expect.stringMatching(/^assets\/relpos\.simd-[\w-]+\.wasm$/),
       expect.stringMatching(/^assets\/relpos-fused\.relaxed-[\w-]+\.wasm$/),
     ]);
+    // The wrappers of rp.analysis, rp.lab and rp.kvCache (bindings/extras.js) are in no script
+    // before the first heatmap (its element waits for the core alone: loadCore); the chapter's
+    // load() fetches them after it. A phrase of each file's messages marks it.
+    const text = (list) =>
+      list
+        .filter((e) => kind(e.url) === 'js')
+        .map((e) => readFileSync(join(published.built.outDir, file(e.url)), 'utf8'));
+    const markers = ['relpos.lab.trainMany', 'takes no other fields', 'give q and options'];
+    for (const marker of markers) {
+      expect(text(beforeHeatmap).filter((t) => t.includes(marker)).length, `before: ${marker}`).toBe(0);
+      expect(text(entries).filter((t) => t.includes(marker)).length, `settled: ${marker}`).toBeGreaterThan(0);
+    }
     // Settled: the analysis module of the same build and the models module have followed.
     const settledWasm = entries.filter((e) => e.url.endsWith('.wasm')).map((e) => file(e.url));
     for (const module of ['relpos\\.simd', 'relpos-analysis\\.simd', 'relpos-models']) {

@@ -4,6 +4,7 @@
 // cycle with its events — relpos-render (one detail shape for every element, see RenderDetail in
 // web/index.d.ts), relpos-error and relpos-export.
 import { load } from '../../bindings/index.js';
+import { loadCore } from '../../bindings/core-instance.js';
 import { EXPORT_FORMATS } from '../../figure/export-formats.js';
 import { viewNeedsAnalysis } from '../../figure/views.js';
 import { formatMessage, mergeMessages, onMessages, pageMessages } from './messages.js';
@@ -194,9 +195,13 @@ export class RelposElement extends HTMLElement {
     const token = ++this.#token;
     const started = performance.now();
     try {
-      // The elements read no presets or configs: the models module is not theirs to fetch.
-      const rp = this.needsCore() ? await load({ models: false }) : null;
-      if (rp && this.needsAnalysis()) await rp.analysis.ready;
+      // The elements read no presets or configs: the models module is not theirs to fetch. A view
+      // of the core alone waits for the core alone (loadCore: not for rp.analysis' wrappers either).
+      const rp = !this.needsCore()
+        ? null
+        : this.needsAnalysis()
+          ? await load({ models: false, analysis: true })
+          : await loadCore({ models: false });
       if (token !== this.#token) return;
       // { tensor, source, renderer, computeMs, drawMs } of what the element computed and drew.
       const drawn = this.renderWith(rp);

@@ -6,8 +6,11 @@
 // first heatmap needs the core alone: the models module (rp.presets, rp.fromConfig) comes after it
 // (chapter.js).
 import { load } from '../../bindings/index.js';
+import { loadCore } from '../../bindings/core-instance.js';
 
-const rpReady = load({ models: false });
+// The core alone before the first heatmap (which calls nothing else); load() once it has drawn
+// adds the wrappers of rp.analysis, rp.lab and rp.kvCache (bindings/extras.js) for the chapter.
+loadCore({ models: false }).catch(() => {}); // a failure shows on the heatmap and in start()'s load()
 // The site shell (language and colour-scheme switches, the offline copy). The page's words are in
 // English: a reader of another language (public/boot.js marks the page) gets the shell, and with
 // it that language's words, at once; an English reader once the first heatmap has drawn.
@@ -24,4 +27,4 @@ if (map && !map.dataset.state) {
 }
 shell();
 const { start } = await import('./chapter.js');
-await start(rpReady);
+await start(load({ models: false }));
