@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -85,6 +89,94 @@ TEST(Json, NumbersAreWrittenSoTheyParseBackBitForBit) {
   EXPECT_EQ(toJson(JsonValue::makeNumber(0.25)), "0.25");
   EXPECT_EQ(toJson(JsonValue::makeNumber(0.1)), "0.1");
   EXPECT_EQ(toJson(JsonValue::makeNumber(-7)), "-7");
+}
+
+// The writer's check without strtod (readsBackAs) against strtod itself, on texts that read back and
+// texts that do not: each value's %.15g, %.16g and %.17g, and those of its two neighbours, over
+// random bit patterns (every exponent, subnormals included), random 15- to 17-digit decimals, and
+// ties (a text exactly halfway between two doubles).
+namespace {
+
+std::string printed(const char* format, int precision, double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, precision, v);
+  return buffer;
+}
+
+// The writer as it was with strtod: the shortest of %.15g..%.17g that reads back.
+std::string strtodWriter(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return printed("%.*f", 0, v);
+  std::string text;
+  for (int precision = 15; precision <= 17; ++precision) {
+    text = printed("%.*g", precision, v);
+    if (std::strtod(text.c_str(), nullptr) == v) break;
+  }
+  return text;
+}
+
+void expectSameAsStrtod(double v) {
+  for (double source : {v, std::nextafter(v, -INFINITY), std::nextafter(v, INFINITY)}) {
+    if (!std::isfinite(source)) continue;
+    for (int precision = 15; precision <= 17; ++precision) {
+      for (const char* format : {"%.*g", "%.*e"}) {
+        const std::string text = printed(format, precision - (format[3] == 'e'), source);
+        ASSERT_EQ(readsBackAs(text.c_str(), v), std::strtod(text.c_str(), nullptr) == v)
+            << text << " for " << printed("%.*g", 17, v);
+      }
+    }
+  }
+  ASSERT_EQ(toJson(JsonValue::makeNumber(v)), strtodWriter(v)) << printed("%.*g", 17, v);
+}
+
+}  // namespace
+
+TEST(Json, ReadsBackAsAgreesWithStrtod) {
+  std::mt19937_64 random(20261204);
+  const double edges[] = {std::numeric_limits<double>::max(),
+                          std::numeric_limits<double>::min(),
+                          std::numeric_limits<double>::denorm_min(),
+                          std::nextafter(std::numeric_limits<double>::min(), 0.0),
+                          0.1,
+                          1.0 / 3,
+                          2.0 / 3,
+                          5e-324,
+                          1e-7,
+                          1e22,
+                          1e23,
+                          9007199254740993.0,
+                          123456789.123456789,
+                          0.30000000000000004,
+                          1.7976931348623157e308,
+                          2.2250738585072014e-308,
+                          4.9406564584124654e-324};
+  for (double v : edges) {
+    expectSameAsStrtod(v);
+    expectSameAsStrtod(-v);
+  }
+  for (int e = -1074; e <= 1023; e += 7) expectSameAsStrtod(std::ldexp(1.0, e));  // powers of two: unequal gaps
+  for (int i = 0; i < 500; ++i) {
+    const uint64_t bits = random();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    if (std::isfinite(v)) expectSameAsStrtod(v);
+  }
+  std::uniform_real_distribution<double> unit(1.0, 10.0);
+  std::uniform_int_distribution<int> exponent(-40, 40), digits(15, 17);
+  for (int i = 0; i < 4000; ++i) {
+    const std::string text = printed("%.*e", digits(random) - 1, unit(random)) + "e" + std::to_string(exponent(random));
+    std::string joined = text.substr(0, text.find('e')) + text.substr(text.rfind('e'));
+    expectSameAsStrtod(std::strtod(joined.c_str(), nullptr));
+  }
+  // Ties: the text halfway between two integers above 2^53 reads back as the one with an even last bit.
+  for (uint64_t start :
+       {uint64_t{1} << 54, (uint64_t{1} << 54) + 4, (uint64_t{1} << 55) + 8, (uint64_t{1} << 56) + 48}) {
+    const double v = static_cast<double>(start);
+    const uint64_t gap = static_cast<uint64_t>(std::nextafter(v, INFINITY) - v);
+    for (uint64_t middle : {start + gap / 2, start - gap / 2, start - gap / 4}) {
+      const std::string text = std::to_string(middle);
+      EXPECT_EQ(readsBackAs(text.c_str(), v), std::strtod(text.c_str(), nullptr) == v) << text;
+    }
+  }
 }
 
 TEST(Json, WriterRefusesNonFiniteNumbers) {

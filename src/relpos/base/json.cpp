@@ -1,8 +1,11 @@
 #include "relpos/base/json.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -346,6 +349,116 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
+// An exact decimal as fixed-point digits: kIntDigits before the point, kFracDigits after (a
+// double's exact expansion has at most 309 and 1074; halving a gap adds one).
+constexpr int kIntDigits = 310, kFracDigits = 1080, kDigits = kIntDigits + kFracDigits;
+using Decimal = std::string;  // digit values 0..9, not characters
+
+// The digits of a decimal text ("-1.25e-7", "0.001", "123"; the sign is ignored) into a Decimal.
+Decimal decimalOf(const char* text) {
+  Decimal out(kDigits, '\0');
+  const char* p = text + (*text == '-');
+  int point = -1, count = 0, exponent = 0;
+  const char* digits = p;
+  for (; (*p >= '0' && *p <= '9') || *p == '.'; ++p) {
+    if (*p == '.')
+      point = count;
+    else
+      ++count;
+  }
+  if (*p == 'e' || *p == 'E') exponent = std::atoi(p + 1);
+  if (point < 0) point = count;
+  // Digit t (0-based) has weight 10^(point - 1 - t + exponent): index kIntDigits - 1 - that power.
+  for (int t = 0; *digits != '\0' && *digits != 'e' && *digits != 'E'; ++digits) {
+    if (*digits == '.') continue;
+    const int index = kIntDigits - point + t - exponent;
+    if (index >= 0 && index < kDigits) out[index] = static_cast<char>(*digits - '0');
+    ++t;
+  }
+  return out;
+}
+
+// The exact decimal expansion of a finite x >= 0 (printf prints every digit of a double).
+Decimal exactDecimal(double x) {
+  std::string text(kDigits + 16, '\0');
+  std::snprintf(&text[0], text.size(), "%.*f", kFracDigits - 1, x);
+  return decimalOf(text.c_str());
+}
+
+Decimal halved(Decimal d) {
+  int carry = 0;
+  for (auto& digit : d) {
+    const int value = carry * 10 + digit;
+    digit = static_cast<char>(value / 2);
+    carry = value % 2;
+  }
+  return d;
+}
+
+// a + sign * b, digit by digit (a - b only where a >= b).
+Decimal combined(Decimal a, const Decimal& b, int sign) {
+  int carry = 0;
+  for (int t = kDigits - 1; t >= 0; --t) {
+    int value = a[t] + sign * b[t] + carry;
+    carry = value < 0 ? -1 : value / 10;
+    if (value < 0) value += 10;
+    a[t] = static_cast<char>(value % 10);
+  }
+  return a;
+}
+
+int compared(const Decimal& a, const Decimal& b) {
+  for (int t = 0; t < kDigits; ++t) {
+    if (a[t] != b[t]) return a[t] < b[t] ? -1 : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool readsBackAs(const char* text, double v) {
+  if (!std::isfinite(v) || (*text == '-') != std::signbit(v)) return false;
+  const double a = std::fabs(v);
+  // Clinger's fast path: M * 10^k or M / 10^k with M < 2^53 and |k| <= 22 is one correctly rounded
+  // operation on exact operands, the double strtod would read.
+  static const double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  uint64_t mantissa = 0;
+  int digits = 0, fraction = 0;
+  bool afterPoint = false;
+  const char* p = text + (*text == '-');
+  for (; (*p >= '0' && *p <= '9') || *p == '.'; ++p) {
+    if (*p == '.') {
+      afterPoint = true;
+      continue;
+    }
+    if (mantissa != 0 || *p != '0') ++digits;
+    if (digits > 17) return false;  // not text this writer makes
+    mantissa = mantissa * 10 + static_cast<uint64_t>(*p - '0');
+    fraction += afterPoint;
+  }
+  const int k = ((*p == 'e' || *p == 'E') ? std::atoi(p + 1) : 0) - fraction;
+  if (mantissa <= (uint64_t{1} << 53) && k >= -22 && k <= 22) {
+    const double m = static_cast<double>(mantissa);
+    return (k >= 0 ? m * kPowers[k] : m / kPowers[-k]) == a;
+  }
+  if (a == 0) return mantissa == 0;
+  // Otherwise exactly: the text reads back as a when it lies between the midpoints to a's
+  // neighbours, or on one of them when a's last bit is even (round half to even).
+  const double below = a - std::nextafter(a, 0.0);
+  const double above =
+      a == std::numeric_limits<double>::max() ? below : std::nextafter(a, std::numeric_limits<double>::infinity()) - a;
+  const Decimal exact = exactDecimal(a), given = decimalOf(text);
+  const int low = compared(given, combined(exact, halved(exactDecimal(below)), -1));
+  const int high = compared(given, combined(exact, halved(exactDecimal(above)), +1));
+  uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  const bool even = (bits & 1) == 0;
+  return (low > 0 || (low == 0 && even)) && (high < 0 || (high == 0 && even));
+}
+
+namespace {
+
 void writeString(std::string& out, const std::string& text) {
   out += '"';
   for (const char ch : text) {
@@ -391,9 +504,10 @@ void writeNumber(std::string& out, double v) {
   if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {  // 2^53: every integer exact
     std::snprintf(buffer, sizeof buffer, "%.0f", v);
   } else {
+    // 17 significant digits always read back; readsBackAs decides for 15 and 16.
     for (int precision = 15; precision <= 17; ++precision) {
       std::snprintf(buffer, sizeof buffer, "%.*g", precision, v);
-      if (std::strtod(buffer, nullptr) == v) break;
+      if (precision == 17 || readsBackAs(buffer, v)) break;
     }
   }
   out += buffer;

@@ -58,4 +58,10 @@ JsonValue parseJson(const std::string& text);
 // number, which JSON cannot represent.
 std::string toJson(const JsonValue& value);
 
+// Whether the decimal text (as printf's %g or %f writes it: optional '-', digits, optional '.' and
+// digits, optional exponent; at most 17 significant digits) reads back as exactly v, as
+// std::strtod(text, nullptr) == v says: the writer's check without strtod, whose long-double
+// arithmetic was about 7 KB gzip of the core's wasm (docs/build.md).
+bool readsBackAs(const char* text, double v);
+
 }  // namespace relpos
