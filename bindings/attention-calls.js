@@ -56,6 +56,20 @@ export async function attentionAsync({ core, memory, flavour }, options) {
 }
 
 /**
+ * The pool's plan of an attention call (docs/workers.md), asked of the core: its query rows cut into
+ * at most `parts` ranges [{ first, end, work }] of nearly equal work, which the option queryRows
+ * then computes; [] when the core cannot read the call's shapes (the call itself reports them).
+ */
+export function attentionCuts({ core, memory }, options, parts) {
+  const where = 'relpos.attentionCuts';
+  requireParts(where, parts);
+  const { scheme, merged } = attentionOptions(where, options);
+  const given = forCore(where, merged, core, memory, false);
+  if (scheme !== undefined) given.scheme = scheme;
+  return unwrap(core.attentionCuts(given, parts));
+}
+
+/**
  * A pooled [size, size] attention-weight map of a long sequence, never holding n×n: content-free
  * (position-only logits) unless `seed` (random Q, K) or `q`, `k` are given. Resolves to a tensor.
  */

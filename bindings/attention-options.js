@@ -13,6 +13,7 @@ import {
   toTensor,
 } from './convert.js';
 import { IN_PLACE } from './heap-tensor.js';
+import { withNotes } from './scheme-calls.js';
 import { fromRows, readAttentionAxes } from './axes.js';
 import { LAYER_OPTIONS, SCHEME_PARAMS_NAMED_LIKE_OPTIONS } from './option-table.js';
 
@@ -169,15 +170,4 @@ export function attentionResult(result, shapes) {
 // The output [batch?, n, heads·dv] in the axes the caller's q came in.
 function toCallerAxes(output, shapes) {
   return shapes ? fromRows(output, shapes.axes, shapes.heads) : output;
-}
-
-// The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
-// filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
-// every head; `notes` says what else the caller should know (T5 run with 1/√d). Present only when
-// they say something.
-export function withNotes(value, { synthetic, sameForEveryHead, notes }) {
-  if (synthetic) value.synthetic = synthetic;
-  if (sameForEveryHead) value.sameForEveryHead = true;
-  if (notes) value.notes = notes;
-  return value;
 }

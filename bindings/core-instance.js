@@ -1,12 +1,12 @@
-// The instance load() resolves with (docs/api.md): the wasm core's calls, with rp.analysis, rp.lab
-// and rp.kvCache from the wrappers of extras.js. index.js's load() waits for the core and those
-// wrappers; loadCore() (for <relpos-heatmap> and the chapter's entry, web/components/element.js)
-// waits for the core alone, so a page's first heatmap does not wait for wrappers it does not call.
-// Either way the instance is the same one per flavour.
+// The instance load() resolves with (docs/api.md): the calls on schemes made from the core's
+// operation table, and the calls of extras.js (rp.attention and its forms, rp.analysis, rp.lab,
+// rp.kvCache). index.js's load() waits for the core and extras.js; loadCore() (for
+// <relpos-heatmap> and the chapter's entry, web/components/element.js) waits for the core alone,
+// so a page's first heatmap of a scheme call does not wait for code it does not run. Either way the
+// instance is the same one per flavour.
 import { exceptionsSupported, relaxedSimdSupported, simdSupported } from './simd.js';
 import { deepFreeze, isPlainObject, normaliseOptions } from './convert.js';
 import { allocTensor } from './heap-tensor.js';
-import { runJob } from './jobs.js';
 import { parseJson, unwrap } from './errors.js';
 import {
   SecondModule,
@@ -20,15 +20,14 @@ import {
   withFusedKernels,
 } from './loading.js';
 import { schemeCall } from './scheme-calls.js';
-import { attention, attentionAsync, attentionMap, attentionMapCuts, runCoreJob } from './attention-calls.js';
-import { attentionCuts, pooledTrain } from './pooled.js';
+import { pooledTrain } from './pooled.js';
 
 export const version = '0.1.0';
 
 const instances = new Map();
 const LOAD_OPTIONS = ['simd', 'relaxed', 'models', 'analysis', 'lab'];
 
-// The wrappers of rp.analysis, rp.lab and rp.kvCache (extras.js): fetched once, by load().
+// The calls of extras.js: fetched once, by load().
 let extrasModule = null;
 let extrasLoading = null; // null again after a failure, so a later load() retries
 
@@ -104,6 +103,14 @@ export function coreInstance(options) {
   return { core: instances.get(flavour), models, analysis, lab };
 }
 
+/**
+ * Whether `rp[name]` works on an instance loadCore() gave before load() has resolved: the calls on
+ * schemes, which the constructor makes from the core's operation table (own properties).
+ */
+export function schemeCallReady(rp, name) {
+  return Object.hasOwn(rp, name);
+}
+
 /** The instance once the core of `options`' flavour is here (load()'s options; extras.js not awaited). */
 export function loadCore(options = {}) {
   return coreInstance(options).core;
@@ -171,7 +178,8 @@ class Relpos {
     this.#lab ??= extras('relpos.lab').createLab({
       ready: () => second.load(),
       schema: () => parseJson(unwrap(second.module('relpos.lab.schema').labSchemaJson())),
-      runJob: (kind, options, control) => runJob(second.module(control.where), unwrap, kind, options, control),
+      runJob: (kind, options, control) =>
+        extras(control.where).runJob(second.module(control.where), unwrap, kind, options, control),
       pooled: (runs, workers, control) => pooledTrain(runs, workers, { ...control, flavour: this.#ctx.flavour }),
     });
     return this.#lab;
@@ -222,7 +230,7 @@ class Relpos {
 
   /** Attention with a positional term (docs/api.md; attention-calls.js). */
   attention(options) {
-    return attention(this.#ctx, options);
+    return extras('relpos.attention').attention(this.#ctx, options);
   }
 
   /** A tensor in this instance's wasm heap for the caller to fill in place (docs/api.md, "rp.alloc"). */
@@ -244,27 +252,27 @@ class Relpos {
 
   /** rp.attention as a job (progress, AbortSignal) or over workers (attention-calls.js). */
   attentionAsync(options) {
-    return attentionAsync(this.#ctx, options);
+    return extras('relpos.attentionAsync').attentionAsync(this.#ctx, options);
   }
 
   /** The pool's plan of an attention call: query-row ranges of nearly equal work (pooled.js). */
   attentionCuts(options, parts) {
-    return attentionCuts(this.#ctx, options, parts);
+    return extras('relpos.attentionCuts').attentionCuts(this.#ctx, options, parts);
   }
 
   /** A pooled [size, size] attention-weight map of a long sequence (attention-calls.js). */
   attentionMap(options) {
-    return attentionMap(this.#ctx, options);
+    return extras('relpos.attentionMap').attentionMap(this.#ctx, options);
   }
 
   /** The pool's plan of a map: map-row ranges of nearly equal work (attention-calls.js). */
   attentionMapCuts(options, parts) {
-    return attentionMapCuts(this.#ctx, options, parts);
+    return extras('relpos.attentionMapCuts').attentionMapCuts(this.#ctx, options, parts);
   }
 
   /** Runs a job of the core ('attentionMap') with progress and cancellation. */
   runJob(kind, options, control = {}) {
-    return runCoreJob(this.#ctx, kind, options, control);
+    return extras('relpos.runJob').runCoreJob(this.#ctx, kind, options, control);
   }
 
   /** Bytes the allocators hold: the core's, plus the analysis and models modules' once loaded (for leak checks). */

@@ -1,9 +1,6 @@
 // The calls made with `workers` (docs/workers.md): the worker pool (pool.js) is fetched on the first
 // such call; every pooled path of the instance goes through here. control.flavour is the caller's
 // build ('simd' | 'baseline' | 'relaxed'), which the pool's workers load.
-import { attentionOptions } from './attention-options.js';
-import { unwrap } from './errors.js';
-import { forCore } from './heap-tensor.js';
 
 const poolModule = () => import('./pool.js');
 
@@ -11,20 +8,6 @@ const poolModule = () => import('./pool.js');
 async function withPool({ where, flavour }, workers) {
   const { poolSize, sharedPool } = await poolModule();
   return sharedPool(poolSize(where, workers), flavour);
-}
-
-/**
- * The pool's plan of an attention call (docs/workers.md), asked of the core: its query rows cut into
- * at most `parts` ranges [{ first, end, work }] of nearly equal work, which the option queryRows
- * then computes; [] when the core cannot read the call's shapes (the call itself reports them).
- */
-export function attentionCuts({ core, memory }, options, parts) {
-  const where = 'relpos.attentionCuts';
-  requireParts(where, parts);
-  const { scheme, merged } = attentionOptions(where, options);
-  const given = forCore(where, merged, core, memory, false);
-  if (scheme !== undefined) given.scheme = scheme;
-  return unwrap(core.attentionCuts(given, parts));
 }
 
 /** The part count of a plan (attentionCuts, attentionMapCuts): a RangeError naming `where` unless 1 to 256. */

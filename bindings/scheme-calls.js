@@ -2,7 +2,6 @@
 // rp.buckets, rp.frequencies, rp.rotate, rp.scores. `ctx` is an instance's { core, memory, bounded }.
 import { isPlainObject, normaliseOptions, requireMatrix, requireOptionsObject, requireSchemeId } from './convert.js';
 import { squeezeLeading, toTensor } from './convert.js';
-import { withNotes } from './attention-options.js';
 import { rowsCall } from './axes.js';
 import { forCore } from './heap-tensor.js';
 import { unwrap } from './errors.js';
@@ -68,4 +67,15 @@ export function schemeCall(ctx, { name, input, defaultScheme, returns }) {
     const call = rowsCall(where, input, tensor, axes, others);
     return call.restore(shape(callCore(ctx, name, scheme, call.options)));
   };
+}
+
+// The core's notes on a result (docs/api.md, "Options"): `synthetic` names the learned inputs a call
+// filled with untrained demonstration values; `sameForEveryHead` marks the one map a view returns for
+// every head; `notes` says what else the caller should know (T5 run with 1/√d). Present only when
+// they say something.
+export function withNotes(value, { synthetic, sameForEveryHead, notes }) {
+  if (synthetic) value.synthetic = synthetic;
+  if (sameForEveryHead) value.sameForEveryHead = true;
+  if (notes) value.notes = notes;
+  return value;
 }

@@ -190,14 +190,19 @@ describe('weight budget', () => {
       expect.stringMatching(/^assets\/relpos\.simd-[\w-]+\.wasm$/),
       expect.stringMatching(/^assets\/relpos-fused\.relaxed-[\w-]+\.wasm$/),
     ]);
-    // The wrappers of rp.analysis, rp.lab and rp.kvCache (bindings/extras.js) are in no script
-    // before the first heatmap (its element waits for the core alone: loadCore); the chapter's
-    // load() fetches them after it. A phrase of each file's messages marks it.
+    // rp.attention and its forms, rp.analysis, rp.lab and rp.kvCache (bindings/extras.js) are in no
+    // script before the first heatmap, a call on a scheme (its element waits for the core alone:
+    // loadCore); the chapter's load() fetches them after it. A phrase of each file's messages marks it.
     const text = (list) =>
       list
         .filter((e) => kind(e.url) === 'js')
         .map((e) => readFileSync(join(published.built.outDir, file(e.url)), 'utf8'));
-    const markers = ['relpos.lab.trainMany', 'takes no other fields', 'give q and options'];
+    const markers = [
+      'relpos.lab.trainMany',
+      'takes no other fields',
+      'give q and options',
+      'view is not available for a job',
+    ];
     for (const marker of markers) {
       expect(text(beforeHeatmap).filter((t) => t.includes(marker)).length, `before: ${marker}`).toBe(0);
       expect(text(entries).filter((t) => t.includes(marker)).length, `settled: ${marker}`).toBeGreaterThan(0);

@@ -186,6 +186,11 @@ export class RelposElement extends HTMLElement {
     return true;
   }
 
+  /** True when rendering needs only the core's calls on schemes (bindings/core-instance.js, loadCore). */
+  coreAlone() {
+    return false;
+  }
+
   /** True when rendering also needs rp.analysis (the analysis module, loaded on first use). */
   needsAnalysis() {
     return viewNeedsAnalysis(this.getAttribute('view'));
@@ -195,13 +200,11 @@ export class RelposElement extends HTMLElement {
     const token = ++this.#token;
     const started = performance.now();
     try {
-      // The elements read no presets or configs: the models module is not theirs to fetch. A view
-      // of the core alone waits for the core alone (loadCore: not for rp.analysis' wrappers either).
-      const rp = !this.needsCore()
-        ? null
-        : this.needsAnalysis()
-          ? await load({ models: false, analysis: true })
-          : await loadCore({ models: false });
+      // The elements read no presets or configs: the models module is not theirs to fetch. What
+      // needs only the core's calls on schemes waits for the core alone (loadCore); anything else
+      // for load() too (bindings/extras.js), and for the analysis module where the view reads it.
+      const rp = this.needsCore() ? await loadCore({ models: false }) : null;
+      if (rp && !this.coreAlone(rp)) await load({ models: false, analysis: this.needsAnalysis() });
       if (token !== this.#token) return;
       // { tensor, source, renderer, computeMs, drawMs } of what the element computed and drew.
       const drawn = this.renderWith(rp);

@@ -10,6 +10,7 @@
 // The toolbar, export menu, words and events come from element.js; docs/elements.md has it all.
 import { colormapTable } from '../../figure/colormap.js';
 import { VIEWS, computeView, defaultView, maskedCells, viewCall, viewsFor } from '../../figure/views.js';
+import { schemeCallReady } from '../../bindings/core-instance.js';
 import { RelposElement, elementTemplate } from './element.js';
 import { createHeatmapView } from './heatmap-view.js';
 import { formatMessage } from './messages.js';
@@ -232,8 +233,22 @@ export class RelposHeatmap extends RelposElement {
     return Number.isFinite(head) ? Math.max(0, Math.min(this.#headCount() - 1, head)) : 0;
   }
 
-  /** Computes the view the attributes ask for, unless it is what is shown already. */
-  #compute(rp) {
+  /**
+   * True when the view the attributes ask for is a call on a scheme, which an instance has from the
+   * core alone (bindings/core-instance.js, loadCore); anything else (a weights view: rp.attention, a
+   * view of rp.analysis, or a request the render will refuse) waits for load().
+   */
+  coreAlone(rp) {
+    try {
+      const { info, view, options } = this.#request(rp);
+      return !this.needsAnalysis() && schemeCallReady(rp, viewCall(info, view, options).call);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The scheme, view and options the attributes ask for: a RangeError in the element's words for a view it cannot show. */
+  #request(rp) {
     const info = this.schemeInfo(rp, 'alibi');
     const options = { n: DEFAULT_N, ...this.schemeOptions(info, OWN_ATTRIBUTES) };
     const mode = this.getAttribute('mode');
@@ -248,6 +263,12 @@ export class RelposHeatmap extends RelposElement {
           : formatMessage(m.errorView, { views: VIEWS.join(', '), view }),
       );
     }
+    return { info, view, options };
+  }
+
+  /** Computes the view the attributes ask for, unless it is what is shown already. */
+  #compute(rp) {
+    const { info, view, options } = this.#request(rp);
     const key = JSON.stringify([info.id, view, options]);
     if (key === this.#computeKey && this.#tensor) return 0;
     const t = performance.now();
