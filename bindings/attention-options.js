@@ -8,13 +8,12 @@ import {
   normaliseOptions,
   requireOptionsObject,
   requireSchemeId,
-  requireTensor,
-  toMask,
   toTensor,
 } from './convert.js';
+import { readAttentionAxes, requireTensor, toMask } from './attention-inputs.js';
 import { IN_PLACE } from './heap-tensor.js';
 import { withNotes } from './scheme-calls.js';
-import { fromRows, readAttentionAxes } from './axes.js';
+import { fromRows } from './axes.js';
 import { LAYER_OPTIONS, SCHEME_PARAMS_NAMED_LIKE_OPTIONS } from './option-table.js';
 
 // With axes 'bhnd' or 'nhd' q, k, v are rearranged in JS into the core's layout, so an rp.alloc

@@ -1,7 +1,7 @@
 // The one reading of `axes` (docs/api.md, "Axes"): a tensor in the caller's layout — 'bnd'
 // [batch?, n, heads·d], 'bhnd' [batch, heads, n, d] (PyTorch) or 'nhd' [n, heads, d] — as the core's
 // rows [batch?, n, heads·d], and the result put back. rp.attention reads q, k, v with it
-// (readAttentionAxes), rp.rotate its x (rowsCall).
+// (attention-inputs.js: readAttentionAxes), rp.rotate its x (rowsCall).
 import { toTensor } from './convert.js';
 
 const AXES = ['bnd', 'bhnd', 'nhd'];
@@ -62,32 +62,6 @@ export function fromRows(t, axes, heads) {
   const [batch, n, width] = t.shape;
   const dv = width / heads;
   return { ...t, shape: [batch, heads, n, dv], data: headsToRows(t.data, batch, heads, n, dv, false) };
-}
-
-// q, k, v in the caller's axes → the core's [batch?, n, heads·d]; heads (kvHeads) taken from the
-// shape when it has a heads axis (k's gives kvHeads unless the caller did; v must agree with k).
-// Returns how to put the output back.
-export function readAttentionAxes(where, merged, axes) {
-  checkAxes(where, axes);
-  const shapes = { axes: axes ?? 'bnd' };
-  const givenKv = merged.kvHeads;
-  for (const name of ['q', 'k', 'v']) {
-    const t = merged[name];
-    if (!t || !Array.isArray(t.shape)) continue;
-    if (axes === undefined) {
-      const headsName = name === 'q' || merged.kvHeads === undefined ? 'heads' : 'kvHeads';
-      toRows(where, name, t, undefined, { heads: merged[headsName] ?? 1, headsName });
-      continue;
-    }
-    const declared = name === 'q' ? merged.heads : name === 'k' ? givenKv : (merged.kvHeads ?? merged.heads);
-    const read = toRows(where, name, t, axes, { headsName: name === 'q' ? 'heads' : 'kvHeads', declared });
-    merged[name] = read.tensor;
-    if (read.heads === undefined) continue;
-    if (name === 'q') merged.heads = shapes.heads = read.heads;
-    else if (name === 'k' && read.heads !== merged.heads) merged.kvHeads = read.heads;
-    if (read.batch !== undefined) shapes.batch = read.batch;
-  }
-  return shapes;
 }
 
 // rp.rotate's x in `axes` as rows [batch·n, heads·d] with each sequence's positions ([n] or
