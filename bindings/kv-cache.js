@@ -3,9 +3,9 @@
 // over every cached key (positions 0 … length−1). The shape of the cache — heads, kvHeads, the head
 // width d and the value width dv — is fixed when it is made: from the layer when one is given (a
 // differing value is a RangeError, as rp.attention({ layer }) refuses one), else from the options.
-import { isPlainObject, requireMatrix, requireOptionsObject, toTensor } from './convert.js';
+import { isPlainObject, normaliseOptions, requireMatrix, requireOptionsObject, toTensor } from './convert.js';
 import { attentionOptions, attentionResult } from './attention-options.js';
-import { forCore, refuseHeapOut } from './heap-tensor.js';
+import { IN_PLACE, forCore, refuseHeapOut } from './heap-tensor.js';
 import { KV_CACHE_HELD, KV_CACHE_SHAPE } from './option-table.js';
 import { createBatchedKvCache } from './kv-cache-batch.js';
 
@@ -98,6 +98,87 @@ function stepCall(at, q, callOptions, { shape, stepShape, core, memory, m }) {
   return { scheme: scheme ?? '', coreOptions, out: out ?? null, shapes };
 }
 
+// A decode loop gives every step the same options and new queries. stepCall's reading of the options
+// is kept, with a copy of them, and reused while a step's options are the same settings: the same
+// names, primitives equal (Object.is), lists of primitives equal element by element (copied, so a list
+// changed in place counts as changed), params the same by the same rule, out the same array. Only q
+// is read again, as stepCall reads it; q of another shape, a mask (read against the cached length),
+// or any other value (a tensor, a typed array, an rp.alloc tensor) reads the whole step again. Reading
+// them took about an eighth of a gpt-oss decode step (bench/decode.mjs's shape, 128 keys a step).
+const isPrimitive = (value) => value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+// The copy settingsCopy keeps of `options`, or null when it holds a value it does not compare.
+function settingsCopy(options, nested = false) {
+  const copy = {};
+  for (const name of Object.keys(options)) {
+    const value = options[name];
+    if (name === 'mask') {
+      return null;
+    } else if (isPrimitive(value)) {
+      copy[name] = value;
+    } else if (Array.isArray(value) && Array.from(value).every(isPrimitive)) {
+      copy[name] = Array.from(value);
+    } else if (!nested && name === 'out' && value instanceof Float32Array) {
+      copy[name] = value;
+    } else if (!nested && name === 'params' && isPlainObject(value)) {
+      copy[name] = settingsCopy(value, true);
+      if (copy[name] === null) return null;
+    } else {
+      return null;
+    }
+  }
+  return copy;
+}
+
+function sameSettings(options, copy) {
+  const names = Object.keys(options);
+  if (names.length !== Object.keys(copy).length) return false;
+  for (const name of names) {
+    if (!Object.hasOwn(copy, name)) return false;
+    const value = options[name];
+    const kept = copy[name];
+    if (Object.is(value, kept)) continue; // a primitive, or the same out (lists and params are copies)
+    if (Array.isArray(kept)) {
+      if (!Array.isArray(value) || value.length !== kept.length) return false;
+      for (let i = 0; i < kept.length; i++) if (!Object.is(value[i], kept[i])) return false;
+    } else if (name !== 'params' || !isPlainObject(value) || !isPlainObject(kept) || !sameSettings(value, kept)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const sameShape = (a, b) => Array.isArray(a) && a.length === b.length && a.every((e, i) => e === b[i]);
+
+// A layer group the cache reads at every step can change between steps unless it is frozen
+// (rp.presets' are; rp.fromConfig's are the caller's): only a frozen one lets a reading be kept.
+function frozenThrough(value, seen = new Set()) {
+  if (isPrimitive(value) || seen.has(value)) return true;
+  seen.add(value);
+  return Object.isFrozen(value) && Object.values(value).every((inner) => frozenThrough(inner, seen));
+}
+
+// stepCall for one cache (`context` as stepCall takes it, without m), with the last step's reading.
+function stepReader(context) {
+  const { core, memory, stepShape } = context;
+  const keeps = stepShape.layer === undefined || frozenThrough(stepShape.layer);
+  let last = null; // { settings, call }
+  return (at, q, callOptions, m) => {
+    if (last !== null && m > 0 && isPlainObject(callOptions) && sameSettings(callOptions, last.settings)) {
+      const fresh = forCore(at, normaliseOptions(at, { q }, IN_PLACE), core, memory);
+      if (sameShape(fresh.q?.shape, last.call.coreOptions.q.shape)) {
+        core.releaseView();
+        return { ...last.call, coreOptions: { ...last.call.coreOptions, q: fresh.q } };
+      }
+    }
+    last = null;
+    const call = stepCall(at, q, callOptions, { ...context, m });
+    const settings = keeps ? settingsCopy(callOptions) : null;
+    if (settings !== null) last = { settings, call };
+    return call;
+  };
+}
+
 // Each single cache's core handle, for the batched step (one core call for every sequence).
 const handles = new WeakMap();
 
@@ -127,10 +208,11 @@ export function createKvCache(options, deps) {
   if (batch !== undefined) {
     // Sequences of their own (kv-cache-batch.js): each one this function's cache of the same shape,
     // and a step of several of them one core call (relpos::attentionBatch, src/relpos/ops/decode.hpp).
+    const read = stepReader({ shape, stepShape, core, memory });
     const step = (caches, rows, q, callOptions) => {
       const at = `${where}.attention`;
       const m = Math.max(...caches.map((c) => c.length));
-      const call = stepCall(at, q, callOptions, { shape, stepShape, core, memory, m });
+      const call = read(at, q, callOptions, m);
       const ids = caches.map((c) => handles.get(c)());
       return attentionResult(
         unwrap(core.kvCacheBatchAttention(ids, rows, call.scheme, call.coreOptions, !bounded)),
@@ -140,6 +222,7 @@ export function createKvCache(options, deps) {
     return createBatchedKvCache(batch, shape, () => createKvCache({ ...given, layer }, deps), step);
   }
   const handle = core.kvCacheCreate(kvHeads, d, dv);
+  const read = stepReader({ shape, stepShape, core, memory });
   let length = 0;
   let freed = false;
   const alive = (call) => {
@@ -165,7 +248,7 @@ export function createKvCache(options, deps) {
     attention(q, callOptions = {}) {
       alive('attention');
       const at = `${where}.attention`;
-      const call = stepCall(at, q, callOptions, { shape, stepShape, core, memory, m: length });
+      const call = read(at, q, callOptions, length);
       return attentionResult(
         unwrap(core.kvCacheAttention(handle, call.scheme, call.coreOptions, call.out, !bounded)),
         call.shapes,
