@@ -197,10 +197,25 @@ export async function interleaved(steps, probes, reps, warmup) {
   return mapValues(samples, median);
 }
 
+// The median of `reps` timings of `step` right after one untimed call of its own.
+function warmStep(step, reps) {
+  const ms = [];
+  for (let rep = 0; rep < reps; rep++) {
+    step();
+    const t0 = performance.now();
+    step();
+    ms.push(performance.now() - t0);
+  }
+  return median(ms);
+}
+
 /**
  * One table row: every contender's median step and the floor, the larger of (K and V bytes) / (the
  * read probe's GB/s) and (multiply-adds) / (the mul+add probe's GF/s); windowed layers read only
- * the window's keys. `probes` adds readings of the caller's own.
+ * the window's keys. `probes` adds readings of the caller's own. A windowed shape also gets
+ * `warm`: relpos's plain step timed right after one of its own, its code and data still in the
+ * caches. The table's step follows whichever contender the shuffle put before it, and the more keys
+ * the peer and the read probe pass over, the less of the step they leave in the caches.
  */
 export async function measure(rp, ort, shape, m, { read, peak, probes = {}, reps, warmup }) {
   const set = await contenders(rp, ort, shape, m);
@@ -211,6 +226,8 @@ export async function measure(rp, ort, shape, m, { read, peak, probes = {}, reps
   try {
     const bandwidth = () => read(2 * shape.kvHeads * m * shape.d * 4);
     medians = await interleaved(set.steps, { bandwidth, peak, ...probes }, reps, warmup);
+    // After the interleaved reps, so that it puts no warm step before theirs.
+    if (shape.window) medians.warm = warmStep(set.steps.relpos, reps);
   } finally {
     set.free();
   }

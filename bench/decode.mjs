@@ -61,9 +61,20 @@ function report({ rows, started, loads, machine, build, gemmGf }) {
     ...TABLE_HEAD,
     ...rows.map((r) => tableRow(r.shape.name, r)),
     '',
+    ...warmLines(rows),
     `Outputs checked before timing: ORT GQA (no rotary) against relpos's step, worst |difference| ${Math.max(...rows.map((r) => r.worst)).toExponential(1)}.`,
   ];
   return lines.join('\n');
+}
+
+// A windowed shape's plain step right after one of its own (measure's `warm`), one line a shape.
+function warmLines(rows) {
+  const names = [...new Set(rows.filter((r) => r.medians.warm !== undefined).map((r) => r.shape.name))];
+  return names.map((name) => {
+    const own = rows.filter((r) => r.shape.name === name);
+    const at = (f) => own.map(f).join(' / ');
+    return `${name}, relpos no scheme right after its own previous step (caches warm): ${at((r) => r.medians.warm.toFixed(2))} ms at ${at((r) => r.m.toLocaleString('en'))} keys; the table's step follows whichever contender the shuffle put before it, and with more keys the peer's and the read probe's passes over all of K and V leave less of it in the caches.`;
+  });
 }
 
 await main();
