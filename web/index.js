@@ -3,7 +3,9 @@
 export { RelposHeatmap } from './components/relpos-heatmap.js';
 export { RelposCurve, renderCurve } from './components/relpos-curve.js';
 export { renderHeatmap, autoScale, finiteRange, sliceMatrix } from './components/render-heatmap.js';
-export { createHeatmapView, heatmapRendererStats, heatmapWebGLContext } from './components/heatmap-view.js';
+export { createHeatmapView } from './components/heatmap-view.js';
+// Imported here, so a view made through this entry draws with WebGL2 at once, as it always has.
+export { heatmapRendererStats, heatmapWebGLContext } from './components/heatmap-webgl.js';
 export { colormapNames, colormapTable, colormapCss, colorize } from '../figure/colormap.js';
 export { VIEWS, viewsFor, defaultView, computeView, viewCall, callText } from '../figure/views.js';
 export { niceTicks, niceStep, integerTicks, logTicks, formatNumber } from '../figure/ticks.js';

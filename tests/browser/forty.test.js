@@ -144,7 +144,7 @@ async function memory(page, cdp) {
   return { js: usedSize, wasm: await withRp(page, (rp) => rp.heapInUse()) };
 }
 
-const stats = (page) => withModule(page, 'heatmap-view.js', (m) => m.heatmapRendererStats());
+const stats = (page) => withModule(page, 'heatmap-webgl.js', (m) => m.heatmapRendererStats());
 const setRenderers = (page, value) =>
   page.evaluate(
     (v) => document.querySelectorAll('relpos-heatmap').forEach((el) => el.setAttribute('renderer', v)),
@@ -177,7 +177,7 @@ describe('a page of forty heatmaps', () => {
     const before = await memory(page, cdp);
 
     // The shared context is lost: 5 s of changes drawn in 2D, every map checked, then restored.
-    const lost = await withModule(page, 'heatmap-view.js', (m) => {
+    const lost = await withModule(page, 'heatmap-webgl.js', (m) => {
       window.relposLoseContext = m.heatmapWebGLContext().getExtension('WEBGL_lose_context');
       window.relposLoseContext.loseContext();
       return m.heatmapRendererStats().lost;
@@ -188,7 +188,7 @@ describe('a page of forty heatmaps', () => {
     expect(await checkAllPixels(page)).toEqual(new Set(['2d']));
     await page.evaluate(() => window.relposLoseContext.restoreContext());
     await page.waitForFunction(() => window.relposGL.lost === 1);
-    await withModule(page, 'heatmap-view.js', async (m) => {
+    await withModule(page, 'heatmap-webgl.js', async (m) => {
       while (m.heatmapRendererStats().lost) await new Promise((resolve) => setTimeout(resolve, 20));
     });
 

@@ -190,9 +190,11 @@ describe('weight budget', () => {
       expect.stringMatching(/^assets\/relpos\.simd-[\w-]+\.wasm$/),
       expect.stringMatching(/^assets\/relpos-fused\.relaxed-[\w-]+\.wasm$/),
     ]);
-    // rp.attention and its forms, rp.analysis, rp.lab and rp.kvCache (bindings/extras.js) are in no
-    // script before the first heatmap, a call on a scheme (its element waits for the core alone:
-    // loadCore); the chapter's load() fetches them after it. A phrase of each file's messages marks it.
+    // Code the first heatmap does not run is in no script before it, and arrives once it has drawn:
+    // rp.attention and its forms, rp.analysis, rp.lab and rp.kvCache (bindings/extras.js: the
+    // heatmap, a call on a scheme, waits for the core alone through loadCore; the chapter's load()
+    // fetches them), and the shared WebGL2 renderer (heatmap-webgl.js: the first frame draws in 2D,
+    // the pane then hands the heatmap back to the default renderer). A phrase of each marks it.
     const text = (list) =>
       list
         .filter((e) => kind(e.url) === 'js')
@@ -202,6 +204,7 @@ describe('weight budget', () => {
       'takes no other fields',
       'give q and options',
       'view is not available for a job',
+      'texelFetch(u_data',
     ];
     for (const marker of markers) {
       expect(text(beforeHeatmap).filter((t) => t.includes(marker)).length, `before: ${marker}`).toBe(0);

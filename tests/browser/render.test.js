@@ -60,14 +60,14 @@ describe('renderers', () => {
         (8 + 4 * k) ** 2,
       );
     }
-    const stats = await withModule(page, 'heatmap-view.js', (m) => m.heatmapRendererStats());
+    const stats = await withModule(page, 'heatmap-webgl.js', (m) => m.heatmapRendererStats());
     const drawing = await page.evaluate(
       () => [...document.querySelectorAll('relpos-heatmap')].filter((el) => el.renderer === 'webgl2').length,
     );
     expect(stats).toMatchObject({ webgl2: true, lost: false, losses: 0 });
     expect(stats.textures).toBe(drawing); // one texture per heatmap, all in one context
     await page.evaluate((ids) => ids.forEach((id) => document.getElementById(id).remove()), ['gl-a', 'gl-b', 'gl-c']);
-    const after = await withModule(page, 'heatmap-view.js', (m) => m.heatmapRendererStats());
+    const after = await withModule(page, 'heatmap-webgl.js', (m) => m.heatmapRendererStats());
     expect(after.textures).toBe(drawing - 3); // removed elements free their textures
   });
 

@@ -186,6 +186,11 @@ export class RelposElement extends HTMLElement {
     return true;
   }
 
+  /** Resolves once what rendering needs besides the core is here (fetched beside it). */
+  prepare() {
+    return null;
+  }
+
   /** True when rendering needs only the core's calls on schemes (bindings/core-instance.js, loadCore). */
   coreAlone() {
     return false;
@@ -203,7 +208,7 @@ export class RelposElement extends HTMLElement {
       // The elements read no presets or configs: the models module is not theirs to fetch. What
       // needs only the core's calls on schemes waits for the core alone (loadCore); anything else
       // for load() too (bindings/extras.js), and for the analysis module where the view reads it.
-      const rp = this.needsCore() ? await loadCore({ models: false }) : null;
+      const [rp] = await Promise.all([this.needsCore() ? loadCore({ models: false }) : null, this.prepare()]);
       if (rp && !this.coreAlone(rp)) await load({ models: false, analysis: this.needsAnalysis() });
       if (token !== this.#token) return;
       // { tensor, source, renderer, computeMs, drawMs } of what the element computed and drew.

@@ -12,7 +12,7 @@ import { colormapTable } from '../../figure/colormap.js';
 import { VIEWS, computeView, defaultView, maskedCells, viewCall, viewsFor } from '../../figure/views.js';
 import { schemeCallReady } from '../../bindings/core-instance.js';
 import { RelposElement, elementTemplate } from './element.js';
-import { createHeatmapView } from './heatmap-view.js';
+import { createHeatmapView, loadWebGL } from './heatmap-view.js';
 import { formatMessage } from './messages.js';
 import { autoScale } from '../../figure/scale.js';
 import { formatNumber, integerTicks, niceTicks } from '../../figure/ticks.js';
@@ -231,6 +231,14 @@ export class RelposHeatmap extends RelposElement {
   #head() {
     const head = Math.trunc(Number(this.getAttribute('head') ?? 0));
     return Number.isFinite(head) ? Math.max(0, Math.min(this.#headCount() - 1, head)) : 0;
+  }
+
+  /**
+   * The shared WebGL2 renderer's module (heatmap-webgl.js) unless the renderer attribute is 2d; if it
+   * cannot arrive, the view draws in 2D (the same colours), as where WebGL2 is missing.
+   */
+  prepare() {
+    return this.getAttribute('renderer') === '2d' ? null : loadWebGL().catch(() => {});
   }
 
   /**
