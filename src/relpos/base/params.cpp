@@ -118,13 +118,18 @@ void checkKnownNames(const Params& params, const std::set<std::string>& allowed,
   }
 }
 
+ParamInfo actsIn(ParamInfo info, std::initializer_list<const char*> calls) {
+  info.affects.assign(calls.begin(), calls.end());
+  return info;
+}
+
 ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls) {
   info.affects = std::move(calls);
   return info;
 }
 
-ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls) {
-  info.affects = std::move(calls);
+ParamInfo onlyIn(ParamInfo info, std::initializer_list<const char*> calls) {
+  info = actsIn(std::move(info), calls);
   info.onlyThere = true;
   return info;
 }
@@ -146,70 +151,57 @@ ParamInfo withDefault(const ParamInfo& info, double def, double max) {
   return out;
 }
 
-ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen) {
+namespace {
+
+ParamInfo described(ParamType type, const char* name, double def, double min, double max, const char* doc) {
   ParamInfo p;
-  p.name = std::move(name);
-  p.type = ParamType::Number;
+  p.name = name;
+  p.type = type;
   p.def = def;
   p.min = min;
   p.max = max;
+  p.doc = doc;
+  return p;
+}
+
+}  // namespace
+
+ParamInfo numberParam(const char* name, double def, double min, double max, const char* doc, bool minOpen) {
+  ParamInfo p = described(ParamType::Number, name, def, min, max, doc);
   p.minOpen = minOpen;
-  p.doc = std::move(doc);
   return p;
 }
 
-ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc) {
-  ParamInfo p = numberParam(std::move(name), def, min, max, std::move(doc));
-  p.type = ParamType::Integer;
+ParamInfo integerParam(const char* name, double def, double min, double max, const char* doc) {
+  return described(ParamType::Integer, name, def, min, max, doc);
+}
+
+ParamInfo booleanParam(const char* name, bool def, const char* doc) {
+  return described(ParamType::Boolean, name, def ? 1 : 0, 0, 1, doc);
+}
+
+ParamInfo choiceParam(const char* name, const char* choices, const char* doc) {
+  ParamInfo p = described(ParamType::Choice, name, 0, -kInf, kInf, doc);
+  p.choices = choices;
   return p;
 }
 
-ParamInfo booleanParam(std::string name, bool def, std::string doc) {
-  ParamInfo p;
-  p.name = std::move(name);
-  p.type = ParamType::Boolean;
-  p.def = def ? 1 : 0;
-  p.min = 0;
-  p.max = 1;
-  p.doc = std::move(doc);
-  return p;
-}
-
-ParamInfo choiceParam(std::string name, std::string choices, std::string doc) {
-  ParamInfo p;
-  p.name = std::move(name);
-  p.type = ParamType::Choice;
-  p.def = 0;
-  p.choices = std::move(choices);
-  p.doc = std::move(doc);
-  return p;
-}
-
-ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen) {
-  ParamInfo p = numberParam(std::move(name), def, min, max, std::move(doc), minOpen);
+ParamInfo perHeadParam(const char* name, double def, double min, double max, const char* doc, bool minOpen) {
+  ParamInfo p = numberParam(name, def, min, max, doc, minOpen);
   p.type = ParamType::PerHead;
   return p;
 }
 
-ParamInfo stringParam(std::string name, std::string doc) {
-  ParamInfo p = arrayParam(std::move(name), std::move(doc));
-  p.type = ParamType::String;
-  return p;
+ParamInfo stringParam(const char* name, const char* doc) {
+  return described(ParamType::String, name, std::nan(""), -kInf, kInf, doc);
 }
 
-ParamInfo optionsParam(std::string name, std::string doc) {
-  ParamInfo p = arrayParam(std::move(name), std::move(doc));
-  p.type = ParamType::Options;
-  return p;
+ParamInfo optionsParam(const char* name, const char* doc) {
+  return described(ParamType::Options, name, std::nan(""), -kInf, kInf, doc);
 }
 
-ParamInfo arrayParam(std::string name, std::string doc) {
-  ParamInfo p;
-  p.name = std::move(name);
-  p.type = ParamType::Array;
-  p.def = std::nan("");
-  p.doc = std::move(doc);
-  return p;
+ParamInfo arrayParam(const char* name, const char* doc) {
+  return described(ParamType::Array, name, std::nan(""), -kInf, kInf, doc);
 }
 
 void Params::setNumber(const std::string& name, double v) {
@@ -398,7 +390,7 @@ std::vector<std::string> Params::strings(const std::string& name, const std::vec
 }
 
 int64_t Params::requiredInteger(const std::string& name, double min, double max) const {
-  ParamInfo info = integerParam(name, std::nan(""), min, max, "");
+  ParamInfo info = integerParam(name.c_str(), std::nan(""), min, max, "");
   return integer(info);
 }
 

@@ -3,6 +3,7 @@
 // which validate type and range against the scheme's ParamInfo and name the argument on failure.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <set>
@@ -46,21 +47,31 @@ struct ParamInfo {
 };
 
 // The same parameter acting only in `calls` (accepted elsewhere), or only there (refused elsewhere).
+ParamInfo actsIn(ParamInfo info, std::initializer_list<const char*> calls);
+ParamInfo onlyIn(ParamInfo info, std::initializer_list<const char*> calls);
 ParamInfo actsIn(ParamInfo info, std::vector<std::string> calls);
-ParamInfo onlyIn(ParamInfo info, std::vector<std::string> calls);
 // The same parameter marked as a learned input with a synthetic default.
 ParamInfo synthetic(ParamInfo info);
 // The same parameter as a restatement of a size other inputs fix (ParamInfo::restates).
 ParamInfo restatement(ParamInfo info);
 
-ParamInfo numberParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
-ParamInfo integerParam(std::string name, double def, double min, double max, std::string doc);
-ParamInfo booleanParam(std::string name, bool def, std::string doc);
-ParamInfo choiceParam(std::string name, std::string choices, std::string doc);
-ParamInfo perHeadParam(std::string name, double def, double min, double max, std::string doc, bool minOpen = false);
-ParamInfo arrayParam(std::string name, std::string doc);
-ParamInfo stringParam(std::string name, std::string doc);
-ParamInfo optionsParam(std::string name, std::string doc);
+// The factories take the catalogue's literals as they are (no std::string built at each call site).
+ParamInfo numberParam(const char* name, double def, double min, double max, const char* doc, bool minOpen = false);
+ParamInfo integerParam(const char* name, double def, double min, double max, const char* doc);
+ParamInfo booleanParam(const char* name, bool def, const char* doc);
+ParamInfo choiceParam(const char* name, const char* choices, const char* doc);
+ParamInfo perHeadParam(const char* name, double def, double min, double max, const char* doc, bool minOpen = false);
+ParamInfo arrayParam(const char* name, const char* doc);
+ParamInfo stringParam(const char* name, const char* doc);
+ParamInfo optionsParam(const char* name, const char* doc);
+// Choices and docs composed at run time (the lab's and the analyses' options).
+inline ParamInfo choiceParam(const char* name, const std::string& choices, const char* doc) {
+  return choiceParam(name, choices.c_str(), doc);
+}
+inline ParamInfo numberParam(const char* name, double def, double min, double max, const std::string& doc,
+                             bool minOpen = false) {
+  return numberParam(name, def, min, max, doc.c_str(), minOpen);
+}
 // The same parameter with another default (and, when given, another upper bound): one name, range
 // and doc, with the default a particular call needs.
 ParamInfo withDefault(const ParamInfo& info, double def, double max = std::numeric_limits<double>::quiet_NaN());

@@ -42,7 +42,7 @@ struct OpOption {
   OpOption(ParamInfo info, Check check = Check::Always, bool required = false)
       : info(std::move(info)), check(check), required(required) {}
   // An option known only by name and doc (no type): rp.operations shows type 'unknown'.
-  OpOption(std::string name, std::string doc) : info(stringParam(std::move(name), std::move(doc))), untyped(true) {}
+  OpOption(const char* name, const char* doc) : info(stringParam(name, doc)), untyped(true) {}
 
   ParamInfo info;
   Check check = Check::Always;

@@ -37,12 +37,11 @@ std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params,
   return std::vector<double>(row.begin() + request.head * count, row.begin() + (request.head + 1) * count);
 }
 
-Scheme biasScheme(std::string id, std::string name, std::string cite, std::string description,
+Scheme biasScheme(const char* id, const char* name, const char* cite, const char* description,
                   std::vector<ParamInfo> params, BiasFillFn fill, ClosedFormFn closedForm) {
   params.insert(params.begin(), {onlyIn(common::n(), {"bias", "scores", "buckets"}),
                                  onlyIn(common::heads(), {"bias", "scores", "attention"}), common::causal()});
-  Scheme s = describedScheme(std::move(id), "relative bias", std::move(name), std::move(cite), std::move(description),
-                             std::move(params));
+  Scheme s = describedScheme(id, "relative bias", name, cite, description, std::move(params));
   s.bias = s.scores = biasCall;  // S = B
   s.reads = {{"scores", {"positions"}}};
   s.perHead = true;  // per-head parameters (a scheme without says so)

@@ -61,7 +61,7 @@ std::vector<double> biasLogitProfile(const Scheme& scheme, const Params& params,
 
 // A relative-bias scheme: rp.bias and rp.scores from `fill`, the bias term in attention,
 // shift-invariant with its fill as the profile (a scheme that is not overrides shiftInvariant).
-Scheme biasScheme(std::string id, std::string name, std::string cite, std::string description,
+Scheme biasScheme(const char* id, const char* name, const char* cite, const char* description,
                   std::vector<ParamInfo> params, BiasFillFn fill, ClosedFormFn closedForm = nullptr);
 
 // The lab term of a bias without learned weights: the scheme's fill with `params` (defaults when

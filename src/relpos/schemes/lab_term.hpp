@@ -4,6 +4,7 @@
 // passes, in float64. A scheme opts in through Scheme::lab (see docs/lab.md).
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,8 +64,8 @@ class Term {
 struct Hooks {
   using MakeFn = std::unique_ptr<Term> (*)(const Scheme&, const TermSetup&);
   Hooks() = default;
-  Hooks(std::string name, std::vector<std::string> modes, std::vector<ParamInfo> options, MakeFn make)
-      : name(std::move(name)), modes(std::move(modes)), options(std::move(options)), make(make) {}
+  Hooks(const char* name, std::initializer_list<const char*> modes, std::vector<ParamInfo> options, MakeFn make)
+      : name(name), modes(modes.begin(), modes.end()), options(std::move(options)), make(make) {}
 
   std::string name;
   std::vector<std::string> modes;

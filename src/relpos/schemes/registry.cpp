@@ -53,14 +53,14 @@ const Scheme& findScheme(const std::string& where, const std::string& id) {
   throwUnknownName(where, "scheme id", id, ids, "known ids", false);
 }
 
-Scheme describedScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+Scheme describedScheme(const char* id, const char* family, const char* name, const char* cite, const char* description,
                        std::vector<ParamInfo> params) {
   Scheme s;
-  s.id = std::move(id);
-  s.family = std::move(family);
-  s.name = std::move(name);
-  s.cite = std::move(cite);
-  s.description = std::move(description);
+  s.id = id;
+  s.family = family;
+  s.name = name;
+  s.cite = cite;
+  s.description = description;
   s.params = std::move(params);
   return s;
 }

@@ -525,12 +525,11 @@ std::vector<double> profile(const Scheme& scheme, const Params& params, const Pr
 
 }  // namespace
 
-Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+Scheme rotaryScheme(const char* id, const char* family, const char* name, const char* cite, const char* description,
                     std::vector<ParamInfo> extra, RotaryFn rotary) {
   const RotaryParams& p = rotaryParams();
   extra.insert(extra.begin(), {p.width, common::base(), p.halfLayout, p.rotaryDim, p.startIndex});
-  Scheme s = describedScheme(std::move(id), std::move(family), std::move(name), std::move(cite), std::move(description),
-                             std::move(extra));
+  Scheme s = describedScheme(id, family, name, cite, description, std::move(extra));
   s.reads = {{"encoding", {"positions", "output"}},
              {"frequencies", {"positions"}},
              {"rotate", {"positions"}},
@@ -629,9 +628,9 @@ class RotaryTerm : public lab::Term {
 
 }  // namespace
 
-lab::Hooks rotaryLabHooks(std::string name) {
+lab::Hooks rotaryLabHooks(const char* name) {
   lab::Hooks hooks;
-  hooks.name = std::move(name);
+  hooks.name = name;
   hooks.modes = {"explicit"};
   hooks.make = [](const Scheme& scheme, const lab::TermSetup& setup) -> std::unique_ptr<lab::Term> {
     return std::make_unique<RotaryTerm>(scheme, setup);

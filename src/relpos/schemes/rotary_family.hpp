@@ -57,7 +57,7 @@ RotaryPlan rotaryPlan(const Scheme& scheme, const Params& params, int64_t d, int
 // A rotary scheme: the common parameters (d, base, layout, rotaryDim, startIndex) and `extra`, the
 // calls frequencies / rotate / encoding (Hugging Face's cos / sin cache) / scores, the rotary term
 // in attention, shift-invariant with the ones-probe profile for pooled maps.
-Scheme rotaryScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+Scheme rotaryScheme(const char* id, const char* family, const char* name, const char* cite, const char* description,
                     std::vector<ParamInfo> extra, RotaryFn rotary);
 
 // Replaces the scheme's parameter of the same name (e.g. a layout or base with another default).
@@ -65,6 +65,6 @@ void replaceParam(Scheme& scheme, ParamInfo info);
 
 // The lab hooks of a rotary scheme: queries and keys rotated by the scheme's plan with its defaults
 // (and whatever the hooks' `adjust` sets per sequence length).
-lab::Hooks rotaryLabHooks(std::string name);
+lab::Hooks rotaryLabHooks(const char* name);
 
 }  // namespace relpos

@@ -165,7 +165,8 @@ struct Scheme {
 };
 
 // A scheme with its description and parameters, and no calls yet.
-Scheme describedScheme(std::string id, std::string family, std::string name, std::string cite, std::string description,
+// The descriptions are the catalogue's literals, taken as they are (no std::string built at each call site).
+Scheme describedScheme(const char* id, const char* family, const char* name, const char* cite, const char* description,
                        std::vector<ParamInfo> params);
 
 // For Scheme::shiftInvariant: a scheme whose position-only logits always depend on j - i alone.
