@@ -35,6 +35,13 @@ const CUTS = [
     find: /function init_emval\(\)\{Module\["count_emval_handles"\]=count_emval_handles;Module\["get_first_emval"\]=get_first_emval\}/,
     put: 'function init_emval(){}',
   },
+  // emval's search for the global object where there is no globalThis: every engine load() accepts
+  // (WebAssembly exception handling: Chrome 95, Firefox 100, Safari 15.2, Node 17) has globalThis.
+  {
+    what: 'the global object search',
+    find: /function emval_get_global\(\)\{if\(typeof globalThis=="object"\)\{return globalThis\}.*?throw Error\("unable to get global object\."\)\}/s,
+    put: 'function emval_get_global(){return globalThis}',
+  },
   // Image and audio preloading tables of emscripten's file packager (FILESYSTEM=0: no packager).
   { what: 'the preload tables', find: 'Module["preloadedImages"]={};Module["preloadedAudios"]={};', put: '' },
 ];
