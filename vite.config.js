@@ -18,7 +18,9 @@ const page = (name) => fileURLToPath(new URL(`./web/${name}`, import.meta.url));
 // helper; and <relpos-heatmap>'s own module, a chunk of its own, so the element is defined where
 // the page imports it (web/tutorial/main.js: after load() has started), not when the chunk of its
 // dependencies runs. Only static imports count, so whatever a page fetches on demand (the wasm
-// glue, the analysis module's bindings, the exporters, the pool's workers) stays a chunk of its own.
+// glue, the instance's calls beyond the calls on schemes (bindings/extras.js, which load() fetches
+// and the chapter's first heatmap does not wait for), the WebGL2 renderer (the first frame draws in
+// 2D), the exporters, the pool's workers) stays a chunk of its own.
 const FIRST_VIEW_ROOTS = ['./bindings/index.js', './web/components/relpos-heatmap.js'].map((path) =>
   fileURLToPath(new URL(path, import.meta.url)),
 );
