@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <set>
 
 #include "relpos/base/common_params.hpp"
@@ -160,30 +161,32 @@ void attentionOptionsAct(const Params& params, const Scheme* scheme) {
   }
 }
 
+// Whether `name` is one of `names` (the short lists below, as literals: no std::set built for them).
+bool listed(std::initializer_list<const char*> names, const std::string& name) {
+  for (const char* n : names) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
 // rp.attention's options beyond the call (Roles): what a layer sets, what is indexed by query row,
 // how the KV cache's step, the worker and the pool take them.
 void setAttentionRoles(std::vector<OpOption>& options) {
   using Cache = Roles::Cache;
-  const std::set<std::string> layer = {"scheme",  "params",           "heads",
-                                       "kvHeads", "valueHeadDim",     "causal",
-                                       "scale",   "slidingWindow",    "attentionChunkSize",
-                                       "softcap", "temperatureTuning"};
-  const std::set<std::string> rows = {"q", "B", "P", "mask", "positions"};
-  const std::set<std::string> held = {"k", "v", "axes"};
-  const std::set<std::string> shape = {"heads", "kvHeads", "valueHeadDim"};
-  // The caller's own array, and views into a heap, cannot cross to a worker and back.
-  const std::set<std::string> notWorker = {"out", "view"};
-  // A pooled call returns copies (no views); the pool sets the query rows of each part itself.
-  const std::set<std::string> notPool = {"view", "queryRows"};
-  const std::set<std::string> same = {"heads", "causal", "positions", "keyPositions", "q", "k"};
   for (auto& o : options) {
     const std::string& name = o.name();
-    o.roles.layer = layer.count(name) != 0;
-    o.roles.queryRows = rows.count(name) != 0;
-    o.roles.cache = held.count(name) ? Cache::Held : shape.count(name) ? Cache::Shape : Cache::Step;
-    o.roles.worker = notWorker.count(name) == 0;
-    o.roles.pool = notPool.count(name) == 0;
-    o.roles.sameInSchemes = same.count(name) != 0;
+    o.roles.layer = listed({"scheme", "params", "heads", "kvHeads", "valueHeadDim", "causal", "scale", "slidingWindow",
+                            "attentionChunkSize", "softcap", "temperatureTuning"},
+                           name);
+    o.roles.queryRows = listed({"q", "B", "P", "mask", "positions"}, name);
+    o.roles.cache = listed({"k", "v", "axes"}, name)                     ? Cache::Held
+                    : listed({"heads", "kvHeads", "valueHeadDim"}, name) ? Cache::Shape
+                                                                         : Cache::Step;
+    // The caller's own array, and views into a heap, cannot cross to a worker and back.
+    o.roles.worker = !listed({"out", "view"}, name);
+    // A pooled call returns copies (no views); the pool sets the query rows of each part itself.
+    o.roles.pool = !listed({"view", "queryRows"}, name);
+    o.roles.sameInSchemes = listed({"heads", "causal", "positions", "keyPositions", "q", "k"}, name);
   }
 }
 
