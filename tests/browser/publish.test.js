@@ -109,6 +109,9 @@ describe('weight budget', () => {
   // module (rp.presets, rp.fromConfig) and the analysis module (rp.analysis, rp.lab) follow it
   // (docs/build.md).
   const CORE_MODULE_BUDGET_KB = 183;
+  // The first view this build reaches (npm run bench:load: 219 KB; this test's count: 217 KB) and a
+  // small margin; the README's stated budget holds too.
+  const FIRST_VIEW_BUDGET_KB = 225;
 
   it('the chapter’s first view (what it fetches before its first live heatmap; gzip) stays within the README’s budget, its core module within 183 KB', async () => {
     // When the explorer's heatmap is first drawn (as tests/browser/first-view.test.js records it).
@@ -225,6 +228,7 @@ describe('weight budget', () => {
     const measured = stated(/first view[^.]*?transfers[^\d]*(\d+) KB/i);
     expect(budget, 'the README states the budget').toBeGreaterThan(0);
     expect(report.firstView.totalKB).toBeLessThanOrEqual(budget);
+    expect(report.firstView.totalKB).toBeLessThanOrEqual(FIRST_VIEW_BUDGET_KB);
     // The README's measured numbers are this build's, within 15 %.
     const near = (actual, pattern) => {
       const said = stated(pattern);
