@@ -8,6 +8,7 @@ import { exceptionsSupported, relaxedSimdSupported, simdSupported } from './simd
 import { deepFreeze, isPlainObject, normaliseOptions } from './convert.js';
 import { allocTensor } from './heap-tensor.js';
 import { parseJson, unwrap } from './errors.js';
+import { onDemand } from './on-demand.js';
 import {
   SecondModule,
   compileFusedKernels,
@@ -15,7 +16,7 @@ import {
   loadModels,
   memoryOf,
   modelsModule,
-  modelsState,
+  modelsWasm,
   readConfig,
   withFusedKernels,
 } from './loading.js';
@@ -28,25 +29,16 @@ const instances = new Map();
 const LOAD_OPTIONS = ['simd', 'relaxed', 'models', 'analysis', 'lab'];
 
 // The calls of extras.js: fetched once, by load().
-let extrasModule = null;
-let extrasLoading = null; // null again after a failure, so a later load() retries
+const extrasModule = onDemand(() => import('./extras.js'));
 
 /** Resolves once extras.js is here (load() waits for it; loadCore() does not). */
 export function loadExtras() {
-  if (!extrasLoading) {
-    extrasLoading = import('./extras.js').then((module) => {
-      extrasModule = module;
-    });
-    extrasLoading.catch(() => {
-      extrasLoading = null;
-    });
-  }
-  return extrasLoading;
+  return extrasModule.load();
 }
 
 // Only an instance reached through loadCore() before load() has resolved can get here.
 function extras(where) {
-  if (extrasModule) return extrasModule;
+  if (extrasModule.value) return extrasModule.value;
   throw new Error(`${where}: not loaded yet; await relpos.load() before calling it`);
 }
 
@@ -277,8 +269,8 @@ class Relpos {
 
   /** Bytes the allocators hold: the core's, plus the analysis and models modules' once loaded (for leak checks). */
   heapInUse() {
-    const models = modelsState.module ? modelsState.module.heapInUse() : 0;
+    const modelsHeap = modelsWasm.value ? modelsWasm.value.heapInUse() : 0;
     const second = this.#second.loaded;
-    return this.#core.heapInUse() + (second ? second.heapInUse() : 0) + models;
+    return this.#core.heapInUse() + (second ? second.heapInUse() : 0) + modelsHeap;
   }
 }

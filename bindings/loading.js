@@ -3,6 +3,7 @@
 // analysis module an instance fetches on first use.
 
 import { parseJson, unwrap } from './errors.js';
+import { onDemand } from './on-demand.js';
 
 // Each module's glue and wasm file. Static specifiers and new URL(…, import.meta.url) let bundlers
 // find and copy every build; the analysis module's glue becomes a chunk of its own, fetched only
@@ -93,23 +94,15 @@ export async function instantiate(part, simd) {
 
 // The models module: one build for every flavour (its code reads configs and copies a table; no
 // SIMD to gain), shared by every instance. `module` is set once it has arrived.
-export const modelsState = { loading: null, module: null };
+export const modelsWasm = onDemand(() => instantiate('models', false));
 
 export function loadModels() {
-  if (!modelsState.loading) {
-    modelsState.loading = instantiate('models', false).then((module) => {
-      modelsState.module = module;
-    });
-    modelsState.loading.catch(() => {
-      modelsState.loading = null; // a later use retries
-    });
-  }
-  return modelsState.loading;
+  return modelsWasm.load();
 }
 
 // The models module, or an Error naming `where` and how to wait for it (its loading starts).
 export function modelsModule(where) {
-  if (modelsState.module) return modelsState.module;
+  if (modelsWasm.value) return modelsWasm.value;
   loadModels().catch(() => {}); // the caller learns of a failed load from modelsReady or the next call
   throw new Error(
     `${where}: the models module (rp.presets, rp.fromConfig) is not loaded yet; await rp.modelsReady, or load() without models: false, before calling it`,
@@ -139,20 +132,18 @@ export function readConfig(configJson) {
  * returns it or throws an Error naming `where` and how to wait for it (its loading starts).
  */
 export class SecondModule {
-  #simd;
-  #module = null;
-  #loading = null; // null again after a failure, so a later use retries
+  #module;
 
   constructor(simd) {
-    this.#simd = simd;
+    this.#module = onDemand(() => instantiate('analysis', simd));
   }
 
   get loaded() {
-    return this.#module;
+    return this.#module.value;
   }
 
   module(where) {
-    if (this.#module) return this.#module;
+    if (this.#module.value) return this.#module.value;
     this.load().catch(() => {}); // the caller learns of a failed load from ready or the next call
     throw new Error(
       `${where}: the analysis module (rp.analysis, rp.lab) is still loading; await rp.analysis.ready, or load({ analysis: true }), before calling it`,
@@ -160,14 +151,6 @@ export class SecondModule {
   }
 
   load() {
-    if (!this.#loading) {
-      this.#loading = instantiate('analysis', this.#simd).then((module) => {
-        this.#module = module;
-      });
-      this.#loading.catch(() => {
-        this.#loading = null;
-      });
-    }
-    return this.#loading;
+    return this.#module.load();
   }
 }

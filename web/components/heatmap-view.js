@@ -11,11 +11,12 @@
 //   2D:     when WebGL2 is missing, refused, not loaded (heatmap-webgl.js: loadWebGL), or the
 //           shared context is lost (until the browser restores it): renderHeatmap paints one pixel per cell offscreen and drawImage scales
 //           the window (imageSmoothingEnabled = false). Same colours, so a lost context never shows.
+import { onDemand } from '../../bindings/on-demand.js';
 import { renderHeatmap } from './render-heatmap.js';
 
 // The WebGL2 path (heatmap-webgl.js) once that module has run: a page's 2D heatmaps never fetch it.
 let sharedRenderer = () => null;
-let webglLoading = null;
+const webgl = onDemand(() => import('./heatmap-webgl.js'));
 
 /** Called by heatmap-webgl.js as it runs: from then on views draw through the shared context. */
 export function useWebGL(shared) {
@@ -24,11 +25,7 @@ export function useWebGL(shared) {
 
 /** Resolves once heatmap-webgl.js has run (fetching it the first time); rejects if it cannot arrive. */
 export function loadWebGL() {
-  webglLoading ??= import('./heatmap-webgl.js');
-  webglLoading.catch(() => {
-    webglLoading = null; // a later draw may retry
-  });
-  return webglLoading;
+  return webgl.load(); // a failed fetch is retried by a later draw
 }
 
 class HeatmapView {
