@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -45,6 +46,23 @@ inline relpos::FloatArray copyIn(const val& given, relpos::NonFinite& nonFinite)
   return values;
 }
 
+// A tensor the caller keeps (its Float32Array), read where the core needs it (relpos::TensorReader):
+// attention reads a given B or mask a block of rows at a time into its scratch, so the n x m
+// floats are never held in the heap. The view of the destination is made at each read (memory
+// growth would detach one kept); set() from a subarray is a memcpy. The array lives as long as the
+// call's Params, which hold this reader.
+class JsTensorReader : public relpos::TensorReader {
+ public:
+  explicit JsTensorReader(val data) : data_(std::move(data)) {}
+  void read(size_t offset, float* dst, size_t count) const override {
+    const val rows = data_.call<val>("subarray", static_cast<double>(offset), static_cast<double>(offset + count));
+    val(emscripten::typed_memory_view(count, dst)).call<void>("set", rows);
+  }
+
+ private:
+  val data_;
+};
+
 // Tensors a caller fills in place (rp.alloc): their floats live here, in this module's heap, from
 // heapTensorCreate to heapTensorFree (core_bindings.cpp), each under the decimal address of its
 // first float (a Params is the map the core already has). A call handed one as { shape,
@@ -57,8 +75,11 @@ inline relpos::Params& heapTensors() {
 // The JS wrapper hands over only numbers, booleans, strings, string lists, tensors
 // { shape: number[], data: Float32Array } and rp.alloc tensors { shape, heapTensor: handle };
 // anything else is a TypeError in the wrapper already.
-// `reading` names the option being converted (an allocation failure there names it).
-inline void fillParams(relpos::Params& params, const val& options, std::string& reading) {
+// `reading` names the option being converted (an allocation failure there names it). The options in
+// `streamed` (the operation table's OpOption::streamed), given as a Float32Array, are read through a
+// JsTensorReader instead of being copied in.
+inline void fillParams(relpos::Params& params, const val& options, std::string& reading,
+                       const std::set<std::string>* streamed) {
   const val keys = val::global("Object").call<val>("keys", options);
   const size_t count = keys["length"].as<size_t>();
   // Each step below is a call into JS: the value is read by its key as the JS string it is (no round
@@ -95,6 +116,11 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       }
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
       const val data = value["data"];
+      if (streamed && streamed->count(name) && data.instanceof (val::global("Float32Array"))) {
+        const auto length = data["length"].as<size_t>();
+        params.setReadArray(name, std::make_shared<JsTensorReader>(data), length, std::move(shape));
+        continue;
+      }
       relpos::FloatArray values = copyIn(data, nonFinite);
       params.setGivenArray(name, std::move(values), std::move(shape), nonFinite);
       // Numbers the caller gave in float64 (invFreq, factors, positions) keep it to the angle.
@@ -133,14 +159,14 @@ inline std::string givenSizes(const relpos::Params& params) {
 // cost about 0.9 KB of wasm each (docs/build.md, "Size of the first module").
 using GuardedBody = val (*)(void* body, const relpos::Params& params);
 __attribute__((noinline)) inline val guardedCall(const std::string& where, const val& options, double budget,
-                                                 void* body, GuardedBody call) {
+                                                 void* body, GuardedBody call, const std::set<std::string>* streamed) {
   const char* kind = "Error";
   std::string message;
   std::string reading;
   relpos::Params params(where);
   params.setWorkBudget(budget);
   try {
-    if (!options.isUndefined()) fillParams(params, options, reading);
+    if (!options.isUndefined()) fillParams(params, options, reading, streamed);
     return call(body, params);
   } catch (const relpos::ArgumentError& e) {
     kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
@@ -160,11 +186,14 @@ __attribute__((noinline)) inline val guardedCall(const std::string& where, const
   return failure;
 }
 
+// `streamed`: the options read through a JsTensorReader (fillParams), or none.
 template <class Body>
-val guarded(const std::string& where, const val& options, double budget, Body&& body) {
+val guarded(const std::string& where, const val& options, double budget, Body&& body,
+            const std::set<std::string>* streamed = nullptr) {
   using B = std::remove_reference_t<Body>;
-  return guardedCall(where, options, budget, const_cast<void*>(static_cast<const void*>(&body)),
-                     [](void* b, const relpos::Params& params) -> val { return (*static_cast<B*>(b))(params); });
+  return guardedCall(
+      where, options, budget, const_cast<void*>(static_cast<const void*>(&body)),
+      [](void* b, const relpos::Params& params) -> val { return (*static_cast<B*>(b))(params); }, streamed);
 }
 
 // JSON text handed to JS as a fresh Uint8Array of its UTF-8 bytes, which bindings/index.js decodes

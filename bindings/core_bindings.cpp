@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -42,12 +43,31 @@ void setNotes(val& out, const std::string& op, const std::string& id, const relp
   setNotes(out, relpos::callNotes(op, id, params));
 }
 
-val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
-  return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
-    val out = toJs(relpos::compute(op, id, params));
-    setNotes(out, op, id, params);
+// The options of `op` that its synchronous calls read from the caller's array as they need them
+// (OpOption::streamed: attention's B and mask), or null when it has none.
+const std::set<std::string>* streamedOptions(const std::string& op) {
+  static const std::map<std::string, std::set<std::string>> byOp = [] {
+    std::map<std::string, std::set<std::string>> out;
+    for (const auto& operation : relpos::operations()) {
+      for (const auto& o : operation.options) {
+        if (o.streamed) out[operation.name].insert(o.name());
+      }
+    }
     return out;
-  });
+  }();
+  const auto found = byOp.find(op);
+  return found == byOp.end() ? nullptr : &found->second;
+}
+
+val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
+  return guarded(
+      "relpos." + op, options, budgetOf(unbounded),
+      [&](const relpos::Params& params) {
+        val out = toJs(relpos::compute(op, id, params));
+        setNotes(out, op, id, params);
+        return out;
+      },
+      streamedOptions(op));
 }
 
 // The notes of a job that runs an operation (attention beyond the synchronous budget), as the call
@@ -98,18 +118,21 @@ void releaseView() {
 }
 
 val computeView(const std::string& op, const std::string& id, const val& options, bool unbounded) {
-  return guarded("relpos." + op, options, budgetOf(unbounded), [&](const relpos::Params& params) {
-    releaseView();
-    if (op == "attention") lastViewWeights() = std::make_unique<HeapWeightsSink>();
-    lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params, lastViewWeights().get()));
-    val out = val::object();
-    for (const auto& [name, tensor] : *lastView()) {
-      const bool sunk = name == "weights" && lastViewWeights();
-      out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
-    }
-    setNotes(out, op, id, params);
-    return out;
-  });
+  return guarded(
+      "relpos." + op, options, budgetOf(unbounded),
+      [&](const relpos::Params& params) {
+        releaseView();
+        if (op == "attention") lastViewWeights() = std::make_unique<HeapWeightsSink>();
+        lastView() = std::make_unique<relpos::Result>(relpos::compute(op, id, params, lastViewWeights().get()));
+        val out = val::object();
+        for (const auto& [name, tensor] : *lastView()) {
+          const bool sunk = name == "weights" && lastViewWeights();
+          out.set(name, sunk ? jsTensor(tensor.shape, lastViewWeights()->view()) : toJs(tensor, true));
+        }
+        setNotes(out, op, id, params);
+        return out;
+      },
+      streamedOptions(op));
 }
 
 // Attention weights go straight from the kernel's cache-sized blocks into one JS Float32Array (the
@@ -163,10 +186,13 @@ val runAttention(const std::string& id, const relpos::Params& params, const val&
 }
 
 val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
-  return guarded("relpos.attention", options, budgetOf(unbounded), [&](const relpos::Params& params) {
-    return runAttention(id, params, out,
-                        [&](relpos::WeightsSink* sink) { return relpos::compute("attention", id, params, sink); });
-  });
+  return guarded(
+      "relpos.attention", options, budgetOf(unbounded),
+      [&](const relpos::Params& params) {
+        return runAttention(id, params, out,
+                            [&](relpos::WeightsSink* sink) { return relpos::compute("attention", id, params, sink); });
+      },
+      streamedOptions("attention"));
 }
 
 // rp.kvCache: keys and values that stay in the wasm heap between decode steps (relpos::KvCache,

@@ -41,17 +41,25 @@ NonFinite scanNonFinite(const float* data, size_t count) {
 // Here at -O3 the vectors' destructors free their storage without visiting the elements.
 Value::~Value() = default;
 
-// Every member but the borrowed floats, which the copy owns (params.hpp).
+// Every member but the borrowed or read floats, which the copy owns (params.hpp).
 Value::Value(const Value& other)
     : type(other.type),
       number(other.number),
       boolean(other.boolean),
       text(other.text),
-      array(other.borrowed ? FloatArray(other.borrowed, other.borrowed + other.borrowedSize) : other.array),
+      array(other.borrowed || other.reader ? FloatArray(other.data(), other.data() + other.size()) : other.array),
       wide(other.wide),
       shape(other.shape),
       strings(other.strings),
       nonFinite(other.nonFinite) {}
+
+const float* Value::readWhole() const {
+  if (whole.size() != readerSize) {
+    whole = uninitialisedFloats(readerSize);
+    reader->read(0, whole.data(), readerSize);
+  }
+  return whole.data();
+}
 
 Value& Value::operator=(const Value& other) {
   return *this = Value(other);

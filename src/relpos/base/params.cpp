@@ -247,6 +247,16 @@ void Params::setBorrowedArray(const std::string& name, const float* data, size_t
   set(name, std::move(value));
 }
 
+void Params::setReadArray(const std::string& name, std::shared_ptr<const TensorReader> reader, size_t count,
+                          Shape shape) {
+  Value value;
+  value.type = Value::Type::Array;
+  value.reader = std::move(reader);
+  value.readerSize = count;
+  value.shape = std::move(shape);
+  set(name, std::move(value));
+}
+
 bool Params::lends() const {
   for (const auto& entry : values_) {
     if (entry.second.borrowed) return true;

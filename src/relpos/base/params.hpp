@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,6 +80,16 @@ ParamInfo withDefault(const ParamInfo& info, double def, double max = std::numer
 // The allowed values of a Choice parameter, default first.
 std::vector<std::string> choiceList(const ParamInfo& info);
 
+// Where a tensor's floats are read from when the caller keeps them (the binding's reader of the
+// caller's own JS array, bindings/binding.hpp): read() copies `count` consecutive row-major floats
+// from `offset` into dst. Attention reads a given B or mask through it block by block (options the
+// operation table marks `streamed`), so nothing n x m of it is held in the heap.
+class TensorReader {
+ public:
+  virtual ~TensorReader() = default;
+  virtual void read(size_t offset, float* dst, size_t count) const = 0;
+};
+
 struct Value {
   enum class Type { Number, Boolean, String, Array, Strings };
   Type type = Type::Number;
@@ -93,8 +104,13 @@ struct Value {
   // parameters outlives the call that lent them); a move keeps them borrowed.
   const float* borrowed = nullptr;
   size_t borrowedSize = 0;
-  const float* data() const { return borrowed ? borrowed : array.data(); }
-  size_t size() const { return borrowed ? borrowedSize : array.size(); }
+  // A tensor the caller keeps, read through `reader` (TensorReader); `array` is then empty. Attention
+  // reads B and mask block by block (Given in ops/attention.cpp); any other reader, data() included,
+  // reads the whole tensor through it once, on first use, into `whole`. A copy owns the floats.
+  std::shared_ptr<const TensorReader> reader;
+  size_t readerSize = 0;
+  const float* data() const { return borrowed ? borrowed : reader ? readWhole() : array.data(); }
+  size_t size() const { return borrowed ? borrowedSize : reader ? readerSize : array.size(); }
   // The same numbers in float64 when the caller gave them so (a Float64Array; the JS entry hands
   // invFreq, LongRoPE's factors and positions over that way): empty otherwise. at() reads them.
   std::vector<double> wide;
@@ -106,11 +122,15 @@ struct Value {
   NonFinite nonFinite = NonFinite::Unknown;
 
   Value() = default;
-  Value(const Value& other);  // in arrays.cpp, with ~Value: copies borrowed floats into `array`
+  Value(const Value& other);  // in arrays.cpp, with ~Value: copies borrowed or read floats into `array`
   Value(Value&&) noexcept = default;
   Value& operator=(const Value& other);
   Value& operator=(Value&&) noexcept = default;
   ~Value();  // in arrays.cpp, at -O3 (see arrays.hpp)
+
+ private:
+  const float* readWhole() const;  // in arrays.cpp
+  mutable FloatArray whole;        // the reader's floats, once something reads them whole
 };
 
 class Params {
@@ -129,6 +149,8 @@ class Params {
   void setGivenArray(const std::string& name, FloatArray data, Shape shape, NonFinite nonFinite);
   // A tensor lent by the binding for this call (Value::borrowed): `count` floats at `data`.
   void setBorrowedArray(const std::string& name, const float* data, size_t count, Shape shape);
+  // A tensor the caller keeps, read through `reader` (Value::reader): `count` floats.
+  void setReadArray(const std::string& name, std::shared_ptr<const TensorReader> reader, size_t count, Shape shape);
   // Whether any tensor is borrowed (Value::borrowed).
   bool lends() const;
   // The float64 values of an array already set (Value::wide).

@@ -148,30 +148,39 @@ struct Given {
   // Borrowed (rp.alloc) and not scanned for NaN / +Infinity yet: AttentionRun::run() scans each
   // block of rows just before the kernel reads it, so the values cross from memory once.
   bool unscanned = false;
+  // Kept by the caller (Value::reader): each block's rows are read into scratch, and scanned there,
+  // just before the kernel reads them (GivenRows); `data` is then null.
+  const TensorReader* reader = nullptr;
+  bool present() const { return data || reader; }
   const float* at(int64_t b, int64_t h) const { return data + b * batchStride + h * headStride; }
+  // Where entry (b, h, i, 0) is among the tensor's row-major floats.
+  int64_t offset(int64_t b, int64_t h, int64_t i) const { return b * batchStride + h * headStride + i * rowStride; }
 };
 
 // A mask may also be [batch, heads or 1, 1, m]: one row for every query (Hugging Face's key-padding
 // attention_mask [batch, m], which the JS entry hands over in that shape).
 RELPOS_COLD Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
   const Value* v = params.find(name);
+  const bool read = v && v->type == Value::Type::Array && v->reader;  // scanned as each block is read
   const bool later = v && v->borrowed && v->nonFinite == NonFinite::Unknown;
-  if (!later) v = params.maskedArray(name);  // -Infinity masks a pair
+  if (!later && !read) v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
   const int64_t nm = s.n * s.m;
   const Shape& shape = v->shape;
   const size_t rank = shape.size();
   const bool tail = rank >= 2 && shape[rank - 2] == s.n && shape[rank - 1] == s.m;
-  Given g{v->data(), 0, 0, s.m, later};
-  if (tail && rank == 2) return g;
-  if (tail && rank == 3 && shape[0] == s.heads) return {g.data, nm, 0, s.m, later};
+  const float* data = read ? nullptr : v->data();
+  const TensorReader* reader = read ? v->reader.get() : nullptr;
+  if (tail && rank == 2) return {data, 0, 0, s.m, later, reader};
+  if (tail && rank == 3 && shape[0] == s.heads) return {data, nm, 0, s.m, later, reader};
   if (tail && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1)) {
-    return {g.data, shape[1] == 1 ? 0 : nm, shape[1] * nm, s.m, later};
+    return {data, shape[1] == 1 ? 0 : nm, shape[1] * nm, s.m, later, reader};
   }
   if (rowBroadcast && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1) && shape[2] == 1 &&
       shape[3] == s.m) {
-    return {g.data, shape[1] == 1 ? 0 : s.m, shape[1] * s.m, 0, later};
+    return {data, shape[1] == 1 ? 0 : s.m, shape[1] * s.m, 0, later, reader};
   }
+  if (read) params.maskedArray(name);  // a bad value is reported before a bad shape, as for a copied one
   const std::string n = std::to_string(s.n), m = std::to_string(s.m);
   throwRange(params.where() + ": " + name + " must have shape [n, m] = [" + n + ", " + m + "], [heads, n, m] = [" +
              std::to_string(s.heads) + ", " + n + ", " + m + "] or [batch, heads or 1, n, m]" +
@@ -193,7 +202,7 @@ struct Terms {
   bool logits = false;  // the scheme computes its logits itself
   Given mask;
   bool booleanMask = true;
-  bool hasBias() const { return bias.data || !profile.empty() || windowBias; }
+  bool hasBias() const { return bias.present() || !profile.empty() || windowBias; }
   bool hasVectors() const { return !keyVectors.empty() || pairVectors || hasTable; }
   bool pairTerm() const { return pairVectors || hasTable; }
 };
@@ -205,7 +214,7 @@ RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const
   t.bias = readGiven(params, "B", s);
   t.mask = readGiven(params, "mask", s, true);
   t.booleanMask = params.choice(kMaskKind) == "boolean";
-  if (params.has(kMaskKind.name) && !t.mask.data) throwRange(params.where() + ": maskKind needs a mask");
+  if (params.has(kMaskKind.name) && !t.mask.present()) throwRange(params.where() + ": maskKind needs a mask");
   if (const Value* p = params.array("P")) {
     const int64_t perKey = s.m * s.dh;
     if (static_cast<int64_t>(p->size()) == perKey) {
@@ -220,7 +229,7 @@ RELPOS_COLD Terms resolveTerms(const Params& params, const Scheme* scheme, const
   if (!scheme) return t;
   switch (scheme->term) {
     case AttentionTerm::Bias:
-      if (t.bias.data) break;
+      if (t.bias.present()) break;
       if (!positioned && scheme->shiftInvariant && scheme->shiftInvariant(params, s.dh)) {
         // One query at position queryOffset + n - 1 against keys 0 .. n + m - 2 covers every j - i.
         const int64_t count = s.n + s.m - 1;
@@ -529,10 +538,10 @@ RELPOS_COLD void checkModelOptions(const Params& params, const Scheme* scheme, c
   const std::string& where = params.where();
   if (o.positioned()) {
     const bool placed = scheme && (terms.hasRotary || terms.windowBias || scheme->term == AttentionTerm::None);
-    if (!placed || terms.bias.data || terms.pairTerm() || !terms.keyVectors.empty()) {
+    if (!placed || terms.bias.present() || terms.pairTerm() || !terms.keyVectors.empty()) {
       throwRange(where + ": positions and keyPositions place the queries and keys of rotary and bias schemes" +
                  (scheme ? "; '" + scheme->id + "' here" : "; this call has no scheme") +
-                 (terms.bias.data || terms.pairTerm() || !terms.keyVectors.empty()
+                 (terms.bias.present() || terms.pairTerm() || !terms.keyVectors.empty()
                       ? " with a given B or P, which are indexed by row, not by position"
                       : " takes its positions from the row indices"));
     }
@@ -736,6 +745,39 @@ KeySpan blockKeys(const kernels::KeyRange& keys, int64_t i0, int64_t rows, int64
   return {span.lo / panel * panel, std::min(m, (span.hi + panel - 1) / panel * panel)};
 }
 
+// Where row i0 of a given term (B or mask) starts for sequence b and head h, rows i0 .. i0 + rows - 1
+// following at its row stride: in the tensor, or, for one the caller keeps (Given::reader), read
+// into scratch and checked there as maskedArray() checks a copied one, while in cache for the
+// kernel. Rows that several heads or blocks share (broadcast strides) are read once for them.
+class GivenRows {
+ public:
+  GivenRows(const Params& params, const Given& given, const char* name, int64_t m)
+      : params_(params), given_(given), name_(name), m_(m) {}
+
+  const float* rows(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+    if (!given_.reader) return given_.at(b, h) + i0 * given_.rowStride;
+    const int64_t offset = given_.offset(b, h, i0);
+    const int64_t count = (given_.rowStride != 0 ? rows : 1) * m_;
+    if (heldOffset_ != offset || heldCount_ != count) {
+      float* to = sized(scratch_, count);
+      heldCount_ = 0;
+      given_.reader->read(static_cast<size_t>(offset), to, static_cast<size_t>(count));
+      params_.checkMasked(name_, to, static_cast<size_t>(count));
+      heldOffset_ = offset;
+      heldCount_ = count;
+    }
+    return scratch_.data();
+  }
+
+ private:
+  const Params& params_;
+  const Given& given_;
+  const char* name_;
+  int64_t m_;
+  std::vector<float> scratch_;               // the rows of one block [rows, m] (one row when broadcast over them)
+  int64_t heldOffset_ = -1, heldCount_ = 0;  // which rows scratch_ holds: their offset and count
+};
+
 class BlockTerms {
  public:
   BlockTerms(const Call& call, Workspace& ws, const KeySide& keys) : c_(call), ws_(ws), keys_(keys) {}
@@ -808,11 +850,11 @@ class BlockTerms {
   }
 
  private:
-  kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) const {
+  kernels::Term biasTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
     const Shapes& s = c_.s;
     const Terms& terms = c_.terms;
     const auto weight = static_cast<float>(c_.weights.bias);
-    if (terms.bias.data) return {terms.bias.at(b, h), s.m, weight, 0};
+    if (terms.bias.present()) return {bias_.rows(b, h, i0, rows), s.m, weight, i0};
     if (!terms.profile.empty()) {
       // Row i of head h starts at profile[h][n - 1 - i]: entry (i, j) is f at j - i.
       const int64_t count = s.n + s.m - 1;
@@ -852,14 +894,14 @@ class BlockTerms {
   // chunked layer's chunk is a key range, keys.chunk, not a mask).
   kernels::Term maskTerm(int64_t b, int64_t h, int64_t i0, int64_t rows) {
     const Given& mask = c_.terms.mask;
-    if (!mask.data) return {};
-    const float* given = mask.at(b, h);
+    if (!mask.present()) return {};
+    const float* given = mask_.rows(b, h, i0, rows);  // row i0
     const int64_t stride = mask.rowStride;
-    if (!c_.terms.booleanMask) return {given, stride, 1.0f, 0};
+    if (!c_.terms.booleanMask) return {given, stride, 1.0f, i0};
     const int64_t width = span_.width();
     float* additive = sized(ws_.mask, rows * width);
     for (int64_t r = 0; r < rows; ++r) {
-      const float* row = given + (i0 + r) * stride;
+      const float* row = given + r * stride;
       float* out = additive + r * width - span_.lo;
       for (int64_t j = span_.lo; j < span_.hi; ++j) out[j] = row[j] != 0.0f ? 0.0f : kMinusInf;
     }
@@ -870,6 +912,8 @@ class BlockTerms {
   Workspace& ws_;
   const KeySide& keys_;
   KeySpan span_;  // the current block's keys (startBlock)
+  GivenRows bias_{c_.params, c_.terms.bias, "B", c_.s.m};
+  GivenRows mask_{c_.params, c_.terms.mask, "mask", c_.s.m};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -992,11 +1036,12 @@ class AttentionRun {
  private:
   // Whether a block of `rows` query rows runs a whole KV group at once (groupBlock): output only, one
   // row (decoding), and per-head terms that do not share scratch (a pair term, a borrowed B scanned
-  // head by head, a per-head boolean mask converted into one buffer).
+  // head by head, a per-head boolean mask converted into one buffer, a B or mask read into scratch).
   bool grouped(int64_t rows) const {
     const Terms& t = c_.terms;
     const bool headMask = t.mask.data && t.booleanMask && t.mask.headStride != 0;
-    return rows == 1 && s_.group > 1 && !c_.needWeights() && !t.pairTerm() && !t.bias.unscanned && !headMask;
+    const bool read = t.bias.reader || t.mask.reader;
+    return rows == 1 && s_.group > 1 && !c_.needWeights() && !t.pairTerm() && !t.bias.unscanned && !headMask && !read;
   }
 
   // Row i0 of sequence b for the query heads h0 .. h0 + group - 1, which share kv head h0 / group:

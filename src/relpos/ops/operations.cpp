@@ -227,6 +227,11 @@ const std::vector<Operation>& operations() {
       o.inPlace = true;
       return o;
     };
+    // Read a block of query rows at a time (attention's Given::reader): an [n, m] term.
+    const auto streamed = [](OpOption o) {
+      o.streamed = true;
+      return o;
+    };
     // The query-key grid of bias, buckets and scores (schemes/grid.hpp).
     const OpOption m = common::m(), queryOffset = common::queryOffset(), queryPositions = common::queryPositions(),
                    keyPositions = common::keyPositions();
@@ -286,9 +291,10 @@ const std::vector<Operation>& operations() {
          common::slidingWindow(),
          common::attentionScale(),
          common::attentionWeights(),
-         inPlace(tensor("B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall)),
+         streamed(
+             inPlace(tensor("B", "a given bias [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall))),
          inPlace(tensor("P", "given position vectors [m, d] or [n, m, d]", Check::ByCall)),
-         tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall),
+         streamed(tensor("mask", "a mask [n, m], [heads, n, m] or [batch, heads or 1, n, m]", Check::ByCall)),
          common::maskKind(),
          {modelAttention.sinks, Check::ByCall},  // may hold -Infinity (no sink): read by the call
          modelAttention.softcap,
@@ -567,6 +573,7 @@ std::string operationsJson() {
       entry.set("check", JsonValue::makeString(nameOf(o.check, kCheckNames)));
       entry.set("required", JsonValue::makeBoolean(o.required));
       entry.set("inPlace", JsonValue::makeBoolean(o.inPlace));
+      entry.set("streamed", JsonValue::makeBoolean(o.streamed));
       if (op.name == "attention") {
         entry.set("layer", JsonValue::makeBoolean(o.roles.layer));
         entry.set("queryRows", JsonValue::makeBoolean(o.roles.queryRows));

@@ -54,6 +54,9 @@ struct OpOption {
   // May come as a tensor the caller filled in place (rp.alloc), which the call reads without a copy
   // (Value::borrowed); the JS entry lends no other option (bindings/heap-tensor.js, IN_PLACE).
   bool inPlace = false;
+  // Given as { shape, data }, read block by block from the caller's own array as the call needs it
+  // (Value::reader), never copied whole into the heap: the binding reads no other option this way.
+  bool streamed = false;
   // Where else the option is taken: rp.operations lists these, and scripts/gen-types.mjs generates
   // from them bindings/option-table.js (the JS option reader's, the KV cache's, the worker's and the
   // pool's lists), the TypeScript types and the option tables of docs/api.md.
