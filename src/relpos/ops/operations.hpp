@@ -141,8 +141,8 @@ CallNotes callNotes(const std::string& op, const std::string& id, const Params& 
 std::string catalogueJson();
 
 // The operation table as JSON text: [{ name, doc, options: [{ name, doc, type, default, min, max,
-// exclusiveMin, integer, choices?, check, required, inPlace }], input?, defaultScheme?, job?, budget,
-// returns }].
+// exclusiveMin, integer, choices?, check, required, inPlace, streamed }], input?, defaultScheme?,
+// job?, budget, returns }].
 std::string operationsJson();
 
 }  // namespace relpos
