@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <new>
-#include <set>
 #include <string>
 #include <type_traits>
 
@@ -76,10 +75,17 @@ inline relpos::Params& heapTensors() {
 // { shape: number[], data: Float32Array } and rp.alloc tensors { shape, heapTensor: handle };
 // anything else is a TypeError in the wrapper already.
 // `reading` names the option being converted (an allocation failure there names it). The options in
-// `streamed` (the operation table's OpOption::streamed), given as a Float32Array, are read through a
+// that `streamedBy` marks streamed (OpOption::streamed), given as a Float32Array, are read through a
 // JsTensorReader instead of being copied in.
 inline void fillParams(relpos::Params& params, const val& options, std::string& reading,
-                       const std::set<std::string>* streamed) {
+                       const relpos::Operation* streamedBy) {
+  const auto streamed = [&](const std::string& name) {
+    if (!streamedBy) return false;
+    for (const auto& o : streamedBy->options) {
+      if (o.streamed && o.name() == name) return true;
+    }
+    return false;
+  };
   const val keys = val::global("Object").call<val>("keys", options);
   const size_t count = keys["length"].as<size_t>();
   // Each step below is a call into JS: the value is read by its key as the JS string it is (no round
@@ -116,7 +122,7 @@ inline void fillParams(relpos::Params& params, const val& options, std::string& 
       }
       relpos::NonFinite nonFinite = relpos::NonFinite::Unknown;
       const val data = value["data"];
-      if (streamed && streamed->count(name) && data.instanceof (val::global("Float32Array"))) {
+      if (streamed(name) && data.instanceof (val::global("Float32Array"))) {
         const auto length = data["length"].as<size_t>();
         params.setReadArray(name, std::make_shared<JsTensorReader>(data), length, std::move(shape));
         continue;
@@ -159,14 +165,14 @@ inline std::string givenSizes(const relpos::Params& params) {
 // cost about 0.9 KB of wasm each (docs/build.md, "Size of the first module").
 using GuardedBody = val (*)(void* body, const relpos::Params& params);
 __attribute__((noinline)) inline val guardedCall(const std::string& where, const val& options, double budget,
-                                                 void* body, GuardedBody call, const std::set<std::string>* streamed) {
+                                                 void* body, GuardedBody call, const relpos::Operation* streamedBy) {
   const char* kind = "Error";
   std::string message;
   std::string reading;
   relpos::Params params(where);
   params.setWorkBudget(budget);
   try {
-    if (!options.isUndefined()) fillParams(params, options, reading, streamed);
+    if (!options.isUndefined()) fillParams(params, options, reading, streamedBy);
     return call(body, params);
   } catch (const relpos::ArgumentError& e) {
     kind = e.kind() == relpos::ArgumentError::Kind::Type ? "TypeError" : "RangeError";
@@ -186,14 +192,14 @@ __attribute__((noinline)) inline val guardedCall(const std::string& where, const
   return failure;
 }
 
-// `streamed`: the options read through a JsTensorReader (fillParams), or none.
+// `streamedBy`: the operation whose streamed options are read through a JsTensorReader (fillParams).
 template <class Body>
 val guarded(const std::string& where, const val& options, double budget, Body&& body,
-            const std::set<std::string>* streamed = nullptr) {
+            const relpos::Operation* streamedBy = nullptr) {
   using B = std::remove_reference_t<Body>;
   return guardedCall(
       where, options, budget, const_cast<void*>(static_cast<const void*>(&body)),
-      [](void* b, const relpos::Params& params) -> val { return (*static_cast<B*>(b))(params); }, streamed);
+      [](void* b, const relpos::Params& params) -> val { return (*static_cast<B*>(b))(params); }, streamedBy);
 }
 
 // JSON text handed to JS as a fresh Uint8Array of its UTF-8 bytes, which bindings/index.js decodes

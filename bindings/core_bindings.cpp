@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <tuple>
 
@@ -43,20 +42,13 @@ void setNotes(val& out, const std::string& op, const std::string& id, const relp
   setNotes(out, relpos::callNotes(op, id, params));
 }
 
-// The options of `op` that its synchronous calls read from the caller's array as they need them
-// (OpOption::streamed: attention's B and mask), or null when it has none.
-const std::set<std::string>* streamedOptions(const std::string& op) {
-  static const std::map<std::string, std::set<std::string>> byOp = [] {
-    std::map<std::string, std::set<std::string>> out;
-    for (const auto& operation : relpos::operations()) {
-      for (const auto& o : operation.options) {
-        if (o.streamed) out[operation.name].insert(o.name());
-      }
-    }
-    return out;
-  }();
-  const auto found = byOp.find(op);
-  return found == byOp.end() ? nullptr : &found->second;
+// The operation `op`, whose options marked streamed (OpOption::streamed: attention's B and mask)
+// its synchronous calls read from the caller's array as they need them.
+const relpos::Operation* streamedBy(const std::string& op) {
+  for (const auto& operation : relpos::operations()) {
+    if (operation.name == op) return &operation;
+  }
+  return nullptr;
 }
 
 val compute(const std::string& op, const std::string& id, const val& options, bool unbounded) {
@@ -67,7 +59,7 @@ val compute(const std::string& op, const std::string& id, const val& options, bo
         setNotes(out, op, id, params);
         return out;
       },
-      streamedOptions(op));
+      streamedBy(op));
 }
 
 // The notes of a job that runs an operation (attention beyond the synchronous budget), as the call
@@ -132,7 +124,7 @@ val computeView(const std::string& op, const std::string& id, const val& options
         setNotes(out, op, id, params);
         return out;
       },
-      streamedOptions(op));
+      streamedBy(op));
 }
 
 // Attention weights go straight from the kernel's cache-sized blocks into one JS Float32Array (the
@@ -192,7 +184,7 @@ val computeAttention(const std::string& id, const val& options, const val& out, 
         return runAttention(id, params, out,
                             [&](relpos::WeightsSink* sink) { return relpos::compute("attention", id, params, sink); });
       },
-      streamedOptions("attention"));
+      streamedBy("attention"));
 }
 
 // rp.kvCache: keys and values that stay in the wasm heap between decode steps (relpos::KvCache,

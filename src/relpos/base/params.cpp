@@ -251,8 +251,9 @@ void Params::setReadArray(const std::string& name, std::shared_ptr<const TensorR
                           Shape shape) {
   Value value;
   value.type = Value::Type::Array;
-  value.reader = std::move(reader);
+  value.reader = reader.get();
   value.readerSize = count;
+  readers_.push_back(std::move(reader));
   value.shape = std::move(shape);
   set(name, std::move(value));
 }

@@ -107,7 +107,7 @@ struct Value {
   // A tensor the caller keeps, read through `reader` (TensorReader); `array` is then empty. Attention
   // reads B and mask block by block (Given in ops/attention.cpp); any other reader, data() included,
   // reads the whole tensor through it once, on first use, into `whole`. A copy owns the floats.
-  std::shared_ptr<const TensorReader> reader;
+  const TensorReader* reader = nullptr;  // kept alive by the Params it was set in
   size_t readerSize = 0;
   const float* data() const { return borrowed ? borrowed : reader ? readWhole() : array.data(); }
   size_t size() const { return borrowed ? borrowedSize : reader ? readerSize : array.size(); }
@@ -193,6 +193,7 @@ class Params {
   std::string where_;
   std::map<std::string, Value> values_;
   double workBudget_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::shared_ptr<const TensorReader>> readers_;  // those of setReadArray
 };
 
 // "1.5", "'abc'", "true", "a tensor of shape [2, 3]": the "got ..." part of an error message.

@@ -170,7 +170,7 @@ RELPOS_COLD Given readGiven(const Params& params, const std::string& name, const
   const size_t rank = shape.size();
   const bool tail = rank >= 2 && shape[rank - 2] == s.n && shape[rank - 1] == s.m;
   const float* data = read ? nullptr : v->data();
-  const TensorReader* reader = read ? v->reader.get() : nullptr;
+  const TensorReader* reader = read ? v->reader : nullptr;
   if (tail && rank == 2) return {data, 0, 0, s.m, later, reader};
   if (tail && rank == 3 && shape[0] == s.heads) return {data, nm, 0, s.m, later, reader};
   if (tail && rank == 4 && shape[0] == s.batch && (shape[1] == s.heads || shape[1] == 1)) {
@@ -754,7 +754,7 @@ class GivenRows {
   GivenRows(const Params& params, const Given& given, const char* name, int64_t m)
       : params_(params), given_(given), name_(name), m_(m) {}
 
-  const float* rows(int64_t b, int64_t h, int64_t i0, int64_t rows) {
+  RELPOS_COLD const float* rows(int64_t b, int64_t h, int64_t i0, int64_t rows) {
     if (!given_.reader) return given_.at(b, h) + i0 * given_.rowStride;
     const int64_t offset = given_.offset(b, h, i0);
     const int64_t count = (given_.rowStride != 0 ? rows : 1) * m_;
