@@ -177,6 +177,22 @@ val runAttention(const std::string& id, const relpos::Params& params, const val&
   return js;
 }
 
+// What computeAttention streams: attention's streamed options, unless one of them shares its buffer
+// with `out`, where the call writes the weights block by block over rows it has still to read: then
+// they are copied in whole first, as before.
+const relpos::Operation* streamedBeside(const val& options, const val& out) {
+  const relpos::Operation* op = streamedBy("attention");
+  if (out.isNull() || out.isUndefined()) return op;
+  const val buffer = out["buffer"];
+  for (const auto& o : op->options) {
+    const val given = o.streamed ? options[o.name()] : val::undefined();
+    if (given.isUndefined() || given.isNull()) continue;
+    const val data = given["data"];
+    if (!data.isUndefined() && data["buffer"].strictlyEquals(buffer)) return nullptr;
+  }
+  return op;
+}
+
 val computeAttention(const std::string& id, const val& options, const val& out, bool unbounded) {
   return guarded(
       "relpos.attention", options, budgetOf(unbounded),
@@ -184,7 +200,7 @@ val computeAttention(const std::string& id, const val& options, const val& out, 
         return runAttention(id, params, out,
                             [&](relpos::WeightsSink* sink) { return relpos::compute("attention", id, params, sink); });
       },
-      streamedBy("attention"));
+      streamedBeside(options, out));
 }
 
 // rp.kvCache: keys and values that stay in the wasm heap between decode steps (relpos::KvCache,

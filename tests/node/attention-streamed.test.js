@@ -203,3 +203,20 @@ describe('a given B or mask read block by block from the caller’s array', () =
     probe.free();
   });
 });
+
+describe('a streamed B that shares its buffer with out', () => {
+  it('gives the weights of the same B held apart: out is written over rows still to be read', () => {
+    // B [n, m] serves both heads of both sequences, so rows the first sequence's weights overwrite in
+    // out are read again for the second (n = 300 spans two blocks of 216 rows at m = 300).
+    const [batch, heads, n, m, d] = [2, 2, 300, 300, 4];
+    const q = tensor([batch, n, heads * d], wave(batch * n * heads * d, 0.71, 0.2));
+    const k = tensor([batch, m, heads * d], wave(batch * m * heads * d, 0.53, 0.4));
+    const values = wave(n * m, 0.013, 0.5);
+    const want = rp.attention({ q, k, heads, B: tensor([n, m], values) });
+    const out = new Float32Array(batch * heads * n * m);
+    out.set(values);
+    const got = rp.attention({ q, k, heads, B: tensor([n, m], out.subarray(0, n * m)), out });
+    expect(got.weights.data).toBe(out);
+    expectSameTensor(got.weights, want.weights, 'B inside out');
+  });
+});
