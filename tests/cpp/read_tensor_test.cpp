@@ -132,3 +132,26 @@ TEST(ReadTensor, ACopyOwnsTheFloatsReadOnce) {
   EXPECT_EQ(std::vector<float>(p.find("B")->data(), p.find("B")->data() + 64), values);  // read once
   EXPECT_EQ(reader->total, values.size());
 }
+
+TEST(ReadTensor, AKeyPaddingMaskAboveOneBlockIsReadARowAtATime) {
+  // [batch, heads, 1, m] with 2 x 2 x 20000 floats: above one block's scratch, so it is read one row
+  // of m at a time, for each sequence, block of rows (4 rows at m = 20000: 3 blocks) and head.
+  Call c;
+  c.n = 12;
+  c.m = 20000;
+  c.q = wave(static_cast<int>(c.batch * c.n * c.heads * c.d), 0.7, 0.1);
+  c.k = wave(static_cast<int>(c.batch * c.m * c.heads * c.d), 1.3, 0.4);
+  c.v = wave(static_cast<int>(c.batch * c.m * c.heads * c.d), 0.5, 1.1);
+  std::vector<float> values(static_cast<size_t>(c.batch * c.heads * c.m), 1.0f);
+  for (size_t t = 0; t < values.size(); t += 3) values[t] = 0.0f;
+  Params copied = c.params(), read = c.params();
+  const Shape shape = {c.batch, c.heads, 1, c.m};
+  copied.setArray("mask", values, shape);
+  auto reader = std::make_shared<VectorReader>(values);
+  read.setReadArray("mask", reader, values.size(), shape);
+  const Result want = compute("attention", "", copied), got = compute("attention", "", read);
+  EXPECT_EQ(got.at("weights").f32, want.at("weights").f32);
+  EXPECT_EQ(got.at("output").f32, want.at("output").f32);
+  EXPECT_EQ(reader->largest, static_cast<size_t>(c.m));
+  EXPECT_EQ(reader->total, 3 * values.size());
+}

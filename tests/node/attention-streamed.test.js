@@ -48,8 +48,10 @@ const call = fc.record({
   batch: fc.integer({ min: 1, max: 2 }),
   kvHeads: fc.integer({ min: 1, max: 2 }),
   group: fc.integer({ min: 1, max: 3 }),
-  n: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 140 })),
-  m: fc.integer({ min: 1, max: 300 }),
+  // Up to 2 × 6 × 300 × 400 floats: terms above one block's scratch (2^16 floats) are read a block
+  // at a time, smaller ones whole; both kinds occur.
+  n: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 150, max: 300 })),
+  m: fc.oneof(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 200, max: 400 })),
   d: fc.constantFrom(4, 8),
   bias: fc.constantFrom('none', 'nm', 'hnm', 'bhnm', 'b1nm'),
   mask: fc.constantFrom('none', 'nm', 'hnm', 'bhnm', 'b1nm', 'bh1m', 'b11m'),
@@ -125,8 +127,12 @@ describe('a given B or mask read block by block from the caller’s array', () =
           expectSameResult(streamed, inPlace, JSON.stringify(c));
         }
       }),
-      { numRuns: 60, seed: 41 },
+      { numRuns: 80, seed: 41 },
     );
+    // Both kinds were exercised: terms read a block at a time and terms read whole.
+    const sizes = checks.flatMap(({ options }) => [options.B, options.mask].filter(Boolean).map((t) => t.data.length));
+    expect(sizes.filter((size) => size > 2 ** 16).length).toBeGreaterThan(10);
+    expect(sizes.filter((size) => size <= 2 ** 16).length).toBeGreaterThan(10);
     // The copied path: a job copies every option whole into the heap as it starts.
     for (const { c, options, streamed } of checks) {
       expectSameResult(streamed, await rp.attentionAsync(options), JSON.stringify(c));

@@ -36,6 +36,9 @@ const ParamInfo& kScale = common::attentionScale();
 const ParamInfo& kWeights = common::attentionWeights();
 const ParamInfo& kMaskKind = common::maskKind();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// The floats of one block of weights (rowsPerBlock), and of the scratch a read B or mask fills for
+// one block (GivenRows): a given term no larger is read whole once instead (readGiven).
+constexpr int64_t kBlockFloats = int64_t{1} << 16;
 
 // Sizes of one call. With a batch, q, k, v (and B / mask of rank 4) have a leading batch dimension.
 struct Shapes {
@@ -161,7 +164,9 @@ struct Given {
 // attention_mask [batch, m], which the JS entry hands over in that shape).
 RELPOS_COLD Given readGiven(const Params& params, const std::string& name, const Shapes& s, bool rowBroadcast = false) {
   const Value* v = params.find(name);
-  const bool read = v && v->type == Value::Type::Array && v->reader;  // scanned as each block is read
+  // Read a block at a time, and scanned as each block is read, when larger than one block's scratch;
+  // a smaller one (a decoding step's, a key-padding mask) is read whole once, by maskedArray().
+  const bool read = v && v->type == Value::Type::Array && v->reader && v->size() > static_cast<size_t>(kBlockFloats);
   const bool later = v && v->borrowed && v->nonFinite == NonFinite::Unknown;
   if (!later && !read) v = params.maskedArray(name);  // -Infinity masks a pair
   if (!v) return {};
@@ -328,7 +333,7 @@ RELPOS_COLD Weights modeWeights(const Params& params, const Scheme* scheme, cons
 // Rows per block: a block of weights (rows x m floats) stays within 256 KiB, so a block is written
 // while in cache and, for copied results, handed out before it leaves it.
 int64_t rowsPerBlock(int64_t m) {
-  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 16) / std::max<int64_t>(m, 1), 4, 256);
+  const int64_t rows = std::clamp<int64_t>(kBlockFloats / std::max<int64_t>(m, 1), 4, 256);
   return rows / kernels::kRowTile * kernels::kRowTile;
 }
 
