@@ -6,13 +6,29 @@
 // is checked against a float64 reference before anything is timed. Also measured: a wasm SIMD
 // mul+add peak probe (the ceiling for any wasm contender, interleaved with the rest) and a native
 // Eigen reference compiled with -O3 -march=native (run as a child process that times its own calls,
-// interleaved too).
-// Writes bench/results.md. Environment: RELPOS_BENCH_SIZES=512,1024 to choose n,
-// RELPOS_BENCH_REPS=2 to multiply the rep counts.
-import { writeFileSync } from 'node:fs';
+// interleaved too). Run with --experimental-wasm-relaxed-simd (npm run bench does), the relaxed build
+// (the SIMD core plus the fused kernels of dist/relpos-fused.relaxed.wasm, FMA through relaxed_madd)
+// runs beside the SIMD build, with an FMA peak probe; without it, the tables say it was not run.
+// Writes bench/results.md and README.md's bench:attention block. Environment: RELPOS_BENCH_SIZES=512,1024
+// to choose n, RELPOS_BENCH_REPS=2 to multiply the rep counts, RELPOS_BENCH_OUT=/tmp/results.md to
+// write the results there and leave README.md alone (a trial run).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { load } from '../bindings/index.js';
-import { buildNative, buildPeakProbe, checkProbe, loadPeakProbe, nativePeaks, startNative } from './native.mjs';
+import { relaxedSimdSupported } from '../bindings/simd.js';
+import {
+  buildFmaProbe,
+  buildNative,
+  buildPeakProbe,
+  checkProbe,
+  loadPeakProbe,
+  nativePeaks,
+  startNative,
+} from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
@@ -28,6 +44,66 @@ const gc = globalThis.gc ?? (() => {});
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const gflops = (n, ms) => (2 * n * n * D) / ms / 1e6;
 
+const DEFAULT_NAME = 'relpos SIMD: scheme bias, copied result';
+const GIVEN_NAME = 'relpos SIMD: given B, copied result';
+const RELAXED_NAME = 'relpos relaxed SIMD (FMA): scheme bias, copied result';
+const RELAXED_GIVEN_NAME = 'relpos relaxed SIMD (FMA): given B, copied result';
+const NO_RELAXED = 'this engine has no relaxed SIMD (Node 20: run with --experimental-wasm-relaxed-simd)';
+
+// load(options), recording the wasm it compiles and instantiates, so that the builds table says what
+// ran rather than what was asked for: each binary's sha256 is matched against dist/'s files, and the
+// relaxed side module's fusedRows is wrapped to count the rows it computes (one more JS call per
+// block of rows, bindings/loading.js). Returns { rp, files, fused: { linked, rows } }.
+async function loadChecked(options) {
+  const sha = (bytes) =>
+    createHash('sha256')
+      .update(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)
+      .digest('hex');
+  const dist = new URL('../dist/', import.meta.url);
+  const known = new Map(
+    readdirSync(dist)
+      .filter((f) => f.endsWith('.wasm'))
+      .map((f) => [sha(readFileSync(new URL(f, dist))), f]),
+  );
+  const files = [];
+  const fused = { linked: false, rows: 0 };
+  const seen = (source) => {
+    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      files.push(known.get(sha(source)) ?? 'not in dist/');
+    }
+  };
+  const { compile, instantiate } = WebAssembly;
+  WebAssembly.compile = function (source, ...rest) {
+    seen(source);
+    return compile.call(this, source, ...rest);
+  };
+  WebAssembly.instantiate = async function (source, ...rest) {
+    if (!(source instanceof WebAssembly.Module)) seen(source);
+    const result = await instantiate.call(this, source, ...rest);
+    if (
+      !(source instanceof WebAssembly.Module) ||
+      !WebAssembly.Module.exports(source).some((e) => e.name === 'fusedRows')
+    ) {
+      return result;
+    }
+    fused.linked = true;
+    const rows = result.exports.fusedRows;
+    const counted = (call) => {
+      const done = rows(call);
+      fused.rows += done;
+      return done;
+    };
+    return { exports: { ...result.exports, fusedRows: counted } };
+  };
+  try {
+    // The models and analysis modules are not part of the attention call: left out of the table.
+    const rp = await load(options);
+    return { rp, files: files.filter((f) => !/models|analysis/.test(f)), fused };
+  } finally {
+    Object.assign(WebAssembly, { compile, instantiate });
+  }
+}
+
 // One contender: `run` does one call and returns the weights (or, for the native reference, its own
 // timing); `timed` reports the time to record (wall time unless the contender times itself).
 function contender(name, group, run, { selfTimed = false } = {}) {
@@ -35,7 +111,7 @@ function contender(name, group, run, { selfTimed = false } = {}) {
 }
 
 async function contendersFor(n, data, rp) {
-  const { simd, baseline, native, tf, ort } = rp;
+  const { simd, relaxed, baseline, native, tf, ort } = rp;
   const tensor = (shape, values) => ({ shape, data: values });
   const qt = tensor([n, D], data.q);
   const kt = tensor([n, D], data.k);
@@ -46,12 +122,14 @@ async function contendersFor(n, data, rp) {
   const inPlace = simd.alloc([n, n]);
   inPlace.data.set(data.b);
   const list = [
-    contender('relpos SIMD: scheme bias, copied result', 'relpos', () => simd.attention(scheme).weights.data),
-    contender(
-      'relpos SIMD: given B, copied result',
-      'relpos',
-      () => simd.attention({ q: qt, k: kt, B: bt }).weights.data,
-    ),
+    contender(DEFAULT_NAME, 'relpos', () => simd.attention(scheme).weights.data),
+    contender(GIVEN_NAME, 'relpos', () => simd.attention({ q: qt, k: kt, B: bt }).weights.data),
+    ...(relaxed
+      ? [
+          contender(RELAXED_NAME, 'relpos', () => relaxed.rp.attention(scheme).weights.data),
+          contender(RELAXED_GIVEN_NAME, 'relpos', () => relaxed.rp.attention({ q: qt, k: kt, B: bt }).weights.data),
+        ]
+      : []),
     contender(
       'relpos SIMD: given B in place (rp.alloc), copied result',
       'relpos',
@@ -104,25 +182,48 @@ async function check(n, data, entry, native) {
   return deviation(n, data, CHECKED_ROWS(n), (i) => w.subarray(i * n, (i + 1) * n));
 }
 
-async function measure(n, contenders, probe, iterations) {
+// Where this process has relaxed SIMD, whether a peer's binary needs it cannot be told here: a Node
+// child without the flag validates the package's file instead ("no" when it validates there).
+const require = createRequire(import.meta.url);
+const PEER_DIST = {
+  'tfjs-backend-wasm': () => `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist`,
+  'onnxruntime-web': () => dirname(require.resolve('onnxruntime-web')),
+};
+function peerRelaxedSimd(name, build) {
+  if (!relaxedSimdSupported()) return build.relaxedSimd; // the binary validated here, without it
+  const script = "process.exit(WebAssembly.validate(require('node:fs').readFileSync(process.argv[1])) ? 0 : 1)";
+  try {
+    execFileSync(process.execPath, ['-e', script, `${PEER_DIST[name]()}/${build.file}`]);
+    return 'no (validates in Node 20 without it)';
+  } catch {
+    return 'maybe (does not validate without it)';
+  }
+}
+
+// `probes`: { mulAdd, fma } (fma null without relaxed SIMD), each { run, iterations }.
+async function measure(n, contenders, probes) {
   const times = new Map(contenders.map((c) => [c.name, []]));
-  const peak = [];
+  const peaks = { mulAdd: [], fma: [] };
   const reps = Math.max(3, Math.round((REPS[n] ?? 5) * repScale));
-  const slots = [...contenders, null]; // null: the peak probe
+  const probeSlots = Object.entries(probes)
+    .filter(([, p]) => p)
+    .map(([kind, p]) => ({ kind, ...p }));
+  const slots = [...contenders, ...probeSlots];
   for (let rep = 0; rep < reps + 1; rep++) {
     // Rotating order: every contender runs early and late in a round equally often.
     const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
     for (const entry of order) {
       gc();
       const start = performance.now();
-      const reported = entry ? await entry.run() : probe(iterations);
+      const reported = entry.kind ? entry.run(entry.iterations) : await entry.run();
       const wall = performance.now() - start;
       if (rep === 0) continue; // warm-up round
-      if (!entry) peak.push(reported / wall / 1e6);
+      if (entry.kind) peaks[entry.kind].push(reported / wall / 1e6);
       else times.get(entry.name).push(entry.selfTimed ? reported : wall);
     }
   }
-  return { medians: new Map([...times].map(([name, t]) => [name, median(t)])), peak: median(peak), reps };
+  const medians = new Map([...times].map(([name, t]) => [name, median(t)]));
+  return { medians, peak: median(peaks.mulAdd), fmaPeak: probes.fma ? median(peaks.fma) : null, reps };
 }
 
 async function extras(simd) {
@@ -194,9 +295,15 @@ async function extras(simd) {
   return out;
 }
 
-function report({ rows, extra, machine, loads, started, builds, ceilings }) {
+// `relaxedRan`: whether the relaxed build was measured (else its rows say why not).
+function report({ rows, extra, machine, loads, started, builds, ceilings, relaxedRan }) {
   const fmt = (x, digits = 2) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
+  const relaxedNames = [RELAXED_NAME, RELAXED_GIVEN_NAME];
   const names = [...new Set(rows.flatMap((r) => [...r.medians.keys()]))];
+  if (!relaxedRan) names.splice(names.indexOf(GIVEN_NAME) + 1, 0, ...relaxedNames);
+  const notRun = `not run: ${NO_RELAXED}`;
+  // The relaxed rows' share is of the FMA probe (their kernels fuse multiply and add), the others' of mul+add.
+  const fmaShare = (r, nm) => relaxedNames.includes(nm) && r.fmaPeak;
   const cols = rows.map((r) => `n = ${r.n}`);
   const head = (first) => [`| ${first} | ${cols.join(' | ')} |`, `| --- | ${cols.map(() => '---').join(' | ')} |`];
   const lines = [
@@ -209,33 +316,39 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
     'view returns a view into the wasm heap instead); all run in one `node --no-liftoff` process,',
     'interleaved in a rotating order, and each output was checked against float64 first (largest',
     'deviation in the last table). GF/s counts 2n²d; "peak" is the wasm SIMD mul+add probe',
-    '(`bench/peak.cpp`) measured in the same rounds and checked against the same chains run natively.',
-    'The native reference times itself in a child process.',
+    '(`bench/peak.cpp`) measured in the same rounds and checked against the same chains run natively;',
+    "the relaxed build's rows are shares of the relaxed-SIMD FMA probe (the same chains with",
+    '`relaxed_madd`), measured and checked alike. The native reference times itself in a child process.',
     '',
     '## Builds in use (checked at set-up, not labelled)',
     '',
     '| library | wasm binary | SIMD | relaxed SIMD | threads |',
     '| --- | --- | --- | --- | --- |',
     ...builds.map(
-      ([name, b]) => `| ${name} | ${b.file} | ${b.simd ? 'yes' : 'no'} | ${b.relaxedSimd || 'no'} | ${b.threads} |`,
+      ([name, b]) =>
+        `| ${name} | ${b.file} | ${typeof b.simd === 'string' ? b.simd : b.simd ? 'yes' : 'no'} | ${b.relaxedSimd || 'no'} | ${b.threads} |`,
     ),
     '',
-    '## Median ms (GF/s, share of the wasm SIMD peak)',
+    '## Median ms (GF/s, share of the wasm SIMD mul+add peak; relaxed rows: of the FMA peak)',
     '',
     ...head('contender'),
   ];
   for (const name of names) {
     const cells = rows.map((r) => {
       const ms = r.medians.get(name);
-      if (ms === undefined) return '–';
+      if (ms === undefined) return relaxedNames.includes(name) ? notRun : '–';
       const g = gflops(r.n, ms);
-      return `${fmt(ms)} (${g.toFixed(1)}, ${Math.round((100 * g) / r.peak)} %)`;
+      const fma = fmaShare(r, name);
+      return `${fmt(ms)} (${g.toFixed(1)}, ${Math.round((100 * g) / (fma || r.peak))} %${fma ? ' of FMA' : ''})`;
     });
     lines.push(`| ${name} | ${cells.join(' | ')} |`);
   }
   lines.push(`| wasm SIMD mul+add peak probe, GF/s | ${rows.map((r) => r.peak.toFixed(1)).join(' | ')} |`);
   lines.push(
-    `| the same chains natively on 128-bit vectors (g++, mul then add), GF/s: the probe's check | ${rows.map(() => ceilings.mulAdd.toFixed(1)).join(' | ')} |`,
+    `| wasm relaxed-SIMD FMA peak probe, GF/s | ${rows.map((r) => (r.fmaPeak ? r.fmaPeak.toFixed(1) : r.fmaMissing)).join(' | ')} |`,
+  );
+  lines.push(
+    `| the same chains natively on 128-bit vectors (g++), mul then add / FMA, GF/s: the probes' check | ${rows.map(() => `${ceilings.mulAdd.toFixed(1)} / ${ceilings.fma.toFixed(1)}`).join(' | ')} |`,
   );
   lines.push(`| reps (after one warm-up round) | ${rows.map((r) => r.reps).join(' | ')} |`);
 
@@ -247,20 +360,29 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
     Math.min(...names.filter((nm) => r.group.get(nm) === 'native').map((nm) => r.medians.get(nm)));
   const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) ? (a / b).toFixed(2) : '–');
   lines.push('', '## Ratios and targets', '', ...head('ratio (target)'));
-  const defaultName = 'relpos SIMD: scheme bias, copied result';
-  const givenName = 'relpos SIMD: given B, copied result';
+  const defaultName = DEFAULT_NAME;
+  const givenName = GIVEN_NAME;
   const inPlaceName = 'relpos SIMD: given B in place (rp.alloc), copied result';
   const inPlaceViewName = 'relpos SIMD: given B in place (rp.alloc), zero-copy view';
   const viewName = 'relpos SIMD: scheme bias, zero-copy view';
   lines.push(`| faster peer | ${rows.map((r) => faster(r)?.split(' (')[0] ?? '–').join(' | ')} |`);
+  // The Node targets of issue 41 (1.5×); Chromium's (1.8×) is bench/browser.mjs's.
   lines.push(
-    `| faster peer ÷ relpos, scheme bias, copied (≥ 1.8) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(defaultName))).join(' | ')} |`,
+    `| faster peer ÷ relpos, scheme bias, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(defaultName))).join(' | ')} |`,
   );
   lines.push(
-    `| faster peer ÷ relpos, given B, copied (≥ 1.8) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(givenName))).join(' | ')} |`,
+    `| faster peer ÷ relpos, given B, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(givenName))).join(' | ')} |`,
   );
+  for (const [nm, what] of [
+    [RELAXED_NAME, 'scheme bias'],
+    [RELAXED_GIVEN_NAME, 'given B'],
+  ]) {
+    lines.push(
+      `| faster peer ÷ relpos relaxed SIMD (FMA), ${what}, copied (≥ 1.5) | ${rows.map((r) => (relaxedRan ? ratio(r.medians.get(faster(r)), r.medians.get(nm)) : 'not run')).join(' | ')} |`,
+    );
+  }
   lines.push(
-    `| faster peer ÷ relpos, given B in place (rp.alloc), copied (≥ 1.8) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(inPlaceName))).join(' | ')} |`,
+    `| faster peer ÷ relpos, given B in place (rp.alloc), copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(inPlaceName))).join(' | ')} |`,
   );
   lines.push(
     `| relpos given B copied in ÷ given B in place, copied results (the copy of B) | ${rows.map((r) => ratio(r.medians.get(givenName), r.medians.get(inPlaceName))).join(' | ')} |`,
@@ -283,7 +405,7 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
   lines.push('', '## Largest deviation from float64 over rows 0, 1, n/2, n − 1', '', ...head('contender'));
   for (const name of names) {
     lines.push(
-      `| ${name} | ${rows.map((r) => (r.errors.has(name) ? r.errors.get(name).toExponential(1) : '–')).join(' | ')} |`,
+      `| ${name} | ${rows.map((r) => (r.errors.has(name) ? r.errors.get(name).toExponential(1) : relaxedNames.includes(name) ? 'not run' : '–')).join(' | ')} |`,
     );
   }
 
@@ -297,6 +419,8 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
   const shown = [
     [defaultName, 'relpos SIMD, scheme bias, copied result'],
     [givenName, 'relpos SIMD, given B, copied result'],
+    [RELAXED_NAME, 'relpos relaxed SIMD (FMA), scheme bias, copied result'],
+    [RELAXED_GIVEN_NAME, 'relpos relaxed SIMD (FMA), given B, copied result'],
     [inPlaceName, 'relpos SIMD, given B in place (`rp.alloc`), copied result'],
     [viewName, 'relpos SIMD, scheme bias, zero-copy view'],
     ['relpos baseline build (no SIMD): scheme bias, copied', 'relpos baseline (no SIMD)'],
@@ -307,6 +431,20 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
       .map((nm) => [nm, nm.replace(/-O3 -march=native/, '`-O3 -march=native`')]),
   ].filter(([nm]) => names.includes(nm));
   const share = (r, nm) => (100 * gflops(r.n, r.medians.get(nm))) / r.peak;
+  // The relaxed build's sentence: its ratios, and (with the FMA probe) its share of that probe.
+  const overRelaxed = (nm) => range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(nm)));
+  const fmaPart = rows.every((r) => r.fmaPeak)
+    ? `; its copied result with the scheme's bias reaches ${range(
+        rows.map((r) => (100 * gflops(r.n, r.medians.get(RELAXED_NAME))) / r.fmaPeak),
+        0,
+      )} % of the relaxed-SIMD FMA probe, which read ${range(
+        rows.map((r) => r.fmaPeak),
+        1,
+      )} GF/s`
+    : ` (no FMA probe: ${rows[0].fmaMissing})`;
+  const relaxedSentence = relaxedRan
+    ? `With relaxed SIMD enabled (Node 20 needs \`--experimental-wasm-relaxed-simd\`, which this run had; Chromium has it on), relpos runs its relaxed build (the same core plus the fused kernels of \`relpos-fused.relaxed.wasm\`, FMA through \`relaxed_madd\`): the faster peer's time over relpos relaxed is ${overRelaxed(RELAXED_NAME)} with the scheme's own bias and ${overRelaxed(RELAXED_GIVEN_NAME)} given B as a tensor, against the same peer times${fmaPart}.`
+    : `The relaxed build was not measured: ${NO_RELAXED}.`;
   const summary = [
     `The last run: ${machine}, load average ${loads.map((l) => l.toFixed(2)).join(' at the start, ')} at the end; median ms, GF/s in parentheses; the probe's peak was ${range(
       rows.map((r) => r.peak),
@@ -317,13 +455,13 @@ function report({ rows, extra, machine, loads, started, builds, ceilings }) {
     `| --- | ${cols.map(() => '---').join(' | ')} |`,
     ...shown.map(
       ([nm, label]) =>
-        `| ${label} | ${rows.map((r) => (r.medians.has(nm) ? `${fmt(r.medians.get(nm))} (${gflops(r.n, r.medians.get(nm)).toFixed(1)})` : '–')).join(' | ')} |`,
+        `| ${label} | ${rows.map((r) => (r.medians.has(nm) ? `${fmt(r.medians.get(nm))} (${gflops(r.n, r.medians.get(nm)).toFixed(1)})` : relaxedNames.includes(nm) ? 'not run' : '–')).join(' | ')} |`,
     ),
     '',
-    `The faster peer's time over relpos's is ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(defaultName)))} with the scheme's own bias and ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(givenName)))} given B as a tensor, ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(inPlaceName)))} with B filled in place (\`rp.alloc\`, no copy into the heap) (the target is 1.8; an n² bias read from the caller costs what one computed in registers does not). The zero-copy kernel reaches ${range(
+    `Without relaxed SIMD (Node 20's default), relpos runs its SIMD build (mul then add): the faster peer's time over relpos's is ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(defaultName)))} with the scheme's own bias and ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(givenName)))} given B as a tensor, ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(inPlaceName)))} with B filled in place (\`rp.alloc\`, no copy into the heap) (the target is 1.5; an n² bias read from the caller costs what one computed in registers does not). The SIMD build's zero-copy kernel reaches ${range(
       rows.map((r) => share(r, viewName)),
       0,
-    )} % of the wasm SIMD peak and takes ${range(rows.map((r) => r.medians.get(viewName) / nativeBest(r)))}× the time of the native reference (which uses the machine's widest vectors). A copied result is a fresh Float32Array; at n = 4096 (64 MB) the first touch of its pages alone takes what the first row of the table below says, for every copied contender alike, so those columns move with the machine's page faults; \`out\` reuses one array.`,
+    )} % of the wasm SIMD peak and takes ${range(rows.map((r) => r.medians.get(viewName) / nativeBest(r)))}× the time of the native reference (which uses the machine's widest vectors). ${relaxedSentence} A copied result is a fresh Float32Array; at n = 4096 (64 MB) the first touch of its pages alone takes what the first row of the table below says, for every copied contender alike, so those columns move with the machine's page faults; \`out\` reuses one array.`,
     '',
     '| other call | median ms |',
     '| --- | --- |',
@@ -338,16 +476,41 @@ async function main() {
   const loads = [loadavg()[0]];
   const native = startNative(buildNative());
   const ceilings = await nativePeaks(native);
-  const probe = await loadPeakProbe(buildPeakProbe());
-  let iterations = 1e5; // calibrated so one probe call takes about 5 ms
-  for (let t = 0; t < 5; t++) {
-    const s = performance.now();
-    probe(iterations);
-    iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.05, performance.now() - s)));
+  const relaxedRan = relaxedSimdSupported();
+  if (!relaxedRan) console.warn(`relpos relaxed SIMD (FMA) rows not run: ${NO_RELAXED}`);
+  // iterations calibrated so one probe call takes about 5 ms
+  const calibrated = (run) => {
+    let iterations = 1e5;
+    for (let t = 0; t < 5; t++) {
+      const s = performance.now();
+      run(iterations);
+      iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.05, performance.now() - s)));
+    }
+    return { run, iterations };
+  };
+  const fmaWasm = relaxedRan ? buildFmaProbe() : null;
+  const fmaMissing = relaxedRan ? (fmaWasm ? null : 'not run: no clang-19 / wasm-ld-19') : 'not run: no relaxed SIMD';
+  const probes = {
+    mulAdd: calibrated(await loadPeakProbe(buildPeakProbe())),
+    fma: fmaWasm ? calibrated(await loadPeakProbe(fmaWasm, 'peakFma')) : null,
+  };
+  // relaxed: false explicitly, so that the "relpos SIMD" rows are the SIMD build under the flag too.
+  const simd = await loadChecked({ analysis: true, relaxed: false });
+  const relaxed = relaxedRan ? await loadChecked({ relaxed: true }) : null;
+  if (!simd.rp.simd || simd.rp.relaxed || simd.files.join() !== 'relpos.simd.wasm' || simd.fused.linked) {
+    throw new Error(`relpos SIMD: loaded ${simd.files.join(' + ')}, not relpos.simd.wasm alone`);
   }
-  const rp = { simd: await load({ analysis: true }), baseline: await load({ simd: false }), native };
+  const relaxedFiles = 'relpos-fused.relaxed.wasm,relpos.simd.wasm';
+  if (relaxed && (!relaxed.rp.relaxed || [...relaxed.files].sort().join() !== relaxedFiles || !relaxed.fused.linked)) {
+    throw new Error(
+      `relpos relaxed: loaded ${relaxed.files.join(' + ')}, fused kernels linked: ${relaxed.fused.linked}`,
+    );
+  }
+  const rp = { simd: simd.rp, relaxed, baseline: await load({ simd: false }), native };
   const rows = [];
-  const builds = [['relpos', { file: 'relpos.simd.wasm', simd: rp.simd.simd, relaxedSimd: false, threads: 1 }]];
+  // The share of the rows of each checked relaxed call that the side module's fusedRows computed.
+  const fusedShares = [];
+  const builds = [['relpos SIMD', { file: simd.files.join(' + '), simd: true, relaxedSimd: false, threads: 1 }]];
   for (const n of SIZES) {
     const data = workload(n);
     rp.tf = await tfjsWasm(n, D).catch((error) => console.warn(`tfjs unavailable: ${error.message}`));
@@ -357,31 +520,51 @@ async function main() {
         ['tfjs-backend-wasm', rp.tf],
         ['onnxruntime-web', rp.ort],
       ]) {
-        if (peer) builds.push([name, peer.build]);
+        if (peer) builds.push([name, { ...peer.build, relaxedSimd: peerRelaxedSimd(name, peer.build) }]);
       }
     }
     const contenders = await contendersFor(n, data, rp);
     const errors = new Map();
     for (const entry of contenders) {
+      const fusedBefore = relaxed?.fused.rows;
       const worst = await check(n, data, entry, native);
       if (!(worst < TOLERANCE)) throw new Error(`${entry.name}, n = ${n}: deviates by ${worst} from float64`);
       errors.set(entry.name, worst);
+      if (relaxed && entry.name.startsWith('relpos relaxed')) {
+        const done = relaxed.fused.rows - fusedBefore;
+        if (!(done > 0)) throw new Error(`${entry.name}, n = ${n}: the fused kernels computed no row`);
+        fusedShares.push(done / n);
+      }
     }
-    const { medians, peak, reps } = await measure(n, contenders, probe, iterations);
+    const { medians, peak, fmaPeak, reps } = await measure(n, contenders, probes);
     contenders.release();
     const group = new Map(contenders.map((c) => [c.name, c.group]));
     checkProbe('the wasm SIMD mul+add', peak, ceilings.mulAdd);
-    rows.push({ n, medians, peak, reps, errors, group });
-    console.log(`n = ${n}: peak ${peak.toFixed(1)} GF/s`);
+    if (fmaPeak) checkProbe('the relaxed-SIMD FMA', fmaPeak, ceilings.fma);
+    rows.push({ n, medians, peak, fmaPeak, fmaMissing, reps, errors, group });
+    console.log(`n = ${n}: peak ${peak.toFixed(1)} GF/s, FMA peak ${fmaPeak ? fmaPeak.toFixed(1) : fmaMissing}`);
     for (const [name, ms] of medians) console.log(`  ${name}: ${ms.toFixed(3)} ms (${gflops(n, ms).toFixed(1)} GF/s)`);
   }
   native.stop();
+  const fusedShare = Math.round(100 * Math.min(...fusedShares));
+  builds.splice(1, 0, [
+    'relpos relaxed SIMD (FMA)',
+    relaxed
+      ? {
+          file: relaxed.files.join(' + '),
+          simd: true,
+          relaxedSimd: `yes: its fusedRows computed ${fusedShare === 100 ? 'every row' : `at least ${fusedShare} % of the rows`} of each checked call`,
+          threads: 1,
+        }
+      : { file: 'not loaded', simd: '–', relaxedSimd: NO_RELAXED, threads: '–' },
+  ]);
   const extra = await extras(rp.simd);
   loads.push(loadavg()[0]);
   const machine = `${cpus()[0].model.trim()}, ${cpus().length} cores, Node ${process.version}`;
-  const { text, summary } = report({ rows, extra, machine, loads, started, builds, ceilings });
-  writeFileSync(new URL('./results.md', import.meta.url), text);
-  writeReadmeBlock('attention', summary);
+  const { text, summary } = report({ rows, extra, machine, loads, started, builds, ceilings, relaxedRan });
+  const out = process.env.RELPOS_BENCH_OUT;
+  writeFileSync(out ?? new URL('./results.md', import.meta.url), text);
+  if (!out) writeReadmeBlock('attention', summary);
   console.log(text);
 }
 

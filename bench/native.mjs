@@ -86,10 +86,13 @@ export const buildPeakProbe = () => buildProbe('peak', ['peak', 'flopsPerIterati
 /** The memory-read probe (bench/read_probe.cpp), its 160 MB buffer in the module's initial memory. */
 export const buildReadProbe = () => buildProbe('read_probe', ['prepare', 'readAll'], ['-sINITIAL_MEMORY=192MB']);
 
-/** The probe: run(iterations) → floating-point operations done. */
-export async function loadPeakProbe(wasm) {
+/**
+ * A probe: run(iterations) → floating-point operations done. `name`: 'peak' (mul+add, buildPeakProbe)
+ * or 'peakFma' (buildFmaProbe; instantiates only where the engine has relaxed SIMD).
+ */
+export async function loadPeakProbe(wasm, name = 'peak') {
   const { instance } = await WebAssembly.instantiate(readFileSync(wasm), {});
-  const { peak, flopsPerIteration } = instance.exports;
+  const { [name]: peak, flopsPerIteration } = instance.exports;
   const perIteration = flopsPerIteration();
   return (iterations) => {
     peak(iterations, 0.999, 0.001);

@@ -28,6 +28,38 @@ describe('README benchmark claims', () => {
   });
 });
 
+// The attention block's sentence of ratios is the ratio rows of the same run: each range it states
+// is the lowest–highest cell of its row in bench/results.md's "Ratios and targets" table (both are
+// rounded to two decimals from the same medians).
+describe('README attention ratios', () => {
+  const results = read('bench/results.md');
+  const summary = findBlock(readme, 'attention').replace(/\s+/g, ' ');
+  // The cells of the table row of results.md whose first cell starts with `label`.
+  const row = (label) => {
+    const line = results.split('\n').find((l) => l.startsWith(`| ${label}`));
+    expect(line, `bench/results.md has no row "${label}"`).toBeDefined();
+    return line
+      .split('|')
+      .slice(2, -1)
+      .map((cell) => cell.trim());
+  };
+  const range = (label) => {
+    const values = row(label).map(Number);
+    expect(values.every(Number.isFinite), `${label}: ${values}`).toBe(true);
+    const [lo, hi] = [Math.min(...values).toFixed(2), Math.max(...values).toFixed(2)];
+    return lo === hi ? lo : `${lo}–${hi}`;
+  };
+
+  it("states the SIMD build's ratios to the faster peer as its rows give them", () => {
+    const scheme = range('faster peer ÷ relpos, scheme bias, copied');
+    const given = range('faster peer ÷ relpos, given B, copied');
+    const inPlace = range('faster peer ÷ relpos, given B in place (rp.alloc), copied');
+    expect(summary.toLowerCase()).toContain(
+      `faster peer's time over relpos's is ${scheme} with the scheme's own bias and ${given} given b as a tensor, ${inPlace} with b filled in place`,
+    );
+  });
+});
+
 // docs/api.md's decode table: each row is a row of the last decode run (bench/decode-results.md),
 // its cached keys, the four timings, the floor and relpos ÷ floor, and the prose's 8B range is
 // that of the rows.
