@@ -366,7 +366,7 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
   const inPlaceViewName = 'relpos SIMD: given B in place (rp.alloc), zero-copy view';
   const viewName = 'relpos SIMD: scheme bias, zero-copy view';
   lines.push(`| faster peer | ${rows.map((r) => faster(r)?.split(' (')[0] ?? '–').join(' | ')} |`);
-  // The Node targets of issue 41 (1.5×); Chromium's (1.8×) is bench/browser.mjs's.
+  // The Node prefill targets (1.5× the faster peer); Chromium's (1.8×) is bench/browser.mjs's.
   lines.push(
     `| faster peer ÷ relpos, scheme bias, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(defaultName))).join(' | ')} |`,
   );

@@ -58,6 +58,50 @@ describe('README attention ratios', () => {
       `faster peer's time over relpos's is ${scheme} with the scheme's own bias and ${given} given b as a tensor, ${inPlace} with b filled in place`,
     );
   });
+
+  it('holds the Node rows to the Node prefill target (1.5×)', () => {
+    for (const label of [
+      'faster peer ÷ relpos, scheme bias, copied',
+      'faster peer ÷ relpos, given B, copied',
+      'faster peer ÷ relpos relaxed SIMD (FMA), scheme bias, copied',
+      'faster peer ÷ relpos relaxed SIMD (FMA), given B, copied',
+    ]) {
+      expect(results, label).toContain(`| ${label} (≥ 1.5) |`);
+    }
+    expect(summary).toContain('(the target is 1.5;');
+  });
+
+  it("states the relaxed build's ratios and its share of the FMA probe as its rows give them", () => {
+    const scheme = range('faster peer ÷ relpos relaxed SIMD (FMA), scheme bias, copied');
+    const given = range('faster peer ÷ relpos relaxed SIMD (FMA), given B, copied');
+    expect(summary).toContain(
+      'With relaxed SIMD enabled (Node 20 needs `--experimental-wasm-relaxed-simd`, which this run had; Chromium has it on)',
+    );
+    expect(summary).toContain(
+      `the faster peer's time over relpos relaxed is ${scheme} with the scheme's own bias and ${given} given B as a tensor`,
+    );
+    const peaks = row('wasm relaxed-SIMD FMA peak probe, GF/s').map(Number);
+    expect(peaks.every(Number.isFinite), `FMA probe: ${peaks}`).toBe(true);
+    const [lo, hi] = [Math.min(...peaks).toFixed(1), Math.max(...peaks).toFixed(1)];
+    expect(summary).toContain(`of the relaxed-SIMD FMA probe, which read ${lo === hi ? lo : `${lo}–${hi}`} GF/s`);
+  });
+
+  it('quotes the relaxed rows from the recorded medians, and the build that ran', () => {
+    for (const what of ['scheme bias', 'given B']) {
+      // results.md "1.93 (17.4, 38 % of FMA)" is the README's "1.93 (17.4)".
+      const cells = row(`relpos relaxed SIMD (FMA): ${what}, copied result`).map((cell) =>
+        cell.replace(/ \(([^,]+), [^)]*\)$/, ' ($1)'),
+      );
+      expect(
+        cells.every((cell) => /^[\d.]+ \([\d.]+\)$/.test(cell)),
+        cells.join(' | '),
+      ).toBe(true);
+      expect(summary).toContain(`| relpos relaxed SIMD (FMA), ${what}, copied result | ${cells.join(' | ')} |`);
+    }
+    const [file, , relaxed] = row('relpos relaxed SIMD (FMA) |');
+    expect(file.split(' + ').sort()).toEqual(['relpos-fused.relaxed.wasm', 'relpos.simd.wasm']);
+    expect(relaxed).toMatch(/^yes: its fusedRows computed /);
+  });
 });
 
 // docs/api.md's decode table: each row is a row of the last decode run (bench/decode-results.md),
