@@ -1,6 +1,6 @@
 // npm run bench: relpos against its peers, all in this one Node process (run with --no-liftoff so
-// every wasm contender is measured at its optimising tier), reps interleaved in a rotating order,
-// medians reported. Workload: attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B the
+// every wasm contender is measured at its optimising tier), reps interleaved in a shuffled order
+// (bench/workload.mjs, roundOrder), medians reported. Workload: attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B the
 // ALiBi bias −|j − i|/16 (the peers get it as a tensor; relpos either computes it from the scheme or
 // takes it as a tensor too, copied in or filled in place with rp.alloc). Every contender's output
 // is checked against a float64 reference before anything is timed. Also measured: a wasm SIMD
@@ -32,7 +32,7 @@ import {
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
-import { D, deviation, workload, seeded, SLOPE } from './workload.mjs';
+import { D, deviation, roundOrder, seeded, SLOPE, workload } from './workload.mjs';
 
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
 const REPS = { 512: 21, 1024: 15, 2048: 9, 4096: 9 }; // n = 4096: see bench/browser.mjs's REPS
@@ -209,9 +209,9 @@ async function measure(n, contenders, probes) {
     .filter(([, p]) => p)
     .map(([kind, p]) => ({ kind, ...p }));
   const slots = [...contenders, ...probeSlots];
+  const random = seeded(n + 1);
   for (let rep = 0; rep < reps + 1; rep++) {
-    // Rotating order: every contender runs early and late in a round equally often.
-    const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
+    const order = roundOrder(slots, random);
     for (const entry of order) {
       gc();
       const start = performance.now();
@@ -314,7 +314,7 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
     'Attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B = −|j − i|/16 (ALiBi). Every',
     'contender takes JS Float32Arrays and returns the n × n weights as a Float32Array (the zero-copy',
     'view returns a view into the wasm heap instead); all run in one `node --no-liftoff` process,',
-    'interleaved in a rotating order, and each output was checked against float64 first (largest',
+    'interleaved in a shuffled order, and each output was checked against float64 first (largest',
     'deviation in the last table). GF/s counts 2n²d; "peak" is the wasm SIMD mul+add probe',
     '(`bench/peak.cpp`) measured in the same rounds and checked against the same chains run natively;',
     "the relaxed build's rows are shares of the relaxed-SIMD FMA probe (the same chains with",

@@ -9,7 +9,7 @@ import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
 import { onnxModel } from './onnx-model.mjs';
 import { startOrt } from './ort-page.mjs';
-import { D, deviation, workload } from './workload.mjs';
+import { D, deviation, roundOrder, seeded, workload } from './workload.mjs';
 
 const kSampleMs = 5; // see the timing loop in runBench
 const kMaxBatch = 16;
@@ -156,8 +156,9 @@ window.runBench = async ({ sizes, reps }) => {
     // sample is as many back-to-back calls as fill about kSampleMs (counted from the warm-up round)
     // and its time is divided among them.
     const batch = new Map(slots.map(([name]) => [name, 1]));
+    const random = seeded(n + 1);
     for (let rep = 0; rep < count + 1; rep++) {
-      const order = slots.map((_, s) => slots[(s + rep) % slots.length]);
+      const order = roundOrder(slots, random);
       for (const [name, run] of order) {
         if (name === 'probe FMA' && !fma) continue;
         const calls = batch.get(name);

@@ -1,5 +1,5 @@
 // The browser mode of `npm run bench`: relpos and both peers timed inside Debian's Chromium (where
-// the tutorial runs) on a page served from 127.0.0.1, one thread each, interleaved in rotating
+// the tutorial runs) on a page served from 127.0.0.1, one thread each, interleaved in shuffled
 // rounds like the Node run (bench/attention.mjs), with the wasm SIMD mul+add probe and, where the
 // engine has relaxed SIMD, the FMA probe in the same rounds. Each library runs its best build for
 // Chromium and says which (bench/browser-page.mjs). Writes bench/browser-results.md.

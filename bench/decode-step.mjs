@@ -6,6 +6,7 @@
 // steps. Plain JS, no Node modules.
 import { values } from '../tests/node/kv-fixture.js';
 import { gqaModel } from './onnx-model.mjs';
+import { roundOrder, seeded } from './workload.mjs';
 
 export const TOLERANCE = 2e-5;
 export const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -182,14 +183,9 @@ export async function interleaved(steps, probes, reps, warmup) {
   };
   const slots = [...Object.entries(mapValues(steps, timed)), ...Object.entries(probes)];
   const samples = Object.fromEntries(slots.map(([name]) => [name, []]));
-  let seed = 12345;
-  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const random = seeded(12345);
   for (let rep = -warmup; rep < reps; rep++) {
-    for (let i = slots.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [slots[i], slots[j]] = [slots[j], slots[i]];
-    }
-    for (const [name, run] of slots) {
+    for (const [name, run] of roundOrder(slots, random)) {
       const value = await run();
       if (rep >= 0) samples[name].push(value);
     }
