@@ -32,7 +32,7 @@ import {
 import { block, writeReadmeBlock } from './readme-block.mjs';
 import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
-import { D, deviation, roundOrder, seeded, SLOPE, workload } from './workload.mjs';
+import { D, deviation, probeIterations, roundOrder, seeded, SLOPE, workload } from './workload.mjs';
 
 const SIZES = (process.env.RELPOS_BENCH_SIZES ?? '512,1024,2048,4096').split(',').map(Number);
 const REPS = { 512: 21, 1024: 15, 2048: 9, 4096: 9 }; // n = 4096: see bench/browser.mjs's REPS
@@ -478,16 +478,7 @@ async function main() {
   const ceilings = await nativePeaks(native);
   const relaxedRan = relaxedSimdSupported();
   if (!relaxedRan) console.warn(`relpos relaxed SIMD (FMA) rows not run: ${NO_RELAXED}`);
-  // iterations calibrated so one probe call takes about 5 ms
-  const calibrated = (run) => {
-    let iterations = 1e5;
-    for (let t = 0; t < 5; t++) {
-      const s = performance.now();
-      run(iterations);
-      iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.05, performance.now() - s)));
-    }
-    return { run, iterations };
-  };
+  const calibrated = (run) => ({ run, iterations: probeIterations(run, 0.05) });
   const fmaWasm = relaxedRan ? buildFmaProbe() : null;
   const fmaMissing = relaxedRan ? (fmaWasm ? null : 'not run: no clang-19 / wasm-ld-19') : 'not run: no relaxed SIMD';
   const probes = {

@@ -9,7 +9,7 @@ import * as tfWasm from '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
 import { onnxModel } from './onnx-model.mjs';
 import { startOrt } from './ort-page.mjs';
-import { D, deviation, roundOrder, seeded, workload } from './workload.mjs';
+import { D, deviation, probeIterations, roundOrder, seeded, workload } from './workload.mjs';
 
 const kSampleMs = 5; // see the timing loop in runBench
 const kMaxBatch = 16;
@@ -27,20 +27,11 @@ async function probes() {
       return iterations * per;
     };
   };
-  const calibrate = (probe) => {
-    let iterations = 1e5;
-    for (let t = 0; t < 5; t++) {
-      const s = performance.now();
-      probe(iterations);
-      iterations = Math.max(1e4, Math.round((iterations * 5) / Math.max(0.1, performance.now() - s)));
-    }
-    return iterations;
-  };
   const mulAdd = await make('/build/bench/peak.wasm', 'peak');
   const fma = relaxedSimdSupported() ? await make('/build/bench/peak-fma.wasm', 'peakFma') : null;
   return {
-    mulAdd: { probe: mulAdd, iterations: calibrate(mulAdd) },
-    fma: fma ? { probe: fma, iterations: calibrate(fma) } : null,
+    mulAdd: { probe: mulAdd, iterations: probeIterations(mulAdd, 0.1) },
+    fma: fma ? { probe: fma, iterations: probeIterations(fma, 0.1) } : null,
   };
 }
 

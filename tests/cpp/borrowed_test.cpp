@@ -53,15 +53,6 @@ Params given(const Inputs& in, bool borrowed) {
   return p;
 }
 
-std::string messageOf(const Params& p) {
-  try {
-    compute("attention", "", p);
-  } catch (const ArgumentError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 TEST(Borrowed, AttentionReadsThemAsItReadsCopies) {
@@ -80,9 +71,9 @@ TEST(Borrowed, ANaNInAnyBlockOfBIsRefusedAsInACopiedB) {
     for (const size_t at : {size_t{3}, static_cast<size_t>(290 * 700 + 5), in.bias.size() - 1}) {
       Inputs poisoned = in;
       poisoned.bias[at] = bad;
-      const std::string copied = messageOf(given(poisoned, false));
+      const std::string copied = relpos::testing::failure("attention", "", given(poisoned, false)).message;
       EXPECT_NE(copied, "");
-      EXPECT_EQ(messageOf(given(poisoned, true)), copied) << at;
+      EXPECT_EQ(relpos::testing::failure("attention", "", given(poisoned, true)).message, copied) << at;
     }
   }
 }
@@ -108,7 +99,8 @@ TEST(Borrowed, ASharedBIsCheckedForEverySequenceAndHead) {
   EXPECT_EQ(compute("attention", "", call(false)).at("weights").f32,
             compute("attention", "", call(true)).at("weights").f32);
   bias[(n - 1) * m + 3] = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(messageOf(call(true)), "relpos.attention: B must hold finite numbers or -Infinity, got NaN");
+  EXPECT_EQ(relpos::testing::failure("attention", "", call(true)).message,
+            "relpos.attention: B must hold finite numbers or -Infinity, got NaN");
 }
 
 TEST(Borrowed, AMapJobRunsOnItsOwnCopy) {
