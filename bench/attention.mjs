@@ -1,23 +1,22 @@
 // npm run bench: relpos against its peers, all in this one Node process (run with --no-liftoff so
 // every wasm contender is measured at its optimising tier), reps interleaved in a shuffled order
-// (bench/workload.mjs, roundOrder), medians reported. Workload: attention weights W = softmax(QKᵀ/√d + B), one head, d = 64, B the
-// ALiBi bias −|j − i|/16 (the peers get it as a tensor; relpos either computes it from the scheme or
-// takes it as a tensor too, copied in or filled in place with rp.alloc). Every contender's output
-// is checked against a float64 reference before anything is timed. Also measured: a wasm SIMD
-// mul+add peak probe (the ceiling for any wasm contender, interleaved with the rest) and a native
-// Eigen reference compiled with -O3 -march=native (run as a child process that times its own calls,
-// interleaved too). Run with --experimental-wasm-relaxed-simd (npm run bench does), the relaxed build
-// (the SIMD core plus the fused kernels of dist/relpos-fused.relaxed.wasm, FMA through relaxed_madd)
-// runs beside the SIMD build, with an FMA peak probe; without it, the tables say it was not run.
-// Writes bench/results.md and README.md's bench:attention block. Environment: RELPOS_BENCH_SIZES=512,1024
-// to choose n, RELPOS_BENCH_REPS=2 to multiply the rep counts, RELPOS_BENCH_OUT=/tmp/results.md to
-// write the results there and leave README.md alone (a trial run).
+// (bench/workload.mjs, roundOrder), medians reported. Workload: attention weights
+// W = softmax(QKᵀ/√d + B), one head, d = 64, B the ALiBi bias −|j − i|/16 (the peers get it as a
+// tensor; relpos either computes it from the scheme or takes it as a tensor too, copied in or
+// filled in place with rp.alloc). Every contender's output is checked against a float64 reference
+// before anything is timed. Also measured: a wasm SIMD mul+add peak probe (the ceiling for any
+// wasm contender, interleaved with the rest) and a native Eigen reference compiled with
+// -O3 -march=native (run as a child process that times its own calls, interleaved too). Run with
+// --experimental-wasm-relaxed-simd (npm run bench does), the relaxed build (the SIMD core plus the
+// fused kernels of dist/relpos-fused.relaxed.wasm, FMA through relaxed_madd) runs beside the SIMD
+// build, with an FMA peak probe; without it, the tables say it was not run.
+// Writes bench/results.md and README.md's bench:attention block. Environment:
+// RELPOS_BENCH_SIZES=512,1024 to choose n, RELPOS_BENCH_REPS=2 to multiply the rep counts,
+// RELPOS_BENCH_OUT=/tmp/results.md to write the results there and leave README.md alone (a trial run).
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { load } from '../bindings/index.js';
 import { relaxedSimdSupported } from '../bindings/simd.js';
 import {
@@ -30,7 +29,7 @@ import {
   startNative,
 } from './native.mjs';
 import { block, writeReadmeBlock } from './readme-block.mjs';
-import { naiveJs, onnxRuntimeWeb, tfjsWasm, tunedJs } from './peers.mjs';
+import { naiveJs, onnxRuntimeWeb, PEER_DIST, tfjsWasm, tunedJs, wasmDigest, wasmFilesByDigest } from './peers.mjs';
 import { startSplitMap } from './split-map.mjs';
 import { D, deviation, probeIterations, roundOrder, seeded, SLOPE, workload } from './workload.mjs';
 
@@ -55,21 +54,12 @@ const NO_RELAXED = 'this engine has no relaxed SIMD (Node 20: run with --experim
 // relaxed side module's fusedRows is wrapped to count the rows it computes (one more JS call per
 // block of rows, bindings/loading.js). Returns { rp, files, fused: { linked, rows } }.
 async function loadChecked(options) {
-  const sha = (bytes) =>
-    createHash('sha256')
-      .update(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)
-      .digest('hex');
-  const dist = new URL('../dist/', import.meta.url);
-  const known = new Map(
-    readdirSync(dist)
-      .filter((f) => f.endsWith('.wasm'))
-      .map((f) => [sha(readFileSync(new URL(f, dist))), f]),
-  );
+  const known = wasmFilesByDigest(fileURLToPath(new URL('../dist', import.meta.url)));
   const files = [];
   const fused = { linked: false, rows: 0 };
   const seen = (source) => {
     if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-      files.push(known.get(sha(source)) ?? 'not in dist/');
+      files.push(known.get(wasmDigest(source)) ?? 'not in dist/');
     }
   };
   const { compile, instantiate } = WebAssembly;
@@ -184,11 +174,6 @@ async function check(n, data, entry, native) {
 
 // Where this process has relaxed SIMD, whether a peer's binary needs it cannot be told here: a Node
 // child without the flag validates the package's file instead ("no" when it validates there).
-const require = createRequire(import.meta.url);
-const PEER_DIST = {
-  'tfjs-backend-wasm': () => `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist`,
-  'onnxruntime-web': () => dirname(require.resolve('onnxruntime-web')),
-};
 function peerRelaxedSimd(name, build) {
   if (!relaxedSimdSupported()) return build.relaxedSimd; // the binary validated here, without it
   const script = "process.exit(WebAssembly.validate(require('node:fs').readFileSync(process.argv[1])) ? 0 : 1)";
@@ -360,18 +345,16 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
     Math.min(...names.filter((nm) => r.group.get(nm) === 'native').map((nm) => r.medians.get(nm)));
   const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) ? (a / b).toFixed(2) : '–');
   lines.push('', '## Ratios and targets', '', ...head('ratio (target)'));
-  const defaultName = DEFAULT_NAME;
-  const givenName = GIVEN_NAME;
   const inPlaceName = 'relpos SIMD: given B in place (rp.alloc), copied result';
   const inPlaceViewName = 'relpos SIMD: given B in place (rp.alloc), zero-copy view';
   const viewName = 'relpos SIMD: scheme bias, zero-copy view';
   lines.push(`| faster peer | ${rows.map((r) => faster(r)?.split(' (')[0] ?? '–').join(' | ')} |`);
   // The Node prefill targets (1.5× the faster peer); Chromium's (1.8×) is bench/browser.mjs's.
   lines.push(
-    `| faster peer ÷ relpos, scheme bias, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(defaultName))).join(' | ')} |`,
+    `| faster peer ÷ relpos, scheme bias, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(DEFAULT_NAME))).join(' | ')} |`,
   );
   lines.push(
-    `| faster peer ÷ relpos, given B, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(givenName))).join(' | ')} |`,
+    `| faster peer ÷ relpos, given B, copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(GIVEN_NAME))).join(' | ')} |`,
   );
   for (const [nm, what] of [
     [RELAXED_NAME, 'scheme bias'],
@@ -385,7 +368,7 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
     `| faster peer ÷ relpos, given B in place (rp.alloc), copied (≥ 1.5) | ${rows.map((r) => ratio(r.medians.get(faster(r)), r.medians.get(inPlaceName))).join(' | ')} |`,
   );
   lines.push(
-    `| relpos given B copied in ÷ given B in place, copied results (the copy of B) | ${rows.map((r) => ratio(r.medians.get(givenName), r.medians.get(inPlaceName))).join(' | ')} |`,
+    `| relpos given B copied in ÷ given B in place, copied results (the copy of B) | ${rows.map((r) => ratio(r.medians.get(GIVEN_NAME), r.medians.get(inPlaceName))).join(' | ')} |`,
   );
   lines.push(
     `| relpos given B in place: copied result ÷ zero-copy view (≤ 1.15) | ${rows.map((r) => ratio(r.medians.get(inPlaceName), r.medians.get(inPlaceViewName))).join(' | ')} |`,
@@ -417,8 +400,8 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
     return lo === hi ? lo : `${lo}–${hi}`;
   };
   const shown = [
-    [defaultName, 'relpos SIMD, scheme bias, copied result'],
-    [givenName, 'relpos SIMD, given B, copied result'],
+    [DEFAULT_NAME, 'relpos SIMD, scheme bias, copied result'],
+    [GIVEN_NAME, 'relpos SIMD, given B, copied result'],
     [RELAXED_NAME, 'relpos relaxed SIMD (FMA), scheme bias, copied result'],
     [RELAXED_GIVEN_NAME, 'relpos relaxed SIMD (FMA), given B, copied result'],
     [inPlaceName, 'relpos SIMD, given B in place (`rp.alloc`), copied result'],
@@ -458,7 +441,7 @@ function report({ rows, extra, machine, loads, started, builds, ceilings, relaxe
         `| ${label} | ${rows.map((r) => (r.medians.has(nm) ? `${fmt(r.medians.get(nm))} (${gflops(r.n, r.medians.get(nm)).toFixed(1)})` : relaxedNames.includes(nm) ? 'not run' : '–')).join(' | ')} |`,
     ),
     '',
-    `Without relaxed SIMD (Node 20's default), relpos runs its SIMD build (mul then add): the faster peer's time over relpos's is ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(defaultName)))} with the scheme's own bias and ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(givenName)))} given B as a tensor, ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(inPlaceName)))} with B filled in place (\`rp.alloc\`, no copy into the heap) (the target is 1.5; an n² bias read from the caller costs what one computed in registers does not). The SIMD build's zero-copy kernel reaches ${range(
+    `Without relaxed SIMD (Node 20's default), relpos runs its SIMD build (mul then add): the faster peer's time over relpos's is ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(DEFAULT_NAME)))} with the scheme's own bias and ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(GIVEN_NAME)))} given B as a tensor, ${range(rows.map((r) => r.medians.get(faster(r)) / r.medians.get(inPlaceName)))} with B filled in place (\`rp.alloc\`, no copy into the heap) (the target is 1.5; an n² bias read from the caller costs what one computed in registers does not). The SIMD build's zero-copy kernel reaches ${range(
       rows.map((r) => share(r, viewName)),
       0,
     )} % of the wasm SIMD peak and takes ${range(rows.map((r) => r.medians.get(viewName) / nativeBest(r)))}× the time of the native reference (which uses the machine's widest vectors). ${relaxedSentence} A copied result is a fresh Float32Array; at n = 4096 (64 MB) the first touch of its pages alone takes what the first row of the table below says, for every copied contender alike, so those columns move with the machine's page faults; \`out\` reuses one array.`,

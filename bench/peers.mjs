@@ -10,6 +10,28 @@ import { onnxModel } from './onnx-model.mjs';
 
 const require = createRequire(import.meta.url);
 
+/** Where each peer's wasm files are: the folder its loader fetches them from. */
+export const PEER_DIST = {
+  'tfjs-backend-wasm': () => `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist`,
+  // The package's entry for require() is dist/ort.min.js (its exports hide package.json).
+  'onnxruntime-web': () => dirname(require.resolve('onnxruntime-web')),
+};
+
+/** sha256 of a binary handed to WebAssembly (bytes, a view or an ArrayBuffer), hex. */
+export const wasmDigest = (bytes) =>
+  createHash('sha256')
+    .update(bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes)
+    .digest('hex');
+
+/** The .wasm files of folder `dir` by digest: which of them a binary handed to WebAssembly is. */
+export function wasmFilesByDigest(dir) {
+  return new Map(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.wasm'))
+      .map((f) => [wasmDigest(readFileSync(`${dir}/${f}`)), f]),
+  );
+}
+
 export function naiveJs(n, d) {
   const w = new Float32Array(n * n);
   const scale = 1 / Math.sqrt(d);
@@ -100,7 +122,7 @@ export function tunedJs(n, d) {
 export async function tfjsWasm(n, d) {
   const tf = await import('@tensorflow/tfjs-core');
   const wasm = await import('@tensorflow/tfjs-backend-wasm');
-  wasm.setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`);
+  wasm.setWasmPaths(`${PEER_DIST['tfjs-backend-wasm']()}/`);
   wasm.setThreadsCount(1);
   await tf.setBackend('wasm');
   await tf.ready();
@@ -139,12 +161,9 @@ let ortBuild = null;
 // fails the check; it validates in this engine, so where relaxed SIMD is off (Node 20 without
 // --experimental-wasm-relaxed-simd) it uses none; and one thread was asked for and kept.
 function describeOrtBinary(bytes, ort) {
-  // The package's entry for require() is dist/ort.min.js (its exports hide package.json).
-  const dist = dirname(require.resolve('onnxruntime-web'));
-  const files = readdirSync(dist).filter((f) => f.endsWith('.wasm'));
-  const digest = (b) => createHash('sha256').update(b).digest('hex');
-  const mine = digest(bytes);
-  const file = files.find((f) => digest(readFileSync(`${dist}/${f}`)) === mine);
+  const byDigest = wasmFilesByDigest(PEER_DIST['onnxruntime-web']());
+  const files = [...byDigest.values()];
+  const file = byDigest.get(wasmDigest(bytes));
   if (!file) throw new Error('onnxruntime-web: the instantiated wasm is none of the package files');
   if (!file.includes('simd')) throw new Error(`onnxruntime-web: ${file} is not a SIMD build`);
   if (files.some((f) => !f.includes('simd'))) {
